@@ -1,0 +1,30 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+  name: "cropjob",
+  products: [
+    .library(name: "CropKit", targets: ["CropKit"]),
+    .executable(name: "cropjob", targets: ["cropjob"]),
+  ],
+  targets: [
+    // System libraries, found through pkg-config (Debian: libvips-dev, libyaml-dev).
+    .systemLibrary(
+      name: "CVips", path: "Sources/CVips", pkgConfig: "vips",
+      providers: [.apt(["libvips-dev"])]),
+    .systemLibrary(
+      name: "CYAML", path: "Sources/CYAML", pkgConfig: "yaml-0.1",
+      providers: [.apt(["libyaml-dev"])]),
+    // Fixed-arity C wrappers over libvips' variadic API (Swift cannot call C variadics).
+    .target(name: "CVipsShim", dependencies: ["CVips"], path: "Sources/CVipsShim"),
+    // Pure placement math: no libvips, no I/O.
+    .target(name: "CropGeometry", path: "Sources/CropGeometry"),
+    .target(
+      name: "CropKit", dependencies: ["CropGeometry", "CVipsShim", "CYAML"],
+      path: "Sources/CropKit"),
+    .executableTarget(name: "cropjob", dependencies: ["CropKit"], path: "Sources/cropjob"),
+    .testTarget(name: "GeometryTests", dependencies: ["CropGeometry"], path: "Tests/GeometryTests"),
+    .testTarget(name: "CropKitTests", dependencies: ["CropKit"], path: "Tests/CropKitTests"),
+    .testTarget(name: "CLITests", dependencies: ["CropKit"], path: "Tests/CLITests"),
+  ]
+)

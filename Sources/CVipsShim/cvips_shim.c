@@ -1,0 +1,263 @@
+// Fixed-arity wrappers over libvips 8.14 (see include/cvips_shim.h).
+#include "cvips_shim.h"
+
+#include <string.h>
+#include <vips/vips.h>
+
+int cj_init(const char *argv0, int threads, int cache_max, int block_untrusted) {
+  if (VIPS_INIT(argv0)) return -1;
+  if (threads > 0) vips_concurrency_set(threads);
+  vips_cache_set_max(cache_max);
+  if (cache_max == 0) {
+    vips_cache_set_max_mem(0);
+    vips_cache_set_max_files(0);
+  }
+  if (block_untrusted) vips_block_untrusted_set(TRUE);
+  return 0;
+}
+
+const char *cj_vips_version(void) { return vips_version_string(); }
+
+void cj_take_error(char *buf, size_t size) {
+  const char *msg = vips_error_buffer();
+  if (size > 0) {
+    strncpy(buf, msg ? msg : "", size - 1);
+    buf[size - 1] = '\0';
+  }
+  vips_error_clear();
+}
+
+void cj_unref(VipsImage *image) {
+  if (image) g_object_unref(image);
+}
+
+const char *cj_find_loader(const char *path) { return vips_foreign_find_load(path); }
+
+int cj_load(const char *path, int shrink, int fail_on, int sequential, VipsImage **out) {
+  const char *loader = vips_foreign_find_load(path);
+  if (!loader) return -1;
+  VipsAccess access = sequential ? VIPS_ACCESS_SEQUENTIAL : VIPS_ACCESS_RANDOM;
+  if (shrink > 1 && strcmp(loader, "VipsForeignLoadJpegFile") == 0) {
+    *out = vips_image_new_from_file(path, "shrink", shrink, "fail_on", fail_on, "access",
+                                    access, NULL);
+  } else if (shrink > 1 && strcmp(loader, "VipsForeignLoadWebpFile") == 0) {
+    *out = vips_image_new_from_file(path, "scale", 1.0 / shrink, "fail_on", fail_on,
+                                    "access", access, NULL);
+  } else {
+    *out = vips_image_new_from_file(path, "fail_on", fail_on, "access", access, NULL);
+  }
+  return *out ? 0 : -1;
+}
+
+int cj_width(VipsImage *image) { return vips_image_get_width(image); }
+int cj_height(VipsImage *image) { return vips_image_get_height(image); }
+int cj_bands(VipsImage *image) { return vips_image_get_bands(image); }
+int cj_has_alpha(VipsImage *image) { return vips_image_hasalpha(image) ? 1 : 0; }
+int cj_xoffset(VipsImage *image) { return vips_image_get_xoffset(image); }
+int cj_yoffset(VipsImage *image) { return vips_image_get_yoffset(image); }
+int cj_interpretation(VipsImage *image) { return (int)vips_image_get_interpretation(image); }
+
+int cj_orientation(VipsImage *image) {
+  int v = 1;
+  if (vips_image_get_typeof(image, VIPS_META_ORIENTATION) &&
+      !vips_image_get_int(image, VIPS_META_ORIENTATION, &v) && v >= 1 && v <= 8)
+    return v;
+  return 1;
+}
+
+int cj_pages(VipsImage *image) {
+  int v = 1;
+  if (vips_image_get_typeof(image, VIPS_META_N_PAGES) &&
+      !vips_image_get_int(image, VIPS_META_N_PAGES, &v) && v >= 1)
+    return v;
+  return 1;
+}
+
+int cj_has_icc(VipsImage *image) {
+  return vips_image_get_typeof(image, VIPS_META_ICC_NAME) != 0;
+}
+
+int cj_autorot(VipsImage *in, VipsImage **out) { return vips_autorot(in, out, NULL); }
+
+int cj_to_srgb(VipsImage *in, int use_icc, VipsImage **out) {
+  VipsImage *t = NULL;
+  int rc;
+  if (use_icc && cj_has_icc(in)) {
+    rc = vips_icc_transform(in, &t, "srgb", "embedded", TRUE, "intent",
+                            VIPS_INTENT_PERCEPTUAL, NULL);
+  } else {
+    VipsInterpretation target = vips_image_hasalpha(in) && in->Bands == 2
+                                    ? VIPS_INTERPRETATION_sRGB
+                                    : VIPS_INTERPRETATION_sRGB;
+    rc = vips_colourspace(in, &t, target, NULL);
+  }
+  if (rc) return -1;
+  if (t->BandFmt != VIPS_FORMAT_UCHAR) {
+    VipsImage *c = NULL;
+    rc = vips_cast(t, &c, VIPS_FORMAT_UCHAR, NULL);
+    g_object_unref(t);
+    if (rc) return -1;
+    t = c;
+  }
+  *out = t;
+  return 0;
+}
+
+int cj_copy_memory(VipsImage *in, VipsImage **out) {
+  *out = vips_image_copy_memory(in);
+  return *out ? 0 : -1;
+}
+
+int cj_shrink(VipsImage *in, double hshrink, double vshrink, VipsImage **out) {
+  return vips_shrink(in, out, hshrink, vshrink, NULL);
+}
+
+int cj_extract_area(VipsImage *in, int left, int top, int width, int height, VipsImage **out) {
+  return vips_extract_area(in, out, left, top, width, height, NULL);
+}
+
+int cj_ensure_alpha(VipsImage *in, VipsImage **out) {
+  if (vips_image_hasalpha(in)) {
+    g_object_ref(in);
+    *out = in;
+    return 0;
+  }
+  return vips_bandjoin_const1(in, out, 255.0, NULL);
+}
+
+int cj_affine(VipsImage *in, double a, double b, double c, double d, double idx, double idy,
+              double odx, double ody, int ox, int oy, int ow, int oh, const char *interpolator,
+              const double *background, int n, VipsImage **out) {
+  VipsInterpolate *interp = vips_interpolate_new(interpolator);
+  if (!interp) return -1;
+  VipsArrayInt *area = vips_array_int_newv(4, ox, oy, ow, oh);
+  VipsArrayDouble *bg = vips_array_double_new(background, n);
+  int rc = vips_affine(in, out, a, b, c, d, "interpolate", interp, "idx", idx, "idy", idy,
+                       "odx", odx, "ody", ody, "oarea", area, "background", bg, "extend",
+                       VIPS_EXTEND_BACKGROUND, NULL);
+  vips_area_unref(VIPS_AREA(bg));
+  vips_area_unref(VIPS_AREA(area));
+  g_object_unref(interp);
+  return rc;
+}
+
+int cj_resize(VipsImage *in, double hscale, double vscale, const char *kernel, VipsImage **out) {
+  int k = vips_enum_from_nick("cropjob", VIPS_TYPE_KERNEL, kernel);
+  if (k < 0) return -1;
+  return vips_resize(in, out, hscale, "vscale", vscale, "kernel", k, NULL);
+}
+
+int cj_smartcrop_position(VipsImage *in, int width, int height, const char *interesting,
+                          int *left, int *top) {
+  int i = vips_enum_from_nick("cropjob", VIPS_TYPE_INTERESTING, interesting);
+  if (i < 0) return -1;
+  VipsImage *t = NULL;
+  int ax = 0, ay = 0;
+  if (vips_smartcrop(in, &t, width, height, "interesting", i, "attention_x", &ax,
+                     "attention_y", &ay, NULL))
+    return -1;
+  *left = -vips_image_get_xoffset(t);
+  *top = -vips_image_get_yoffset(t);
+  g_object_unref(t);
+  (void)ax;
+  (void)ay;
+  return 0;
+}
+
+int cj_apply_mask(VipsImage *in, VipsImage *mask, VipsImage **out) {
+  int bands = in->Bands;
+  VipsImage *alpha = NULL, *colour = NULL, *prod = NULL, *scaled = NULL, *cast = NULL;
+  int rc = -1;
+  if (vips_extract_band(in, &alpha, bands - 1, NULL)) goto done;
+  if (vips_extract_band(in, &colour, 0, "n", bands - 1, NULL)) goto done;
+  if (vips_multiply(alpha, mask, &prod, NULL)) goto done;
+  // Round to nearest: (alpha * mask + 127.5) / 255.
+  if (vips_linear1(prod, &scaled, 1.0 / 255.0, 0.5, NULL)) goto done;
+  if (vips_cast(scaled, &cast, VIPS_FORMAT_UCHAR, NULL)) goto done;
+  rc = vips_bandjoin2(colour, cast, out, NULL);
+done:
+  if (alpha) g_object_unref(alpha);
+  if (colour) g_object_unref(colour);
+  if (prod) g_object_unref(prod);
+  if (scaled) g_object_unref(scaled);
+  if (cast) g_object_unref(cast);
+  return rc;
+}
+
+int cj_flatten(VipsImage *in, const double *background, int n, VipsImage **out) {
+  if (!vips_image_hasalpha(in)) {
+    g_object_ref(in);
+    *out = in;
+    return 0;
+  }
+  VipsArrayDouble *bg = vips_array_double_new(background, n);
+  VipsImage *t = NULL;
+  int rc = vips_flatten(in, &t, "background", bg, NULL);
+  vips_area_unref(VIPS_AREA(bg));
+  if (rc) return -1;
+  rc = vips_cast(t, out, VIPS_FORMAT_UCHAR, NULL);
+  g_object_unref(t);
+  return rc;
+}
+
+int cj_from_memory(const void *data, size_t size, int width, int height, int bands,
+                   VipsImage **out) {
+  *out = vips_image_new_from_memory_copy(data, size, width, height, bands, VIPS_FORMAT_UCHAR);
+  return *out ? 0 : -1;
+}
+
+int cj_write_to_memory(VipsImage *in, void **data, size_t *size) {
+  *data = vips_image_write_to_memory(in, size);
+  return *data ? 0 : -1;
+}
+
+int cj_cast_uchar(VipsImage *in, VipsImage **out) {
+  return vips_cast(in, out, VIPS_FORMAT_UCHAR, NULL);
+}
+
+int cj_jpegsave(VipsImage *in, int quality, int progressive, int subsample, int optimize,
+                int strip, void **buf, size_t *len) {
+  VipsForeignSubsample mode = subsample == 0   ? VIPS_FOREIGN_SUBSAMPLE_AUTO
+                              : subsample == 1 ? VIPS_FOREIGN_SUBSAMPLE_ON
+                                               : VIPS_FOREIGN_SUBSAMPLE_OFF;
+  return vips_jpegsave_buffer(in, buf, len, "Q", quality, "interlace", progressive,
+                              "subsample_mode", mode, "optimize_coding", optimize, "strip",
+                              strip, NULL);
+}
+
+int cj_pngsave(VipsImage *in, int compression, int palette, int quality, int strip,
+               void **buf, size_t *len) {
+  return vips_pngsave_buffer(in, buf, len, "compression", compression, "palette", palette,
+                             "Q", quality, "strip", strip, NULL);
+}
+
+int cj_webpsave(VipsImage *in, int quality, int lossless, int effort, int strip, void **buf,
+                size_t *len) {
+  return vips_webpsave_buffer(in, buf, len, "Q", quality, "lossless", lossless, "effort",
+                              effort, "strip", strip, NULL);
+}
+
+int cj_heifsave(VipsImage *in, int quality, int lossless, int effort, int compression,
+                int strip, void **buf, size_t *len) {
+  VipsForeignHeifCompression c =
+      compression == 1 ? VIPS_FOREIGN_HEIF_COMPRESSION_AV1 : VIPS_FOREIGN_HEIF_COMPRESSION_HEVC;
+  return vips_heifsave_buffer(in, buf, len, "Q", quality, "lossless", lossless, "effort",
+                              effort, "compression", c, "strip", strip, NULL);
+}
+
+int cj_jxlsave(VipsImage *in, int quality, int lossless, int effort, int strip, void **buf,
+               size_t *len) {
+  return vips_jxlsave_buffer(in, buf, len, "Q", quality, "lossless", lossless, "effort",
+                             effort, NULL);
+  (void)strip;
+}
+
+int cj_tiffsave(VipsImage *in, int quality, int strip, void **buf, size_t *len) {
+  return vips_tiffsave_buffer(in, buf, len, "Q", quality, "strip", strip, NULL);
+}
+
+void cj_free(void *p) { g_free(p); }
+
+int cj_has_operation(const char *nickname) {
+  return vips_type_find("VipsOperation", nickname) != 0;
+}

@@ -1,0 +1,95 @@
+// Fixed-arity wrappers over libvips 8.14's variadic API, for Swift.
+// Every function returns 0 on success and -1 on failure (the message is in libvips'
+// error buffer, which the Swift layer copies and clears at once).
+#ifndef CVIPS_SHIM_H
+#define CVIPS_SHIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct _VipsImage VipsImage;
+
+/// Starts libvips once per process. `threads` is libvips' own worker count per pipeline.
+int cj_init(const char *argv0, int threads, int cache_max, int block_untrusted);
+const char *cj_vips_version(void);
+
+/// Copies libvips' error buffer into `buf` (NUL-terminated) and clears it.
+void cj_take_error(char *buf, size_t size);
+
+void cj_unref(VipsImage *image);
+
+/// Loader nickname for a file ("jpegload", "pngload", ...), or NULL when no loader accepts it.
+const char *cj_find_loader(const char *path);
+
+/// Opens a file lazily; reads the header only. `shrink` > 1 asks the JPEG/WebP loaders to
+/// shrink while decoding (ignored by loaders that cannot). `fail_on`: 0 none, 1 truncated,
+/// 2 error, 3 warning. `sequential` selects sequential access.
+int cj_load(const char *path, int shrink, int fail_on, int sequential, VipsImage **out);
+
+/// Image header facts.
+int cj_width(VipsImage *image);
+int cj_height(VipsImage *image);
+int cj_bands(VipsImage *image);
+int cj_has_alpha(VipsImage *image);
+/// EXIF orientation 1..8 (1 when absent).
+int cj_orientation(VipsImage *image);
+/// Number of pages (frames), 1 when absent.
+int cj_pages(VipsImage *image);
+/// 1 when the image carries an ICC profile.
+int cj_has_icc(VipsImage *image);
+/// libvips' interpretation enum value.
+int cj_interpretation(VipsImage *image);
+int cj_xoffset(VipsImage *image);
+int cj_yoffset(VipsImage *image);
+
+int cj_autorot(VipsImage *in, VipsImage **out);
+/// Converts to sRGB (through the embedded ICC profile when there is one), 8 bits per band.
+int cj_to_srgb(VipsImage *in, int use_icc, VipsImage **out);
+int cj_copy_memory(VipsImage *in, VipsImage **out);
+int cj_shrink(VipsImage *in, double hshrink, double vshrink, VipsImage **out);
+int cj_extract_area(VipsImage *in, int left, int top, int width, int height, VipsImage **out);
+/// Adds an opaque alpha band when the image has none.
+int cj_ensure_alpha(VipsImage *in, VipsImage **out);
+/// Affine resample: out(x,y) = in(M^-1 (x - odx, y - ody)) with the output window
+/// (ox, oy, ow, oh). `interpolator`: a libvips interpolator nickname ("bicubic", ...).
+/// Pixels outside the input get `background` (n values).
+int cj_affine(VipsImage *in, double a, double b, double c, double d, double idx, double idy,
+              double odx, double ody, int ox, int oy, int ow, int oh, const char *interpolator,
+              const double *background, int n, VipsImage **out);
+/// Kernel resize (lanczos3 etc. by nickname).
+int cj_resize(VipsImage *in, double hscale, double vscale, const char *kernel, VipsImage **out);
+/// Smart crop: the position (left, top) of the most interesting width x height window.
+/// `interesting`: "attention" or "entropy".
+int cj_smartcrop_position(VipsImage *in, int width, int height, const char *interesting,
+                          int *left, int *top);
+/// Multiplies the alpha band (the last) by a one-band uchar mask of the same size.
+int cj_apply_mask(VipsImage *in, VipsImage *mask, VipsImage **out);
+/// Flattens alpha against the background colour (n values).
+int cj_flatten(VipsImage *in, const double *background, int n, VipsImage **out);
+/// Wraps a copy of width x height x bands uchar pixels.
+int cj_from_memory(const void *data, size_t size, int width, int height, int bands,
+                   VipsImage **out);
+/// Writes the pixels of an 8-bit image into a fresh malloc'd buffer (free with cj_free).
+int cj_write_to_memory(VipsImage *in, void **data, size_t *size);
+/// Casts to 8 bits per band.
+int cj_cast_uchar(VipsImage *in, VipsImage **out);
+
+/// Savers into malloc'd buffers (free with cj_free). `strip` removes all metadata.
+int cj_jpegsave(VipsImage *in, int quality, int progressive, int subsample, int optimize,
+                int strip, void **buf, size_t *len);
+int cj_pngsave(VipsImage *in, int compression, int palette, int quality, int strip,
+               void **buf, size_t *len);
+int cj_webpsave(VipsImage *in, int quality, int lossless, int effort, int strip, void **buf,
+                size_t *len);
+/// `compression`: 0 HEVC, 1 AV1.
+int cj_heifsave(VipsImage *in, int quality, int lossless, int effort, int compression,
+                int strip, void **buf, size_t *len);
+int cj_jxlsave(VipsImage *in, int quality, int lossless, int effort, int strip, void **buf,
+               size_t *len);
+int cj_tiffsave(VipsImage *in, int quality, int strip, void **buf, size_t *len);
+void cj_free(void *p);
+
+/// 1 when this libvips has a saver with the given nickname ("webpsave_buffer", ...).
+int cj_has_operation(const char *nickname);
+
+#endif

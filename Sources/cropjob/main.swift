@@ -1,0 +1,2 @@
+import CropKit
+print(Probe.version())
