@@ -211,6 +211,33 @@ int cj_write_to_memory(VipsImage *in, void **data, size_t *size) {
   return *data ? 0 : -1;
 }
 
+int cj_premultiply(VipsImage *in, VipsImage **out) { return vips_premultiply(in, out, NULL); }
+
+int cj_unpremultiply_uchar(VipsImage *in, VipsImage **out) {
+  VipsImage *t = NULL, *r = NULL;
+  if (vips_unpremultiply(in, &t, NULL)) return -1;
+  // Round to nearest on the way back to 8 bits.
+  int rc = vips_linear1(t, &r, 1.0, 0.5, NULL);
+  g_object_unref(t);
+  if (rc) return -1;
+  rc = vips_cast(r, out, VIPS_FORMAT_UCHAR, NULL);
+  g_object_unref(r);
+  return rc;
+}
+
+int cj_constant(int width, int height, const double *colour, int n, VipsImage **out) {
+  VipsImage *black = NULL, *t = NULL;
+  if (vips_black(&black, width, height, "bands", n, NULL)) return -1;
+  int rc = vips_linear(black, &t, (double[]){1, 1, 1, 1}, (double *)colour, n, NULL);
+  g_object_unref(black);
+  if (rc) return -1;
+  rc = vips_cast(t, out, VIPS_FORMAT_UCHAR, NULL);
+  g_object_unref(t);
+  if (rc) return -1;
+  (*out)->Type = n >= 3 ? VIPS_INTERPRETATION_sRGB : VIPS_INTERPRETATION_B_W;
+  return 0;
+}
+
 int cj_cast_uchar(VipsImage *in, VipsImage **out) {
   return vips_cast(in, out, VIPS_FORMAT_UCHAR, NULL);
 }

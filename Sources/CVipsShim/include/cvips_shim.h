@@ -71,6 +71,11 @@ int cj_from_memory(const void *data, size_t size, int width, int height, int ban
                    VipsImage **out);
 /// Writes the pixels of an 8-bit image into a fresh malloc'd buffer (free with cj_free).
 int cj_write_to_memory(VipsImage *in, void **data, size_t *size);
+/// Premultiplies colour by alpha (float result) / undoes it and rounds back to 8 bits.
+int cj_premultiply(VipsImage *in, VipsImage **out);
+int cj_unpremultiply_uchar(VipsImage *in, VipsImage **out);
+/// A width x height image of one constant colour (n bands, uchar).
+int cj_constant(int width, int height, const double *colour, int n, VipsImage **out);
 /// Casts to 8 bits per band.
 int cj_cast_uchar(VipsImage *in, VipsImage **out);
 

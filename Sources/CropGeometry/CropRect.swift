@@ -1,0 +1,61 @@
+import Foundation
+
+/// An exact crop in source pixels, as interactive croppers save it: the rectangle
+/// `{x, y, width, height}` and the rotation `angle` (degrees, clockwise on screen) about its
+/// centre.
+///
+/// `angle` has the same meaning as `Placement.rotate`: it is the rotation applied to the photo
+/// so that the crop comes out upright. The source region actually sampled is therefore the
+/// rectangle turned by `−angle` about its centre (see `regionCorners`).
+public struct CropRect: Sendable, Hashable, Codable {
+  public var x: Double
+  public var y: Double
+  public var width: Double
+  public var height: Double
+  /// Rotation applied to the photo, degrees clockwise.
+  public var angle: Double
+
+  /// Creates a crop.
+  public init(x: Double, y: Double, width: Double, height: Double, angle: Double = 0) {
+    self.x = x
+    self.y = y
+    self.width = width
+    self.height = height
+    self.angle = angle
+  }
+
+  /// Creates an unrotated crop from a rectangle.
+  public init(_ rect: Rect, angle: Double = 0) {
+    self.init(x: rect.x, y: rect.y, width: rect.width, height: rect.height, angle: angle)
+  }
+
+  /// The unrotated rectangle.
+  public var rect: Rect { Rect(x: x, y: y, width: width, height: height) }
+
+  /// The centre, which the rotation keeps in place.
+  public var centre: Point { Point(x: x + width / 2, y: y + height / 2) }
+
+  /// `width / height`.
+  public var aspect: Double { width / height }
+
+  /// Corners of the sampled source region, in the order that lands on the output's
+  /// top-left, top-right, bottom-right, bottom-left (before any flip): the rectangle turned
+  /// by `−angle` about its centre.
+  public var regionCorners: [Point] {
+    let back = Affine.rotation(degrees: -angle)
+    let c = centre
+    return rect.corners.map { c + back.applyLinear($0 - c) }
+  }
+
+  private enum CodingKeys: String, CodingKey { case x, y, width, height, angle }
+
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    self.init(
+      x: try c.decode(Double.self, forKey: .x),
+      y: try c.decode(Double.self, forKey: .y),
+      width: try c.decode(Double.self, forKey: .width),
+      height: try c.decode(Double.self, forKey: .height),
+      angle: try c.decodeIfPresent(Double.self, forKey: .angle) ?? 0)
+  }
+}

@@ -1,0 +1,44 @@
+import Foundation
+
+/// Something worth telling the user about a placement. Notes never stop a placement; the
+/// planner decides which ones are warnings.
+public enum PlacementNote: Sendable, Hashable, Codable, CustomStringConvertible {
+  /// `upscale: false` and the request needed more than one output pixel per source pixel:
+  /// the output was shrunk from `requested` to `actual` (scale exactly 1, or just under).
+  case upscaleCapped(requested: PixelSize, actual: PixelSize)
+  /// `upscale: true` and the output has `factor` (> 1) output pixels per source pixel.
+  case upscaling(factor: Double)
+  /// The photo does not cover every output pixel: the background (or transparency) shows.
+  case guideNotCovered
+  /// The crop's aspect differs from the guide's by more than 1 %: the crop's aspect wins and
+  /// the output height becomes `round(crop.height × guide.width / crop.width)`.
+  case cropAspectMismatch(cropAspect: Double, guideAspect: Double)
+  /// An explicit crop reaches outside the photo; that part is filled with the background.
+  case cropOutsidePhoto
+  /// `overflow: shrink` trimmed the output from `from` to `to` pixels.
+  case shrunkToFootprint(from: PixelSize, to: PixelSize)
+
+  /// A one-line human description.
+  public var description: String {
+    switch self {
+    case .upscaleCapped(let requested, let actual):
+      return "upscale is off: output capped from \(requested) to \(actual)"
+    case .upscaling(let factor):
+      return "upscaling: \(formatted(factor)) output pixels per source pixel"
+    case .guideNotCovered:
+      return "the photo does not cover the whole output; the background shows"
+    case .cropAspectMismatch(let crop, let guide):
+      return
+        "crop aspect \(formatted(crop)) differs from guide aspect \(formatted(guide)); "
+        + "output height follows the crop"
+    case .cropOutsidePhoto:
+      return "the crop reaches outside the photo; that part is filled with the background"
+    case .shrunkToFootprint(let from, let to):
+      return "output trimmed from \(from) to \(to) to fit the photo"
+    }
+  }
+}
+
+private func formatted(_ v: Double) -> String {
+  String(format: "%.3f", v)
+}

@@ -1,0 +1,50 @@
+import Foundation
+
+/// Everything the imaging layer needs to render one output, and everything the planner and
+/// manifest report about it.
+public struct PlacementResult: Sendable, Hashable, Codable {
+  /// Source (oriented) pixels → output pixels of this output size, in continuous
+  /// coordinates (pixel `(i, j)` covers `[i, i+1) × [j, j+1)`).
+  public var transform: Affine
+  /// Exact output pixel size.
+  public var outputSize: PixelSize
+  /// Output pixels per source pixel (uniform).
+  public var scale: Double
+  /// Total rotation applied to the photo, degrees clockwise (`rotate`, or `crop.angle`).
+  public var angle: Double
+  /// Source point at the guide's centre, after clamping. It lands on the output centre
+  /// (except after an `overflow: shrink` trim, which moves the output rectangle).
+  public var centre: Point
+  /// Bounding box, in source pixels, of the part of the photo actually sampled:
+  /// bbox(preimage of the output rectangle ∩ photo). `Rect.zero` when nothing is sampled.
+  public var sourceRegion: Rect
+  /// `true` when the photo covers every output pixel; `false` means the background shows.
+  public var coversOutput: Bool
+  /// Things worth telling the user, in a fixed order.
+  public var notes: [PlacementNote]
+  /// The guide frame in output pixels (for masks: the circle is inscribed in it). Equal to
+  /// the output rectangle up to sub-pixel rounding, unless shrink trimmed the output.
+  public var guideRect: Rect
+
+  /// Creates a result.
+  public init(
+    transform: Affine, outputSize: PixelSize, scale: Double, angle: Double, centre: Point,
+    sourceRegion: Rect, coversOutput: Bool, notes: [PlacementNote], guideRect: Rect
+  ) {
+    self.transform = transform
+    self.outputSize = outputSize
+    self.scale = scale
+    self.angle = angle
+    self.centre = centre
+    self.sourceRegion = sourceRegion
+    self.coversOutput = coversOutput
+    self.notes = notes
+    self.guideRect = guideRect
+  }
+
+  /// The output rectangle `[0, width] × [0, height]`.
+  public var outputRect: Rect { Rect(size: Size(outputSize)) }
+
+  /// Output pixels → source pixels.
+  public var inverse: Affine { transform.inverted()! }
+}

@@ -1,0 +1,287 @@
+import CropGeometry
+import Dispatch
+import Foundation
+
+/// Runs a plan: one decode per source for all of its outputs, sources in parallel on
+/// Dispatch, outputs written atomically, a manifest of what was done.
+public final class Executor: Sendable {
+  public let plan: Plan
+  public let options: RunOptions
+  let reporter: RunReporter
+
+  public init(plan: Plan, options: RunOptions, reporter: RunReporter) {
+    self.plan = plan
+    self.options = options
+    self.reporter = reporter
+  }
+
+  /// One decode task: a source and the outputs it feeds in one stage.
+  struct Task: Sendable {
+    var source: Int
+    var outputs: [Int]
+  }
+
+  /// The outputs this run is responsible for (all, or one shard's).
+  public func selectedOutputs() -> [Int] {
+    plan.outputs.indices.filter { i in
+      guard let shard = options.shard else { return true }
+      return shard.contains(rootSourcePath(of: plan.outputs[i].sourceIndex))
+    }
+  }
+
+  /// Shards split by original source, so a source is decoded by one worker only and
+  /// `from:` chains stay within a shard.
+  func rootSourcePath(of sourceIndex: Int) -> String {
+    var source = plan.sources[sourceIndex]
+    while source.producedBy != nil,
+      let output = plan.outputs.first(where: { $0.absolutePath == source.absolutePath })
+    {
+      source = plan.sources[output.sourceIndex]
+    }
+    return source.path
+  }
+
+  public func run() -> RunSummary {
+    Vips.start()
+    let selected = selectedOutputs()
+    let previous = Manifest.loadAll(root: plan.outputRoot)
+    let entries = LockedBox([String: Manifest.Entry]())
+    let summary = LockedBox(RunSummary())
+    summary.withLock { $0.planned = selected.count }
+    reporter.report(.started(total: selected.count, upToDate: 0))
+    for folder in Set(selected.map { (plan.outputs[$0].absolutePath as NSString).deletingLastPathComponent }) {
+      AtomicWriter.removeStaleTemporaries(in: folder)
+    }
+    let stages = Set(selected.map { plan.outputs[$0].stage }).sorted()
+    var stop = false
+    for stage in stages where !stop {
+      var bySource: [Int: [Int]] = [:]
+      for i in selected where plan.outputs[i].stage == stage { bySource[plan.outputs[i].sourceIndex, default: []].append(i) }
+      let tasks = bySource.keys.sorted().map { Task(source: $0, outputs: bySource[$0]!) }
+      let next = LockedBox(0)
+      let budget = PixelBudget(limit: options.maxPixelsInFlight)
+      let workers = max(1, min(options.jobs, tasks.count))
+      DispatchQueue.concurrentPerform(iterations: workers) { _ in
+        while true {
+          if Cancellation.isCancelled { return }
+          if options.failFast && summary.withLock({ $0.failed > 0 }) { return }
+          let index = next.withLock { value -> Int in
+            value += 1
+            return value - 1
+          }
+          guard index < tasks.count else { return }
+          self.perform(tasks[index], previous: previous, budget: budget, entries: entries, summary: summary)
+        }
+      }
+      if Cancellation.isCancelled || (options.failFast && summary.withLock({ $0.failed > 0 })) { stop = true }
+    }
+    if Cancellation.isCancelled { summary.withLock { $0.interrupted = true } }
+    reportStale(previous: previous, selected: selected, entries: entries, summary: summary)
+    writeManifest(previous: previous, entries: entries, selected: selected, summary: summary)
+    let result = summary.withLock { $0 }
+    reporter.report(.finished(result))
+    return result
+  }
+
+  /// Outputs among `selected` whose files match the manifest of an earlier run (for `plan`).
+  /// Sources with no earlier output are not hashed.
+  public func upToDatePaths(_ selected: [Int]) -> Set<String> {
+    let previous = Manifest.loadAll(root: plan.outputRoot)
+    guard !previous.isEmpty, !options.force else { return [] }
+    var result = Set<String>()
+    let bySource = Dictionary(grouping: selected, by: { plan.outputs[$0].sourceIndex })
+    for (sourceIndex, outputs) in bySource where outputs.contains(where: { previous[plan.outputs[$0].path] != nil }) {
+      guard plan.sources[sourceIndex].error == nil,
+        let record = try? sourceRecord(plan.sources[sourceIndex], previous: previous, outputs: outputs)
+      else { continue }
+      for i in outputs where isUpToDate(plan.outputs[i], key: OutputKey.key(recipe: plan.outputs[i].recipe, sourceHash: record.sha256), previous: previous) {
+        result.insert(plan.outputs[i].path)
+      }
+    }
+    return result
+  }
+
+  /// Same key as the manifest's entry, and the file still has the recorded size.
+  func isUpToDate(_ output: PlannedOutput, key: String, previous: [String: Manifest.Entry]) -> Bool {
+    guard !options.force, let old = previous[output.path], old.key == key,
+      let size = (try? FileManager.default.attributesOfItem(atPath: output.absolutePath))?[.size] as? Int
+    else { return false }
+    return size == old.bytes
+  }
+
+  private func perform(
+    _ task: Task, previous: [String: Manifest.Entry], budget: PixelBudget, entries: LockedBox<[String: Manifest.Entry]>,
+    summary: LockedBox<RunSummary>
+  ) {
+    let source = plan.sources[task.source]
+    func failAll(_ outputs: [Int], _ reason: String) {
+      for i in outputs { fail(i, reason, summary: summary) }
+    }
+    if let error = source.error {
+      failAll(task.outputs, error)
+      return
+    }
+    guard let header = source.header else {
+      failAll(task.outputs, "no header")
+      return
+    }
+    // Source identity: size + mtime, confirmed by content hash (reused from the manifest
+    // when size and mtime are unchanged).
+    let record: Manifest.SourceRecord
+    do {
+      record = try sourceRecord(source, previous: previous, outputs: task.outputs)
+    } catch {
+      failAll(task.outputs, "cannot read the source: \(AtomicWriter.reason(error))")
+      return
+    }
+    var pending: [(Int, String)] = []
+    for i in task.outputs {
+      let output = plan.outputs[i]
+      let key = OutputKey.key(recipe: output.recipe, sourceHash: record.sha256)
+      if isUpToDate(output, key: key, previous: previous), let old = previous[output.path] {
+        entries.withLock { $0[output.path] = old }
+        summary.withLock { $0.upToDate += 1 }
+        reporter.report(.skipped(path: output.path))
+      } else {
+        pending.append((i, key))
+      }
+    }
+    guard !pending.isEmpty, !Cancellation.isCancelled else { return }
+    let pixels = header.width * header.height / max(1, source.loadShrink * source.loadShrink)
+    budget.acquire(pixels)
+    defer { budget.release(pixels) }
+    let decoded: DecodedSource
+    do {
+      decoded = try DecodedSource.decode(
+        path: source.absolutePath, header: header, shrink: source.loadShrink, strictness: options.strictness)
+    } catch {
+      failAll(pending.map(\.0), error.description)
+      return
+    }
+    summary.withLock { $0.decodes += 1 }
+    reporter.report(.decoded(source: source.path))
+    for (i, key) in pending {
+      if Cancellation.isCancelled { return }
+      let output = plan.outputs[i]
+      do {
+        var geometry = output.geometry
+        if let strategy = output.smartFocus {
+          geometry = try resolveSmartFocus(output, strategy: strategy, decoded: decoded, header: header)
+        }
+        let encoded = try OutputEncoder.produce(
+          decoded, transform: geometry.transform, size: geometry.outputSize, style: output.style, encode: output.encode)
+        if let problem = OutputPaths.escapeProblem(output.absolutePath, root: plan.outputRoot) {
+          throw AtomicWriter.WriteError(path: output.absolutePath, message: problem)
+        }
+        try AtomicWriter.write(encoded.bytes, to: output.absolutePath)
+        let entry = Manifest.Entry(
+          path: output.path, job: output.job, key: key, bytes: encoded.bytes.count, width: geometry.outputSize.width,
+          height: geometry.outputSize.height, sha256: SHA256.hex(encoded.bytes),
+          format: output.encode.options.format.rawValue, quality: encoded.quality, encodes: encoded.encodes, source: record,
+          geometry: Self.geometryRecord(geometry, output: output))
+        entries.withLock { $0[output.path] = entry }
+        summary.withLock {
+          $0.written += 1
+          $0.encodes += encoded.encodes
+        }
+        reporter.report(.wrote(path: output.path, bytes: encoded.bytes.count, quality: encoded.quality, encodes: encoded.encodes))
+      } catch {
+        fail(i, "\(error)", summary: summary)
+      }
+    }
+  }
+
+  private func resolveSmartFocus(
+    _ output: PlannedOutput, strategy: SmartStrategy, decoded: DecodedSource, header: SourceHeader
+  ) throws -> PlacementResult {
+    let g = output.geometry
+    let window = Size(width: Double(g.outputSize.width) / g.scale, height: Double(g.outputSize.height) / g.scale)
+    let focus = try SmartFocus.locate(decoded, strategy: strategy, window: window)
+    let p = output.place
+    let placement = Placement(
+      fit: p.fit, zoom: p.zoom, offset: p.offset, focus: focus, rotate: p.rotate, flipHorizontal: p.flipHorizontal,
+      flipVertical: p.flipVertical, crop: p.crop, overflow: p.overflow, upscale: p.upscale)
+    return Geometry.place(
+      source: Size(width: Double(header.width), height: Double(header.height)), guide: output.guide, placement: placement,
+      outputScale: output.outputScale)
+  }
+
+  static func geometryRecord(_ g: PlacementResult, output: PlannedOutput) -> Manifest.GeometryRecord {
+    let flip = [output.place.flipHorizontal ? "horizontal" : nil, output.place.flipVertical ? "vertical" : nil].compactMap { $0 }
+    return Manifest.GeometryRecord(
+      crop: g.sourceRegion, scale: g.scale, angle: g.angle, centre: g.centre, smartFocus: output.smartFocus?.rawValue,
+      flip: flip.isEmpty ? nil : flip.joined(separator: "+"), notes: g.notes.map(\.description))
+  }
+
+  private func sourceRecord(_ source: PlannedSource, previous: [String: Manifest.Entry], outputs: [Int]) throws
+    -> Manifest.SourceRecord
+  {
+    let attributes = try FileManager.default.attributesOfItem(atPath: source.absolutePath)
+    let bytes = attributes[.size] as? Int ?? 0
+    let date = attributes[.modificationDate] as? Date ?? Date(timeIntervalSince1970: 0)
+    let mtime = Int64((date.timeIntervalSince1970 * 1e9).rounded())
+    for i in outputs {
+      if let old = previous[plan.outputs[i].path]?.source, old.path == source.path, old.bytes == bytes, old.mtime == mtime {
+        return old
+      }
+    }
+    return Manifest.SourceRecord(path: source.path, sha256: try SHA256.hex(fileAt: source.absolutePath), bytes: bytes, mtime: mtime)
+  }
+
+  private func fail(_ index: Int, _ reason: String, summary: LockedBox<RunSummary>) {
+    let output = plan.outputs[index]
+    let source = plan.sources[output.sourceIndex].path
+    summary.withLock {
+      $0.failed += 1
+      $0.failures.append(.init(output: output.path, source: source, reason: reason))
+    }
+    reporter.report(.failed(path: output.path, source: source, reason: reason))
+  }
+
+  /// Outputs recorded by earlier runs that this plan no longer produces: reported, or
+  /// deleted with `--prune`.
+  private func reportStale(
+    previous: [String: Manifest.Entry], selected: [Int], entries: LockedBox<[String: Manifest.Entry]>,
+    summary: LockedBox<RunSummary>
+  ) {
+    let planned = Set(plan.outputs.map(\.path))
+    for path in previous.keys.sorted() where !planned.contains(path) {
+      if options.shard.map({ !$0.contains(previous[path]!.source.path) }) ?? false { continue }
+      if options.prune {
+        let absolute = (plan.outputRoot as NSString).appendingPathComponent(path)
+        if OutputPaths.escapeProblem(absolute, root: plan.outputRoot) == nil { try? FileManager.default.removeItem(atPath: absolute) }
+        summary.withLock { $0.pruned += 1 }
+        reporter.report(.pruned(path: path))
+      } else {
+        summary.withLock { $0.stale += 1 }
+        reporter.report(.stale(path: path))
+      }
+    }
+  }
+
+  /// The manifest lists what this run's outputs are now: written or up to date, plus the
+  /// entries of outputs this run did not reach (interrupted, other failures) kept as they were.
+  private func writeManifest(
+    previous: [String: Manifest.Entry], entries: LockedBox<[String: Manifest.Entry]>, selected: [Int],
+    summary: LockedBox<RunSummary>
+  ) {
+    var all = entries.withLock { $0 }
+    for i in selected {
+      let path = plan.outputs[i].path
+      if all[path] == nil, let old = previous[path], FileManager.default.fileExists(atPath: plan.outputs[i].absolutePath) {
+        // Not rebuilt this time (failed or interrupted): the file on disk is still the old one.
+        all[path] = old
+      }
+    }
+    let manifest = Manifest(outputs: Array(all.values))
+    let path = (plan.outputRoot as NSString).appendingPathComponent(Manifest.fileName(shard: options.shard))
+    do {
+      try AtomicWriter.write(manifest.encoded(), to: path)
+    } catch {
+      summary.withLock {
+        $0.failures.append(.init(output: Manifest.fileName(shard: options.shard), source: "", reason: error.description))
+        $0.failed += 1
+      }
+    }
+  }
+}

@@ -1,0 +1,33 @@
+import CropGeometry
+import Foundation
+
+/// The identity of an output: a re-run skips it when its key is unchanged.
+/// key = sha256(cropjob version, libvips version, the recipe, the source's content hash).
+public enum OutputKey {
+  /// Canonical text of everything that decides an output's bytes, apart from the source.
+  static func recipe(
+    job: String, guide: Guide, place: PlaceSpec, outputScale: Double, geometry: PlacementResult, encode: EncodeSpec,
+    metadata: MetadataPolicy, style: RenderStyle, path: String
+  ) -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    func json<T: Encodable>(_ value: T) -> String {
+      String(decoding: (try? encoder.encode(value)) ?? Data(), as: UTF8.self)
+    }
+    return [
+      "path=\(path)", "guide=\(json(guide))", "place=\(json(place))", "scale=\(outputScale)",
+      "size=\(geometry.outputSize.width)x\(geometry.outputSize.height)", "transform=\(json(geometry.transform))",
+      "encode=\(json(encode.options)) max_bytes=\(encode.maxBytes.map(String.init) ?? "-") min_quality=\(encode.minQuality)",
+      "metadata=\(metadata.rawValue)", "style=circle:\(style.circle) alpha:\(style.alpha) bg:\(style.background)",
+    ].joined(separator: "\n")
+  }
+
+  public static func key(recipe: String, sourceHash: String) -> String {
+    SHA256.hex(Array("cropjob \(CropKitVersion.string)\nlibvips \(Vips.version)\n\(recipe)\nsource=\(sourceHash)".utf8))
+  }
+}
+
+/// cropjob's version.
+public enum CropKitVersion {
+  public static let string = "0.1.0"
+}

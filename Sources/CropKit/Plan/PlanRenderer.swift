@@ -1,0 +1,115 @@
+import CropGeometry
+import Foundation
+
+/// Prints a plan: a summary for people, JSON for programs, DOT for Graphviz.
+public enum PlanFormat: String, Sendable, CaseIterable {
+  case text, json, dot
+}
+
+public enum PlanRenderer {
+  public static func render(_ plan: Plan, format: PlanFormat, selected: [Int]? = nil, upToDate: Set<String> = []) -> String {
+    let indices = selected ?? Array(plan.outputs.indices)
+    switch format {
+    case .text: return text(plan, indices, upToDate)
+    case .json: return json(plan, indices, upToDate)
+    case .dot: return dot(plan, indices)
+    }
+  }
+
+  static func text(_ plan: Plan, _ indices: [Int], _ upToDate: Set<String>) -> String {
+    var lines = ["Plan for \(plan.jobFile.path) → \(plan.outputRoot)"]
+    for job in plan.jobFile.jobs {
+      let outputs = indices.filter { plan.outputs[$0].job == job.name }
+      let sources = Set(outputs.map { plan.outputs[$0].sourceIndex })
+      let done = outputs.filter { upToDate.contains(plan.outputs[$0].path) }.count
+      let guide = "\(job.guide.shape.rawValue) \(job.guide.size.width)x\(job.guide.size.height)"
+      lines.append(
+        "  job \(job.name): \(sources.count) sources, \(outputs.count) outputs (\(done) up to date), guide \(guide)")
+    }
+    let decodes = Set(indices.map { plan.outputs[$0].sourceIndex }).count
+    lines.append("Total: \(indices.count) outputs from \(decodes) decodes")
+    let errors = plan.issues.filter { $0.severity == .error }
+    let warnings = plan.issues.filter { $0.severity == .warning }
+    if !plan.issues.isEmpty {
+      lines.append("Issues: \(errors.count) errors, \(warnings.count) warnings")
+      for issue in errors + warnings { lines.append("  \(issue)") }
+    }
+    lines.append(plan.isRunnable ? "Runnable." : "Not runnable: fix the errors above.")
+    return lines.joined(separator: "\n")
+  }
+
+  struct OutputJSON: Encodable {
+    var job: String
+    var source: String
+    var path: String
+    var width: Int
+    var height: Int
+    var format: String
+    var quality: Int
+    var maxBytes: Int?
+    var crop: Rect
+    var scale: Double
+    var angle: Double
+    var centre: Point
+    var focus: String
+    var loadShrink: Int
+    var stage: Int
+    var upToDate: Bool
+    var notes: [String]
+  }
+
+  struct PlanJSON: Encodable {
+    var jobFile: String
+    var outputRoot: String
+    var runnable: Bool
+    var sources: Int
+    var decodes: Int
+    var outputs: [OutputJSON]
+    var issues: [PlanIssue]
+  }
+
+  static func json(_ plan: Plan, _ indices: [Int], _ upToDate: Set<String>) -> String {
+    let outputs = indices.map { i -> OutputJSON in
+      let o = plan.outputs[i]
+      let s = plan.sources[o.sourceIndex]
+      let focus: String
+      switch o.place.focus {
+      case .named(let n): focus = n.rawValue
+      case .point(let p): focus = "[\(p.x), \(p.y)]"
+      case .smart(let strategy): focus = strategy.rawValue
+      }
+      return OutputJSON(
+        job: o.job, source: s.path, path: o.path, width: o.geometry.outputSize.width, height: o.geometry.outputSize.height,
+        format: o.encode.options.format.rawValue, quality: o.encode.options.quality, maxBytes: o.encode.maxBytes,
+        crop: o.geometry.sourceRegion, scale: o.geometry.scale, angle: o.geometry.angle, centre: o.geometry.centre,
+        focus: focus, loadShrink: s.loadShrink, stage: o.stage, upToDate: upToDate.contains(o.path),
+        notes: o.geometry.notes.map(\.description))
+    }
+    let value = PlanJSON(
+      jobFile: plan.jobFile.path, outputRoot: plan.outputRoot, runnable: plan.isRunnable, sources: plan.sources.count,
+      decodes: Set(indices.map { plan.outputs[$0].sourceIndex }).count, outputs: outputs, issues: plan.issues)
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    return String(decoding: (try? encoder.encode(value)) ?? Data(), as: UTF8.self)
+  }
+
+  static func dot(_ plan: Plan, _ indices: [Int]) -> String {
+    func quote(_ s: String) -> String { "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"" }
+    var lines = ["digraph cropjob {", "  rankdir=LR;", "  node [fontname=\"Helvetica\", fontsize=10];"]
+    var sources = Set<Int>()
+    for i in indices {
+      let o = plan.outputs[i]
+      if sources.insert(o.sourceIndex).inserted {
+        let s = plan.sources[o.sourceIndex]
+        lines.append("  \(quote("decode:" + s.path)) [shape=box, label=\(quote("decode " + s.path))];")
+        if s.producedBy != nil { lines.append("  \(quote("out:" + s.path)) -> \(quote("decode:" + s.path)) [style=dashed];") }
+      }
+      lines.append(
+        "  \(quote("out:" + o.absolutePath)) [shape=note, label=\(quote("\(o.job): \(o.path)\n\(o.geometry.outputSize.width)x\(o.geometry.outputSize.height)"))];"
+      )
+      lines.append("  \(quote("decode:" + plan.sources[o.sourceIndex].path)) -> \(quote("out:" + o.absolutePath));")
+    }
+    lines.append("}")
+    return lines.joined(separator: "\n")
+  }
+}

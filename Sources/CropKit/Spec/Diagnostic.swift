@@ -1,0 +1,71 @@
+import Foundation
+
+/// One problem found in a job file, located at line:column, with the field it concerns.
+public struct Diagnostic: Sendable, Hashable, Codable, CustomStringConvertible {
+  public enum Severity: String, Sendable, Hashable, Codable { case error, warning }
+
+  public var severity: Severity
+  /// The job file (as given on the command line).
+  public var file: String
+  /// 1-based line and column; 0:0 when the problem concerns the whole file.
+  public var line: Int
+  public var column: Int
+  /// Dotted field path, e.g. `jobs.avatar.outputs[0].encode.quality`.
+  public var field: String
+  public var message: String
+
+  public init(
+    _ severity: Severity, file: String, mark: SourceMark, field: String, message: String
+  ) {
+    self.severity = severity
+    self.file = file
+    self.line = mark.line
+    self.column = mark.column
+    self.field = field
+    self.message = message
+  }
+
+  /// `file:line:column: error: field: message`.
+  public var description: String {
+    let subject = field.isEmpty ? "" : "\(field): "
+    return "\(file):\(line):\(column): \(severity.rawValue): \(subject)\(message)"
+  }
+
+  /// The one helper that words every type or range mismatch the same way.
+  public static func expected(_ what: String, received: String) -> String {
+    "expected \(what) but received \(received)"
+  }
+}
+
+extension [Diagnostic] {
+  /// Errors first by position, as a reader goes through the file.
+  public func sortedByPosition() -> [Diagnostic] {
+    sorted { ($0.file, $0.line, $0.column, $0.field) < ($1.file, $1.line, $1.column, $1.field) }
+  }
+
+  public var hasErrors: Bool { contains { $0.severity == .error } }
+}
+
+/// Renders diagnostics for people, programs or CI annotations.
+public enum DiagnosticFormat: String, Sendable, CaseIterable {
+  case text, json, github
+
+  public func render(_ diagnostics: [Diagnostic]) -> String {
+    switch self {
+    case .text:
+      return diagnostics.map(\.description).joined(separator: "\n")
+    case .github:
+      return diagnostics.map { d in
+        let subject = d.field.isEmpty ? "" : "\(d.field): "
+        let message = (subject + d.message).replacingOccurrences(of: "%", with: "%25")
+          .replacingOccurrences(of: "\r", with: "%0D").replacingOccurrences(of: "\n", with: "%0A")
+        return "::\(d.severity.rawValue) file=\(d.file),line=\(d.line),col=\(d.column)::\(message)"
+      }.joined(separator: "\n")
+    case .json:
+      let encoder = JSONEncoder()
+      encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+      let data = (try? encoder.encode(diagnostics)) ?? Data("[]".utf8)
+      return String(decoding: data, as: UTF8.self)
+    }
+  }
+}

@@ -1,0 +1,120 @@
+import CropGeometry
+
+/// A whole job file, decoded and validated.
+public struct JobFile: Sendable {
+  /// The job file's path as given (diagnostics name it).
+  public var path: String
+  /// Folder that relative paths in the file are resolved against (the job file's folder).
+  public var baseDirectory: String
+  public var version: Int
+  /// Output root: every output path resolves inside it.
+  public var outputRoot: String
+  public var limits: InputLimits
+  /// Jobs in file order.
+  public var jobs: [Job]
+  public var overrides: [Override]
+}
+
+/// Input limits checked from each source's header before any pixel is decoded.
+public struct InputLimits: Sendable, Hashable, Codable {
+  /// Default 0x3FFF² (268 million) pixels, as sharp's default `limitInputPixels`.
+  public var maxPixels: Int = 0x3FFF * 0x3FFF
+  /// Default 256 MiB.
+  public var maxFileBytes: Int = 256 << 20
+  /// Pages or frames; only the first is used.
+  public var maxPages: Int = 1000
+  public init() {}
+}
+
+/// One named job: which photos, how they sit under the guide, and what to write.
+public struct Job: Sendable {
+  public var name: String
+  public var input: JobInput
+  public var guide: Guide
+  public var place: PlaceSpec
+  public var outputs: [OutputSpec]
+  /// Where the job is declared.
+  public var mark: SourceMark
+}
+
+/// Where a job's photos come from.
+public enum JobInput: Sendable, Hashable {
+  /// Files, globs (`*`, `?`, `**`, `[abc]`) and folders, minus `exclude` patterns.
+  case sources(include: [String], exclude: [String])
+  /// Another job's outputs.
+  case from(String)
+}
+
+/// How a photo sits under the guide; smart focus is resolved per photo at run time.
+public struct PlaceSpec: Sendable, Hashable, Codable {
+  public var fit: Fit = .cover
+  public var zoom: Double = 1
+  public var offset: Point = Point(x: 0, y: 0)
+  public var focus: FocusSpec = .named(.centre)
+  public var rotate: Double = 0
+  public var flipHorizontal = false
+  public var flipVertical = false
+  public var crop: CropRect? = nil
+  public var overflow: Overflow = .clamp
+  /// RGBA 0...255; nil: white for formats without alpha, transparent for formats with it.
+  public var background: [Double]? = nil
+  public var upscale = true
+
+  public init() {}
+}
+
+/// Which source point sits at the guide's centre.
+public enum FocusSpec: Sendable, Hashable, Codable {
+  case named(NamedPosition)
+  case point(Point)
+  case smart(SmartStrategy)
+}
+
+/// libvips' smart-crop strategies.
+public enum SmartStrategy: String, Sendable, Hashable, Codable, CaseIterable {
+  case attention, entropy
+}
+
+/// One output of a job: a path template, one or more sizes, an encoder.
+public struct OutputSpec: Sendable, Hashable {
+  public var pathTemplate: String
+  public var sizes: OutputSizes
+  public var encode: EncodeSpec
+  public var metadata: MetadataPolicy
+  public var mark: SourceMark
+}
+
+/// The sizes one output entry expands to.
+public enum OutputSizes: Sendable, Hashable {
+  /// Multiples of the guide size (`scales: [1, 2, 3]`; the guide itself is `[1]`).
+  case scales([Double])
+  /// Output widths in pixels; heights follow the guide's aspect.
+  case widths([Int])
+}
+
+/// Encoder settings plus the byte budget.
+public struct EncodeSpec: Sendable, Hashable {
+  public var options: EncodeOptions
+  /// Largest file allowed; the highest quality that fits is searched by bisection.
+  public var maxBytes: Int?
+  /// Lowest quality the budget search may go down to.
+  public var minQuality: Int = 30
+}
+
+/// Which metadata outputs keep. Orientation is never written (it has been applied).
+public enum MetadataPolicy: String, Sendable, Hashable, Codable, CaseIterable {
+  case strip
+}
+
+/// An exact placement for one source (e.g. saved from an interactive cropper).
+public struct Override: Sendable {
+  /// Job name, or nil for every job that reads the source.
+  public var job: String?
+  /// Source path, relative to the job file's folder.
+  public var source: String
+  /// Place fields that win over the job's.
+  public var place: PlaceSpec
+  /// Which place fields this override sets (the others come from the job).
+  public var fields: Set<String>
+  public var mark: SourceMark
+}

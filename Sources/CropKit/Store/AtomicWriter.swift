@@ -1,0 +1,92 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Writes files so that they appear whole or not at all, even after `kill -9`: the bytes go
+/// to an unnamed file in the destination folder (`O_TMPFILE`), are fsynced, and are linked
+/// under a temporary name that is renamed over the destination at once. Where `O_TMPFILE`
+/// is missing, a named temporary file is used and removed on any failure.
+public enum AtomicWriter {
+  /// Prefix of temporary names; a run removes stale ones it finds in the folders it writes.
+  public static let temporaryPrefix = ".cropjob-tmp-"
+
+  public struct WriteError: Error, CustomStringConvertible, Sendable {
+    public var path: String
+    public var message: String
+    public var description: String { "\(path): \(message)" }
+  }
+
+  /// Linux's O_TMPFILE (__O_TMPFILE | O_DIRECTORY), a macro Swift does not import.
+  private static let openTemporaryFile: Int32 = 0o20_200_000
+
+  /// Writes `bytes` to `path`, creating its folder.
+  public static func write(_ bytes: [UInt8], to path: String) throws(WriteError) {
+    let folder = (path as NSString).deletingLastPathComponent
+    do {
+      try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    } catch {
+      throw WriteError(path: folder, message: "cannot create the folder: \(reason(error))")
+    }
+    let temporary = (folder as NSString).appendingPathComponent(
+      "\(temporaryPrefix)\(getpid())-\(UInt64.random(in: 0...UInt64.max))")
+    var fd = open(folder, openTemporaryFile | O_WRONLY | O_CLOEXEC, 0o644)
+    let unnamed = fd >= 0
+    if !unnamed {
+      fd = open(temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o644)
+      guard fd >= 0 else { throw WriteError(path: path, message: "cannot create a file: \(errnoText())") }
+    }
+    var linked = !unnamed
+    func fail(_ what: String) -> WriteError {
+      let message = "\(what): \(errnoText())"
+      close(fd)
+      if linked { unlink(temporary) }
+      return WriteError(path: path, message: message)
+    }
+    var written = 0
+    while written < bytes.count {
+      let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, bytes.count - written) }
+      if n < 0 {
+        if errno == EINTR { continue }
+        throw fail("write failed")
+      }
+      written += n
+    }
+    if fsync(fd) != 0 { throw fail("fsync failed") }
+    if unnamed {
+      if linkat(AT_FDCWD, "/proc/self/fd/\(fd)", AT_FDCWD, temporary, AT_SYMLINK_FOLLOW) != 0 {
+        throw fail("cannot link the new file")
+      }
+      linked = true
+    }
+    if rename(temporary, path) != 0 { throw fail("cannot rename into place") }
+    close(fd)
+    // Make the rename durable.
+    let dirFD = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    if dirFD >= 0 {
+      fsync(dirFD)
+      close(dirFD)
+    }
+  }
+
+  /// Removes temporary files left by killed runs in `folder` (not recursive).
+  public static func removeStaleTemporaries(in folder: String) {
+    guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
+    for name in names where name.hasPrefix(temporaryPrefix) {
+      let pidText = name.dropFirst(temporaryPrefix.count).prefix { $0 != "-" }
+      if let pid = Int32(pidText), pid != getpid(), kill(pid, 0) == 0 { continue }  // Still running.
+      if let pid = Int32(pidText), pid == getpid() { continue }
+      unlink((folder as NSString).appendingPathComponent(name))
+    }
+  }
+
+  static func errnoText() -> String { String(cString: strerror(errno)) }
+
+  static func reason(_ error: Error) -> String {
+    if let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError {
+      return underlying.localizedDescription
+    }
+    return (error as NSError).localizedDescription
+  }
+}

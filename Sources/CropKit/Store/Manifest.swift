@@ -1,0 +1,103 @@
+import CropGeometry
+import Foundation
+
+/// The record of a run, in the output root: every output with its bytes, hash, format,
+/// quality, source and geometry. A later run compares against it to skip up-to-date work.
+public struct Manifest: Codable, Sendable, Equatable {
+  public var cropjob: String
+  public var libvips: String
+  public var outputs: [Entry]
+
+  public struct Entry: Codable, Sendable, Equatable {
+    public var path: String
+    public var job: String
+    public var key: String
+    public var bytes: Int
+    public var width: Int
+    public var height: Int
+    public var sha256: String
+    public var format: String
+    public var quality: Int
+    /// Encodes the byte-budget search needed (1 without a budget).
+    public var encodes: Int
+    public var source: SourceRecord
+    public var geometry: GeometryRecord
+  }
+
+  public struct SourceRecord: Codable, Sendable, Equatable {
+    public var path: String
+    public var sha256: String
+    public var bytes: Int
+    /// Modification time in whole nanoseconds since 1970 (fast up-to-date check).
+    public var mtime: Int64
+  }
+
+  public struct GeometryRecord: Codable, Sendable, Equatable {
+    /// Bounding box of the sampled source region, in oriented source pixels.
+    public var crop: Rect
+    /// Output pixels per source pixel.
+    public var scale: Double
+    public var angle: Double
+    /// Source point at the output's centre, in oriented source pixels.
+    public var centre: Point
+    /// Smart-crop strategy that chose the centre, if any.
+    public var smartFocus: String?
+    public var flip: String?
+    public var notes: [String]
+  }
+
+  public init(outputs: [Entry]) {
+    cropjob = CropKitVersion.string
+    libvips = Vips.version
+    self.outputs = outputs.sorted { $0.path < $1.path }
+  }
+
+  /// File name in the output root: one per shard so that shards never write the same file.
+  public static func fileName(shard: Shard?) -> String {
+    guard let shard, shard.count > 1 else { return "cropjob-manifest.json" }
+    return "cropjob-manifest.shard-\(shard.index)-of-\(shard.count).json"
+  }
+
+  /// Every manifest in `root` (all shards), merged by output path.
+  public static func loadAll(root: String) -> [String: Entry] {
+    guard let names = try? FileManager.default.contentsOfDirectory(atPath: root) else { return [:] }
+    var result: [String: Entry] = [:]
+    for name in names.sorted() where name.hasPrefix("cropjob-manifest") && name.hasSuffix(".json") {
+      let path = (root as NSString).appendingPathComponent(name)
+      guard let data = FileManager.default.contents(atPath: path),
+        let manifest = try? JSONDecoder().decode(Manifest.self, from: data)
+      else { continue }
+      for entry in manifest.outputs { result[entry.path] = entry }
+    }
+    return result
+  }
+
+  /// Deterministic JSON (sorted keys, sorted outputs).
+  public func encoded() -> [UInt8] {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    return Array((try? encoder.encode(self)) ?? Data()) + [0x0a]
+  }
+}
+
+/// One of N disjoint parts of a plan's outputs, chosen by a stable hash of the output path.
+public struct Shard: Sendable, Hashable {
+  public var index: Int
+  public var count: Int
+
+  public init(index: Int, count: Int) {
+    self.index = index
+    self.count = count
+  }
+
+  /// Whether the output at `path` (relative to the root) belongs to this shard. FNV-1a of
+  /// the path: stable across runs, machines and Swift versions (unlike `hashValue`).
+  public func contains(_ path: String) -> Bool {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in path.utf8 {
+      hash ^= UInt64(byte)
+      hash = hash &* 0x100_0000_01b3
+    }
+    return Int(hash % UInt64(count)) == index
+  }
+}

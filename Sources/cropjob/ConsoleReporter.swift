@@ -1,0 +1,102 @@
+import CropKit
+import Foundation
+
+/// Progress on the console: a live bar on a terminal, periodic lines otherwise, only
+/// failures with --quiet, NDJSON events with --json.
+final class ConsoleReporter: RunReporter, @unchecked Sendable {
+  enum Mode { case bar, lines, quiet, json }
+
+  let mode: Mode
+  private let lock = NSLock()
+  private var total = 0
+  private var done = 0
+  private let start = Date()
+  private var lastPrint = Date(timeIntervalSince1970: 0)
+
+  init(mode: Mode) { self.mode = mode }
+
+  func report(_ event: RunEvent) {
+    lock.lock()
+    defer { lock.unlock() }
+    if mode == .json {
+      Console.out(Self.json(event))
+      return
+    }
+    switch event {
+    case .started(let total, _):
+      self.total = total
+    case .wrote, .skipped:
+      done += 1
+      progress()
+    case .failed(let path, let source, let reason):
+      done += 1
+      if mode == .bar { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+      Console.err("failed: \(path) (from \(source)): \(reason)")
+      progress()
+    case .pruned(let path):
+      if mode != .quiet { Console.err("pruned: \(path)") }
+    case .stale(let path):
+      if mode != .quiet { Console.err("no longer produced: \(path) (use --prune to delete)") }
+    case .decoded:
+      break
+    case .finished(let s):
+      if mode == .bar { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+      var line =
+        "\(s.interrupted ? "interrupted" : "done"): \(s.written) written, \(s.upToDate) up to date, \(s.failed) failed (\(s.planned) planned, \(s.decodes) decodes) in \(String(format: "%.2f", Date().timeIntervalSince(start))) s"
+      if s.stale > 0 { line += "; \(s.stale) no longer produced" }
+      if s.pruned > 0 { line += "; \(s.pruned) pruned" }
+      Console.err(line)
+      for f in s.failures where mode == .quiet || s.failures.count > 0 {
+        _ = f
+      }
+      if !s.failures.isEmpty {
+        Console.err("failures:")
+        for f in s.failures.sorted(by: { $0.output < $1.output }) { Console.err("  \(f.output) (from \(f.source)): \(f.reason)") }
+      }
+    }
+  }
+
+  private func progress() {
+    let now = Date()
+    let elapsed = now.timeIntervalSince(start)
+    let rate = elapsed > 0 ? Double(done) / elapsed : 0
+    let eta = rate > 0 ? Double(total - done) / rate : 0
+    switch mode {
+    case .bar:
+      guard now.timeIntervalSince(lastPrint) > 0.1 || done == total else { return }
+      lastPrint = now
+      let width = 30
+      let filled = total > 0 ? width * done / total : width
+      let bar = String(repeating: "█", count: filled) + String(repeating: "·", count: width - filled)
+      FileHandle.standardError.write(
+        Data("\r\(bar) \(done)/\(total) \(String(format: "%.1f", rate))/s ETA \(String(format: "%.0f", eta))s\u{1B}[K".utf8))
+    case .lines:
+      guard now.timeIntervalSince(lastPrint) > 2 || done == total else { return }
+      lastPrint = now
+      Console.err("progress: \(done)/\(total) (\(String(format: "%.1f", rate))/s, ETA \(String(format: "%.0f", eta)) s)")
+    case .quiet, .json:
+      break
+    }
+  }
+
+  static func json(_ event: RunEvent) -> String {
+    var object: [String: Any]
+    switch event {
+    case .started(let total, _): object = ["event": "started", "total": total]
+    case .decoded(let source): object = ["event": "decoded", "source": source]
+    case .wrote(let path, let bytes, let quality, let encodes):
+      object = ["event": "wrote", "path": path, "bytes": bytes, "quality": quality, "encodes": encodes]
+    case .skipped(let path): object = ["event": "up-to-date", "path": path]
+    case .failed(let path, let source, let reason): object = ["event": "failed", "path": path, "source": source, "reason": reason]
+    case .pruned(let path): object = ["event": "pruned", "path": path]
+    case .stale(let path): object = ["event": "stale", "path": path]
+    case .finished(let s):
+      object = [
+        "event": "finished", "planned": s.planned, "written": s.written, "upToDate": s.upToDate, "failed": s.failed,
+        "decodes": s.decodes, "encodes": s.encodes, "interrupted": s.interrupted, "pruned": s.pruned, "stale": s.stale,
+      ]
+    }
+    let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
+    return String(decoding: data, as: UTF8.self)
+  }
+}
