@@ -25,6 +25,6 @@ let package = Package(
     .executableTarget(name: "cropjob", dependencies: ["CropKit"], path: "Sources/cropjob"),
     .testTarget(name: "GeometryTests", dependencies: ["CropGeometry"], path: "Tests/GeometryTests"),
     .testTarget(name: "CropKitTests", dependencies: ["CropKit"], path: "Tests/CropKitTests"),
-    .testTarget(name: "CLITests", dependencies: ["CropKit"], path: "Tests/CLITests"),
+    .testTarget(name: "CLITests", dependencies: ["CropKit", "cropjob"], path: "Tests/CLITests"),
   ]
 )

@@ -1,0 +1,30 @@
+import Foundation
+
+/// Where the tests find the repository, the samples, the shared corpora and scratch space.
+enum TestPaths {
+  /// The repository root (three levels above this file).
+  static let repoRoot: URL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent()
+  static let samples = repoRoot.appendingPathComponent("samples")
+  static let jobs = repoRoot.appendingPathComponent("jobs")
+  /// ../shared/corpora beside the checkout (may be absent: tests that need it skip).
+  static let corpora = repoRoot.deletingLastPathComponent().appendingPathComponent("shared/corpora")
+
+  static func sample(_ name: String) -> String { samples.appendingPathComponent(name).path }
+
+  /// A fresh empty folder, removed when the process exits is not guaranteed: use per test.
+  static func scratch(_ name: String = #function) -> URL {
+    let safe = name.filter { $0.isLetter || $0.isNumber }
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("cropjob-tests-\(getpid())-\(safe)-\(UUID().uuidString.prefix(8))")
+    try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+  }
+
+  /// Debian's Python with python3-pil and python3-numpy (the test oracle), if present.
+  static var python: String? {
+    for candidate in ["/usr/bin/python3"] where FileManager.default.isExecutableFile(atPath: candidate) {
+      return candidate
+    }
+    return nil
+  }
+}
