@@ -169,7 +169,7 @@ public final class Executor: Sendable {
           geometry = try resolveSmartFocus(output, strategy: strategy, decoded: decoded, header: header)
         }
         let encoded = try OutputEncoder.produce(
-          decoded, transform: geometry.transform, size: geometry.outputSize, style: output.style, encode: output.encode)
+          decoded, geometry: geometry, style: output.style, encode: output.encode)
         if let problem = OutputPaths.escapeProblem(output.absolutePath, root: plan.outputRoot) {
           throw AtomicWriter.WriteError(path: output.absolutePath, message: problem)
         }

@@ -21,9 +21,9 @@ public enum OutputEncoder {
   }
 
   public static func produce(
-    _ source: DecodedSource, transform: Affine, size: PixelSize, style: RenderStyle, encode: EncodeSpec
+    _ source: DecodedSource, geometry: PlacementResult, style: RenderStyle, encode: EncodeSpec
   ) throws -> EncodedOutput {
-    let image = try Renderer.render(source, transform: transform, size: size, style: style)
+    let image = try Renderer.render(source, geometry: geometry, style: style)
     return try encodeWithBudget(image, encode: encode)
   }
 

@@ -25,8 +25,12 @@ public enum Renderer {
   /// two source pixels per output pixel (as libvips' own resize does), then one bicubic affine
   /// places it exactly, with sub-pixel precision.
   static func render(
-    _ source: DecodedSource, transform: Affine, size: PixelSize, style: RenderStyle
+    _ source: DecodedSource, geometry: PlacementResult, style: RenderStyle
   ) throws(ImagingError) -> VipsImage {
+    let transform = geometry.transform
+    let size = geometry.outputSize
+    // The circle follows the guide, which `overflow: shrink` may have trimmed the output of.
+    let circleFrame = geometry.guideRect
     // Decoded-image pixels -> output pixels.
     var m = transform * Affine.scale(x: 1 / source.scaleX, y: 1 / source.scaleY)
     var image = source.image
@@ -51,7 +55,7 @@ public enum Renderer {
       var constant = background
       if needsAlphaBand && !style.alpha { constant[3] = 255 }
       let image = try constantImage(size: size, colour: constant, path: source.path)
-      return try finish(image, size: size, style: style)
+      return try finish(image, size: size, circleFrame: circleFrame, style: style)
     }
     image = try image.derive("extract_area") {
       cj_extract_area($0, Int32(x0), Int32(y0), Int32(x1 - x0), Int32(y1 - y0), $1)
@@ -88,14 +92,14 @@ public enum Renderer {
     } else {
       image = try image.derive("cast") { cj_cast_uchar($0, $1) }
     }
-    return try finish(image, size: size, style: style)
+    return try finish(image, size: size, circleFrame: circleFrame, style: style)
   }
 
   /// Circle mask, then flatten when the format has no alpha.
-  private static func finish(_ input: VipsImage, size: PixelSize, style: RenderStyle) throws(ImagingError) -> VipsImage {
+  private static func finish(_ input: VipsImage, size: PixelSize, circleFrame: Rect, style: RenderStyle) throws(ImagingError) -> VipsImage {
     var image = input
     if style.circle {
-      let mask = try maskImage(size: size, path: image.path)
+      let mask = try maskImage(size: size, frame: circleFrame, path: image.path)
       image = try image.derive("circle mask") { cj_apply_mask($0, mask.pointer, $1) }
     }
     if !style.alpha && image.hasAlpha {
@@ -116,8 +120,8 @@ public enum Renderer {
     return VipsImage(out!, path: path)
   }
 
-  private static func maskImage(size: PixelSize, path: String?) throws(ImagingError) -> VipsImage {
-    let mask = Geometry.circleMask(outputSize: size)
+  private static func maskImage(size: PixelSize, frame: Rect, path: String?) throws(ImagingError) -> VipsImage {
+    let mask = Geometry.circleMask(outputSize: size, frame: frame)
     var out: OpaquePointer?
     let status = mask.withUnsafeBytes {
       cj_from_memory($0.baseAddress, $0.count, Int32(size.width), Int32(size.height), 1, &out)

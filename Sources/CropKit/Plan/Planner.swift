@@ -82,9 +82,15 @@ public struct Planner: Sendable {
         }
         for (entry, spec) in job.outputs.enumerated() {
           for (sizeIndex, outputScale) in Self.scales(spec.sizes, guide: job.guide).enumerated() {
-            let planned = plannedOutput(
+            let result = plannedOutput(
               job: job, source: source, sourceIndex: index, subdirectory: subdirectory, header: header, place: place,
               spec: spec, entry: entry, sizeIndex: sizeIndex, outputScale: outputScale, root: root, stage: stage)
+            guard case .success(let planned) = result else {
+              if case .failure(let problem) = result {
+                issues.append(PlanIssue(severity: .error, job: job.name, source: source.path, output: spec.pathTemplate, message: "invalid placement: \(problem.message)", blocksRun: false))
+              }
+              continue
+            }
             for note in planned.geometry.notes {
               if case .guideNotCovered = note, place.overflow != .clamp { continue }
               issues.append(PlanIssue(severity: .warning, job: job.name, source: source.path, output: planned.path, message: note.description, blocksRun: false))
@@ -120,7 +126,7 @@ public struct Planner: Sendable {
   private func plannedOutput(
     job: Job, source: PlannedSource, sourceIndex: Int, subdirectory: String, header: SourceHeader, place: PlaceSpec,
     spec: OutputSpec, entry: Int, sizeIndex: Int, outputScale: Double, root: String, stage: Int
-  ) -> PlannedOutput {
+  ) -> Result<PlannedOutput, PlanProblem> {
     var smart: SmartStrategy? = nil
     let focus: Point
     switch place.focus {
@@ -134,9 +140,10 @@ public struct Planner: Sendable {
       fit: place.fit, zoom: place.zoom, offset: place.offset, focus: focus, rotate: place.rotate,
       flipHorizontal: place.flipHorizontal, flipVertical: place.flipVertical, crop: place.crop, overflow: place.overflow,
       upscale: place.upscale)
-    let geometry = Geometry.place(
-      source: Size(width: Double(header.width), height: Double(header.height)), guide: job.guide, placement: placement,
-      outputScale: outputScale)
+    let sourceSize = Size(width: Double(header.width), height: Double(header.height))
+    let problems = Geometry.validate(source: sourceSize, guide: job.guide, placement: placement, outputScale: outputScale)
+    guard problems.isEmpty else { return .failure(PlanProblem(message: problems.joined(separator: "; "))) }
+    let geometry = Geometry.place(source: sourceSize, guide: job.guide, placement: placement, outputScale: outputScale)
     let format = spec.encode.options.format
     let circle = job.guide.shape == .circle
     let alpha = format.hasAlpha && (circle || header.hasAlpha || !geometry.coversOutput || smart != nil && place.overflow != .clamp)
@@ -148,12 +155,14 @@ public struct Planner: Sendable {
     let recipe = OutputKey.recipe(
       job: job.name, guide: job.guide, place: place, outputScale: outputScale, geometry: geometry, encode: spec.encode,
       metadata: spec.metadata, style: style, path: relative)
-    return PlannedOutput(
+    return .success(PlannedOutput(
       job: job.name, sourceIndex: sourceIndex, entry: entry, sizeIndex: sizeIndex, path: relative,
       absolutePath: (root as NSString).appendingPathComponent(relative), guide: job.guide, place: place,
       outputScale: outputScale, geometry: geometry, smartFocus: smart, encode: spec.encode, metadata: spec.metadata,
-      style: style, recipe: recipe, stage: stage)
+      style: style, recipe: recipe, stage: stage))
   }
+
+  struct PlanProblem: Error { var message: String }
 
   /// Output scales (multiples of the guide) of an output entry.
   static func scales(_ sizes: OutputSizes, guide: Guide) -> [Double] {
