@@ -31,6 +31,11 @@ struct Arguments {
         name = String(arg[..<eq])
         inlineValue = String(arg[arg.index(after: eq)...])
       }
+      // A short option with its value attached: `-j2` as `-j 2`.
+      if !arg.hasPrefix("--"), arg.count > 2, let long = aliases[String(arg.prefix(2))], optionNames.contains(long) {
+        name = String(arg.prefix(2))
+        inlineValue = String(arg.dropFirst(2))
+      }
       name = aliases[name] ?? name
       if flagNames.contains(name) {
         if inlineValue != nil { throw UsageError(message: "\(name) takes no value") }

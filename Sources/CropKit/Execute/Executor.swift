@@ -8,11 +8,15 @@ public final class Executor: Sendable {
   public let plan: Plan
   public let options: RunOptions
   let reporter: RunReporter
+  /// For each source, the path of the original file it comes from (itself, or for a
+  /// `from:` source the root of its chain): what shards are chosen by.
+  let rootSources: [String]
 
   public init(plan: Plan, options: RunOptions, reporter: RunReporter) {
     self.plan = plan
     self.options = options
     self.reporter = reporter
+    rootSources = Self.rootSources(of: plan)
   }
 
   /// One decode task: a source and the outputs it feeds in one stage.
@@ -25,20 +29,30 @@ public final class Executor: Sendable {
   public func selectedOutputs() -> [Int] {
     plan.outputs.indices.filter { i in
       guard let shard = options.shard else { return true }
-      return shard.contains(rootSourcePath(of: plan.outputs[i].sourceIndex))
+      return shard.contains(rootSources[plan.outputs[i].sourceIndex])
     }
   }
 
   /// Shards split by original source, so a source is decoded by one worker only and
-  /// `from:` chains stay within a shard.
-  func rootSourcePath(of sourceIndex: Int) -> String {
-    var source = plan.sources[sourceIndex]
-    while source.producedBy != nil,
-      let output = plan.outputs.first(where: { $0.absolutePath == source.absolutePath })
-    {
-      source = plan.sources[output.sourceIndex]
+  /// `from:` chains stay within a shard. (One pass: no search per output.)
+  static func rootSources(of plan: Plan) -> [String] {
+    var producer: [String: Int] = [:]
+    for output in plan.outputs where producer[output.absolutePath] == nil { producer[output.absolutePath] = output.sourceIndex }
+    return plan.sources.indices.map { index in
+      var source = plan.sources[index]
+      var hops = 0
+      while source.producedBy != nil, let upstream = producer[source.absolutePath], hops <= plan.sources.count {
+        source = plan.sources[upstream]
+        hops += 1
+      }
+      return source.path
     }
-    return source.path
+  }
+
+  /// Whether this run (or its shard) is responsible for a source given by its path as the
+  /// job file sees it.
+  func owns(sourcePath: String) -> Bool {
+    options.shard?.contains(sourcePath) ?? true
   }
 
   public func run() -> RunSummary {
@@ -49,6 +63,7 @@ public final class Executor: Sendable {
     let summary = LockedBox(RunSummary())
     summary.withLock { $0.planned = selected.count }
     reporter.report(.started(total: selected.count, upToDate: 0))
+    reportPlanFailures(summary: summary)
     for folder in Set(selected.map { (plan.outputs[$0].absolutePath as NSString).deletingLastPathComponent }) {
       AtomicWriter.removeStaleTemporaries(in: folder)
     }
@@ -150,6 +165,8 @@ public final class Executor: Sendable {
     let pixels = header.width * header.height / max(1, source.loadShrink * source.loadShrink)
     budget.acquire(pixels)
     defer { budget.release(pixels) }
+    // The wait for the budget can be long: do not start a decode after an interrupt.
+    guard !Cancellation.isCancelled else { return }
     let decoded: DecodedSource
     do {
       decoded = try DecodedSource.decode(
@@ -164,10 +181,8 @@ public final class Executor: Sendable {
       if Cancellation.isCancelled { return }
       let output = plan.outputs[i]
       do {
-        var geometry = output.geometry
-        if let strategy = output.smartFocus {
-          geometry = try resolveSmartFocus(output, strategy: strategy, decoded: decoded, header: header)
-        }
+        // Smart focus is resolved from the pixels (shared with `preview`: RunGeometry.swift).
+        let geometry = try output.runGeometry(decoded: decoded).geometry
         let encoded = try OutputEncoder.produce(
           decoded, geometry: geometry, style: output.style, encode: output.encode)
         if let problem = OutputPaths.escapeProblem(output.absolutePath, root: plan.outputRoot) {
@@ -189,21 +204,6 @@ public final class Executor: Sendable {
         fail(i, "\(error)", summary: summary)
       }
     }
-  }
-
-  private func resolveSmartFocus(
-    _ output: PlannedOutput, strategy: SmartStrategy, decoded: DecodedSource, header: SourceHeader
-  ) throws -> PlacementResult {
-    let g = output.geometry
-    let window = Size(width: Double(g.outputSize.width) / g.scale, height: Double(g.outputSize.height) / g.scale)
-    let focus = try SmartFocus.locate(decoded, strategy: strategy, window: window)
-    let p = output.place
-    let placement = Placement(
-      fit: p.fit, zoom: p.zoom, offset: p.offset, focus: focus, rotate: p.rotate, flipHorizontal: p.flipHorizontal,
-      flipVertical: p.flipVertical, crop: p.crop, overflow: p.overflow, upscale: p.upscale)
-    return Geometry.place(
-      source: Size(width: Double(header.width), height: Double(header.height)), guide: output.guide, placement: placement,
-      outputScale: output.outputScale)
   }
 
   static func geometryRecord(_ g: PlacementResult, output: PlannedOutput) -> Manifest.GeometryRecord {
@@ -228,6 +228,24 @@ public final class Executor: Sendable {
     return Manifest.SourceRecord(path: source.path, sha256: try SHA256.hex(fileAt: source.absolutePath), bytes: bytes, mtime: mtime)
   }
 
+  /// Sources the planner could not use (unreadable, over a limit, invalid placement) have
+  /// no output steps; they are failures of this run all the same, so that the summary names
+  /// them and the exit code says so.
+  private func reportPlanFailures(summary: LockedBox<RunSummary>) {
+    let rootOf = Dictionary(plan.sources.indices.map { (plan.sources[$0].path, rootSources[$0]) }, uniquingKeysWith: { a, _ in a })
+    for issue in plan.issues where issue.severity == .error && !issue.blocksRun {
+      let source = issue.source ?? ""
+      // A job-level problem (no sources) belongs to shard 0 only, so shards report it once.
+      guard issue.source == nil ? (options.shard?.index ?? 0) == 0 : owns(sourcePath: rootOf[source] ?? source) else { continue }
+      let output = issue.output ?? "(outputs of job \(issue.job ?? "?"))"
+      summary.withLock {
+        $0.failed += 1
+        $0.failures.append(.init(output: output, source: source, reason: issue.message))
+      }
+      reporter.report(.failed(path: output, source: source, reason: issue.message))
+    }
+  }
+
   private func fail(_ index: Int, _ reason: String, summary: LockedBox<RunSummary>) {
     let output = plan.outputs[index]
     let source = plan.sources[output.sourceIndex].path
@@ -240,19 +258,35 @@ public final class Executor: Sendable {
 
   /// Outputs recorded by earlier runs that this plan no longer produces: reported, or
   /// deleted with `--prune`.
+  /// Stale outputs that are not pruned stay in the manifest, so that a later `--prune`
+  /// still finds them; those already gone from the disk are dropped silently.
   private func reportStale(
     previous: [String: Manifest.Entry], selected: [Int], entries: LockedBox<[String: Manifest.Entry]>,
     summary: LockedBox<RunSummary>
   ) {
     let planned = Set(plan.outputs.map(\.path))
     for path in previous.keys.sorted() where !planned.contains(path) {
-      if options.shard.map({ !$0.contains(previous[path]!.source.path) }) ?? false { continue }
+      let entry = previous[path]!
+      if !owns(sourcePath: entry.source.path) { continue }
+      let absolute = (plan.outputRoot as NSString).appendingPathComponent(path)
+      guard OutputPaths.escapeProblem(absolute, root: plan.outputRoot) == nil,
+        FileManager.default.fileExists(atPath: absolute)
+      else { continue }
       if options.prune {
-        let absolute = (plan.outputRoot as NSString).appendingPathComponent(path)
-        if OutputPaths.escapeProblem(absolute, root: plan.outputRoot) == nil { try? FileManager.default.removeItem(atPath: absolute) }
-        summary.withLock { $0.pruned += 1 }
-        reporter.report(.pruned(path: path))
+        do {
+          try FileManager.default.removeItem(atPath: absolute)
+          summary.withLock { $0.pruned += 1 }
+          reporter.report(.pruned(path: path))
+        } catch {
+          entries.withLock { $0[path] = entry }
+          summary.withLock {
+            $0.failed += 1
+            $0.failures.append(.init(output: path, source: entry.source.path, reason: "cannot prune: \(AtomicWriter.reason(error))"))
+          }
+          reporter.report(.failed(path: path, source: entry.source.path, reason: "cannot prune: \(AtomicWriter.reason(error))"))
+        }
       } else {
+        entries.withLock { $0[path] = entry }
         summary.withLock { $0.stale += 1 }
         reporter.report(.stale(path: path))
       }

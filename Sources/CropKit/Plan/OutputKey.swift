@@ -22,6 +22,11 @@ public enum OutputKey {
     ].joined(separator: "\n")
   }
 
+  /// The recipe's identity without the source: what `plan --format json` prints as `key`.
+  public static func recipeKey(_ recipe: String) -> String {
+    SHA256.hex(Array("cropjob \(CropKitVersion.string)\nlibvips \(Vips.version)\n\(recipe)".utf8))
+  }
+
   public static func key(recipe: String, sourceHash: String) -> String {
     SHA256.hex(Array("cropjob \(CropKitVersion.string)\nlibvips \(Vips.version)\n\(recipe)\nsource=\(sourceHash)".utf8))
   }

@@ -36,7 +36,9 @@ public struct PlanIssue: Sendable, Hashable, Codable, CustomStringConvertible {
 
 /// A source file and what its header says.
 public struct PlannedSource: Sendable {
-  /// Path as the job file sees it (relative to the job file's folder, or absolute).
+  /// Path as the job file sees it (relative to the job file's folder, or absolute); for a
+  /// source produced by an earlier job (`from:`), its output path relative to the output
+  /// root, so that plans and manifests do not depend on where the output root is.
   public var path: String
   /// Absolute, standardised path.
   public var absolutePath: String

@@ -42,6 +42,10 @@ public enum PlanRenderer {
     var job: String
     var source: String
     var path: String
+    /// Identity of the recipe (cropjob and libvips versions and everything that decides
+    /// the output's bytes, apart from the source's content); the manifest's key adds the
+    /// source's content hash.
+    var key: String
     var width: Int
     var height: Int
     var format: String
@@ -79,7 +83,7 @@ public enum PlanRenderer {
       case .smart(let strategy): focus = strategy.rawValue
       }
       return OutputJSON(
-        job: o.job, source: s.path, path: o.path, width: o.geometry.outputSize.width, height: o.geometry.outputSize.height,
+        job: o.job, source: s.path, path: o.path, key: OutputKey.recipeKey(o.recipe), width: o.geometry.outputSize.width, height: o.geometry.outputSize.height,
         format: o.encode.options.format.rawValue, quality: o.encode.options.quality, maxBytes: o.encode.maxBytes,
         crop: o.geometry.sourceRegion, scale: o.geometry.scale, angle: o.geometry.angle, centre: o.geometry.centre,
         focus: focus, loadShrink: s.loadShrink, stage: o.stage, upToDate: upToDate.contains(o.path),
@@ -93,22 +97,35 @@ public enum PlanRenderer {
     return String(decoding: (try? encoder.encode(value)) ?? Data(), as: UTF8.self)
   }
 
+  /// Graphviz: one cluster per job, a box per decode, a note per output; `from:` chains
+  /// as dashed edges from the upstream output to the decode that reads it.
   static func dot(_ plan: Plan, _ indices: [Int]) -> String {
-    func quote(_ s: String) -> String { "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"" }
-    var lines = ["digraph cropjob {", "  rankdir=LR;", "  node [fontname=\"Helvetica\", fontsize=10];"]
-    var sources = Set<Int>()
-    for i in indices {
-      let o = plan.outputs[i]
-      if sources.insert(o.sourceIndex).inserted {
-        let s = plan.sources[o.sourceIndex]
-        lines.append("  \(quote("decode:" + s.path)) [shape=box, label=\(quote("decode " + s.path))];")
-        if s.producedBy != nil { lines.append("  \(quote("out:" + s.path)) -> \(quote("decode:" + s.path)) [style=dashed];") }
-      }
-      lines.append(
-        "  \(quote("out:" + o.absolutePath)) [shape=note, label=\(quote("\(o.job): \(o.path)\n\(o.geometry.outputSize.width)x\(o.geometry.outputSize.height)"))];"
-      )
-      lines.append("  \(quote("decode:" + plan.sources[o.sourceIndex].path)) -> \(quote("out:" + o.absolutePath));")
+    func quote(_ s: String) -> String {
+      "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+        .replacingOccurrences(of: "\n", with: "\\n") + "\""
     }
+    var lines = ["digraph cropjob {", "  rankdir=LR;", "  node [fontname=\"Helvetica\", fontsize=10];"]
+    var edges: [String] = []
+    var decodes = Set<Int>()
+    for job in plan.jobFile.jobs {
+      let outputs = indices.filter { plan.outputs[$0].job == job.name }
+      guard !outputs.isEmpty else { continue }
+      lines.append("  subgraph \(quote("cluster_" + job.name)) {")
+      lines.append("    label=\(quote("job " + job.name));")
+      for i in outputs {
+        let o = plan.outputs[i]
+        let s = plan.sources[o.sourceIndex]
+        if decodes.insert(o.sourceIndex).inserted {
+          lines.append("    \(quote("decode:" + s.path)) [shape=box, label=\(quote("decode " + s.path))];")
+          if s.producedBy != nil { edges.append("  \(quote("out:" + s.path)) -> \(quote("decode:" + s.path)) [style=dashed];") }
+        }
+        let size = "\(o.geometry.outputSize.width)x\(o.geometry.outputSize.height)"
+        lines.append("    \(quote("out:" + o.path)) [shape=note, label=\(quote(o.path + "\n" + size))];")
+        edges.append("  \(quote("decode:" + s.path)) -> \(quote("out:" + o.path));")
+      }
+      lines.append("  }")
+    }
+    lines += edges
     lines.append("}")
     return lines.joined(separator: "\n")
   }

@@ -64,7 +64,7 @@ public struct Planner: Sendable {
             format: InputFormat(rawValue: output.encode.options.format == .jpeg ? "jpeg" : output.encode.options.format.rawValue) ?? .png,
             storedWidth: output.geometry.outputSize.width, storedHeight: output.geometry.outputSize.height, orientation: 1,
             bands: output.style.alpha ? 4 : 3, hasAlpha: output.style.alpha, pages: 1)
-          sources.append(PlannedSource(path: absolute, absolutePath: absolute, header: header, error: nil, producedBy: upstream, stage: stage, loadShrink: 1))
+          sources.append(PlannedSource(path: output.path, absolutePath: absolute, header: header, error: nil, producedBy: upstream, stage: stage, loadShrink: 1))
           jobSources[job.name, default: []].append((index, ""))
         }
       }
@@ -102,12 +102,29 @@ public struct Planner: Sendable {
     }
 
     // 3. Shrink-on-load from each source's largest output; collisions; paths inside the root.
+    // (One pass over the outputs: a batch has millions of them.)
+    var maxScales = [Double?](repeating: nil, count: sources.count)
+    for output in outputs { maxScales[output.sourceIndex] = max(maxScales[output.sourceIndex] ?? 0, output.geometry.scale) }
     for i in sources.indices {
-      let maxScale = outputs.filter { $0.sourceIndex == i }.map(\.geometry.scale).max() ?? 1
-      if let header = sources[i].header { sources[i].loadShrink = DecodedSource.loadShrink(for: header, maxOutputScale: maxScale) }
+      if let header = sources[i].header {
+        sources[i].loadShrink = DecodedSource.loadShrink(for: header, maxOutputScale: maxScales[i] ?? 1)
+      }
     }
+    let sourceFiles = Dictionary(
+      sources.filter { $0.producedBy == nil }.map { ($0.absolutePath, $0.path) }, uniquingKeysWith: { a, _ in a })
     var byPath: [String: PlannedOutput] = [:]
     for output in outputs {
+      if let source = sourceFiles[output.absolutePath] {
+        issues.append(
+          PlanIssue(
+            severity: .error, job: output.job, source: sources[output.sourceIndex].path, output: output.path,
+            message: "path collision: would overwrite the source \(source)", blocksRun: true))
+      } else if !output.path.contains("/"), output.path.hasPrefix("cropjob-manifest"), output.path.hasSuffix(".json") {
+        issues.append(
+          PlanIssue(
+            severity: .error, job: output.job, source: sources[output.sourceIndex].path, output: output.path,
+            message: "path collision: cropjob's manifest uses this name", blocksRun: true))
+      }
       if let first = byPath[output.absolutePath] {
         issues.append(
           PlanIssue(

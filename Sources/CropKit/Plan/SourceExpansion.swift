@@ -37,8 +37,13 @@ public enum SourceExpansion {
     return false
   }
 
+  /// `path` joined to `base`, made absolute against the current folder when `base` is
+  /// relative (a job file given as `jobs/x.yaml`), and standardised (`a/../b` → `b`).
   static func absolute(_ path: String, base: String) -> String {
-    let joined = path.hasPrefix("/") ? path : (base as NSString).appendingPathComponent(path)
+    var joined = path.hasPrefix("/") ? path : (base as NSString).appendingPathComponent(path)
+    if !joined.hasPrefix("/") {
+      joined = (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(joined)
+    }
     return (joined as NSString).standardizingPath
   }
 

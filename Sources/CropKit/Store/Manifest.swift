@@ -58,11 +58,19 @@ public struct Manifest: Codable, Sendable, Equatable {
     return "cropjob-manifest.shard-\(shard.index)-of-\(shard.count).json"
   }
 
-  /// Every manifest in `root` (all shards), merged by output path.
+  /// Every manifest in `root` (all shards), merged by output path. Where two manifests
+  /// list the same output (an unsharded run after a sharded one, or shards of another
+  /// count), the most recently written one wins: it describes the file on disk.
   public static func loadAll(root: String) -> [String: Entry] {
     guard let names = try? FileManager.default.contentsOfDirectory(atPath: root) else { return [:] }
     var result: [String: Entry] = [:]
-    for name in names.sorted() where name.hasPrefix("cropjob-manifest") && name.hasSuffix(".json") {
+    let manifests = names.filter { $0.hasPrefix("cropjob-manifest") && $0.hasSuffix(".json") }.map { name in
+      let path = (root as NSString).appendingPathComponent(name)
+      var info = stat()
+      let mtime = stat(path, &info) == 0 ? Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec) : 0
+      return (name: name, mtime: mtime)
+    }
+    for (name, _) in manifests.sorted(by: { ($0.mtime, $0.name) < ($1.mtime, $1.name) }) {
       let path = (root as NSString).appendingPathComponent(name)
       guard let data = FileManager.default.contents(atPath: path),
         let manifest = try? JSONDecoder().decode(Manifest.self, from: data)
@@ -80,7 +88,7 @@ public struct Manifest: Codable, Sendable, Equatable {
   }
 }
 
-/// One of N disjoint parts of a plan's outputs, chosen by a stable hash of the output path.
+/// One of N disjoint parts of a plan's outputs, chosen by a stable hash of their source's path.
 public struct Shard: Sendable, Hashable {
   public var index: Int
   public var count: Int
@@ -90,8 +98,10 @@ public struct Shard: Sendable, Hashable {
     self.count = count
   }
 
-  /// Whether the output at `path` (relative to the root) belongs to this shard. FNV-1a of
-  /// the path: stable across runs, machines and Swift versions (unlike `hashValue`).
+  /// Whether the work keyed by `path` belongs to this shard. The executor passes the path
+  /// of each output's original source (as the job file names it), so that all outputs of a
+  /// source, and its `from:` chain, fall in one shard and each source is decoded once.
+  /// FNV-1a: stable across runs, machines and Swift versions (unlike `hashValue`).
   public func contains(_ path: String) -> Bool {
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325
     for byte in path.utf8 {
