@@ -1,6 +1,10 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// The library is compiled with optimisation even in debug builds: hashing, masks and the
+/// planner run over whole batches, and `swift test` runs real jobs (about 10x faster).
+let optimized: [SwiftSetting] = [.unsafeFlags(["-O"])]
+
 let package = Package(
   name: "cropjob",
   products: [
@@ -18,10 +22,10 @@ let package = Package(
     // Fixed-arity C wrappers over libvips' variadic API (Swift cannot call C variadics).
     .target(name: "CVipsShim", dependencies: ["CVips"], path: "Sources/CVipsShim"),
     // Pure placement math: no libvips, no I/O.
-    .target(name: "CropGeometry", path: "Sources/CropGeometry"),
+    .target(name: "CropGeometry", path: "Sources/CropGeometry", swiftSettings: optimized),
     .target(
       name: "CropKit", dependencies: ["CropGeometry", "CVipsShim", "CYAML"],
-      path: "Sources/CropKit"),
+      path: "Sources/CropKit", swiftSettings: optimized),
     .executableTarget(name: "cropjob", dependencies: ["CropKit"], path: "Sources/cropjob"),
     .testTarget(name: "GeometryTests", dependencies: ["CropGeometry"], path: "Tests/GeometryTests"),
     .testTarget(name: "CropKitTests", dependencies: ["CropKit"], path: "Tests/CropKitTests"),

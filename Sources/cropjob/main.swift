@@ -26,7 +26,7 @@ enum CLI {
   ]
 
   static var overview: String {
-    let list = commands.map { "  " + $0.name.padding(toLength: 22, withPad: " ", startingAt: 0) + $0.abstract }
+    let list = commands.map { "  " + $0.name.padding(toLength: 24, withPad: " ", startingAt: 0) + $0.abstract }
     return """
       OVERVIEW: cropjob runs declarative photo-crop jobs in batch: a YAML job file names the photos,
       the guide (rect, square or circle), how each photo sits under it, and the files to write.
@@ -38,12 +38,14 @@ enum CLI {
         --version               Show cropjob's and libvips' versions.
 
       SUBCOMMANDS:
-      \(list.joined(separator: "\n"))
+
+      """ + list.joined(separator: "\n") + """
+
         help <command>          Show help for a command.
 
       EXIT CODES:
         0 success, 1 failure (some outputs failed, or the plan/job file is invalid),
-        2 invalid job file (run), 64 usage error, 130 interrupted.
+        2 invalid job file or unrunnable plan (run), 64 usage error, 130 interrupted.
 
       See 'cropjob help <command>' for a command's options.
       """
@@ -76,7 +78,7 @@ enum CLI {
       return ExitCode.success
     default:
       guard let command = commands.first(where: { $0.name == first }) else {
-        let hint = commands.map(\.name).first { $0.hasPrefix(String(first.prefix(2))) }.map { "; did you mean \"\($0)\"?" } ?? ""
+        let hint = Suggestion.closest(to: first, in: commands.map(\.name)).map { "; did you mean \"\($0)\"?" } ?? ""
         return usageError("unknown command \"\(first)\"\(hint)", usage: "cropjob <command> [options]")
       }
       let rest = Array(arguments.dropFirst())

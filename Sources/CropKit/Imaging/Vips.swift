@@ -31,7 +31,8 @@ public enum Vips {
   static func takeError() -> String {
     var buffer = [CChar](repeating: 0, count: 4096)
     cj_take_error(&buffer, buffer.count)
-    return String(cString: buffer)
+    let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+    return String(decoding: bytes, as: UTF8.self)
   }
 
   /// Throws an `ImagingError` with libvips' message when `status` is not 0.

@@ -32,13 +32,9 @@ public enum JobFileLoader {
     let root: YAMLNode?
     do {
       root = try YAMLParser.parse(bytes, limits: limits)
-    } catch let error as YAMLError {
-      return Result(
-        jobFile: nil, diagnostics: [Diagnostic(.error, file: path, mark: error.mark, field: "", message: error.message)])
     } catch {
       return Result(
-        jobFile: nil,
-        diagnostics: [Diagnostic(.error, file: path, mark: SourceMark(line: 0, column: 0), field: "", message: "\(error)")])
+        jobFile: nil, diagnostics: [Diagnostic(.error, file: path, mark: error.mark, field: "", message: error.message)])
     }
     var decoder = SpecDecoder(file: path, availableFormats: OutputFormat.available)
     let file = decoder.decode(root: root, path: path)

@@ -1,8 +1,8 @@
 /// "Did you mean …?" for misspelled keys and values.
-enum Suggestion {
+public enum Suggestion {
   /// The closest candidate within a small edit distance, if any.
-  static func closest(to word: String, in candidates: [String]) -> String? {
-    let limit = max(1, word.count / 3)
+  public static func closest(to word: String, in candidates: [String]) -> String? {
+    let limit = max(2, word.count / 3)
     let scored = candidates.map { ($0, distance(word.lowercased(), $0.lowercased())) }
     guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= limit else { return nil }
     return best.0

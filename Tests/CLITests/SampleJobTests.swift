@@ -1,0 +1,140 @@
+import XCTest
+
+/// The sample jobs run end to end and write exactly the requested pixel sizes, and photos
+/// stored sideways come out upright (compared with libvips' own `autorot`).
+final class SampleJobTests: XCTestCase {
+  func header(_ path: String) throws -> (Int, Int, Int) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/vipsheader")
+    process.arguments = ["-f", "width", path]
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    try process.run()
+    process.waitUntilExit()
+    let width = Int(String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+    let p2 = Process()
+    p2.executableURL = process.executableURL
+    p2.arguments = ["-f", "height", path]
+    let pipe2 = Pipe()
+    p2.standardOutput = pipe2
+    try p2.run()
+    p2.waitUntilExit()
+    let height = Int(String(decoding: pipe2.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+    let p3 = Process()
+    p3.executableURL = process.executableURL
+    p3.arguments = ["-f", "bands", path]
+    let pipe3 = Pipe()
+    p3.standardOutput = pipe3
+    try p3.run()
+    p3.waitUntilExit()
+    let bands = Int(String(decoding: pipe3.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+    return (width, height, bands)
+  }
+
+  func testAvatarsJobWritesExactSizes() throws {
+    guard FileManager.default.isExecutableFile(atPath: "/usr/bin/vipsheader") else { throw XCTSkip("libvips-tools missing") }
+    let out = FileManager.default.temporaryDirectory.appendingPathComponent("cropjob-avatars-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: out) }
+    let result = try CLIRunner.run(["run", "jobs/avatars.yaml", "--output", out.path, "--quiet"])
+    XCTAssertEqual(result.status, 0, result.stderr)
+    let samples = try FileManager.default.contentsOfDirectory(atPath: CLIRunner.repoRoot.appendingPathComponent("samples").path)
+      .filter { $0.hasSuffix(".jpg") || $0.hasSuffix(".png") }
+    XCTAssertGreaterThanOrEqual(samples.count, 10)
+    for sample in samples {
+      let stem = (sample as NSString).deletingPathExtension
+      XCTAssertEqual(try header(out.appendingPathComponent("\(stem)@1x.png").path).0, 256)
+      let (w2, h2, b2) = try header(out.appendingPathComponent("\(stem)@2x.png").path)
+      XCTAssertEqual([w2, h2, b2], [512, 512, 4], stem)
+      let (wj, hj, bj) = try header(out.appendingPathComponent("\(stem).jpg").path)
+      XCTAssertEqual([wj, hj, bj], [256, 256, 3], stem)
+      let bytes = try FileManager.default.attributesOfItem(atPath: out.appendingPathComponent("\(stem).jpg").path)[.size] as! Int
+      XCTAssertLessThanOrEqual(bytes, 30000, stem)
+    }
+    XCTAssertTrue(FileManager.default.fileExists(atPath: out.appendingPathComponent("cropjob-manifest.json").path))
+  }
+
+  func testThumbnailsJobWritesExactSizes() throws {
+    guard FileManager.default.isExecutableFile(atPath: "/usr/bin/vipsheader") else { throw XCTSkip("libvips-tools missing") }
+    let out = FileManager.default.temporaryDirectory.appendingPathComponent("cropjob-thumbs-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: out) }
+    let result = try CLIRunner.run(["run", "jobs/thumbnails.yaml", "--output", out.path, "--quiet"])
+    XCTAssertEqual(result.status, 0, result.stderr)
+    let banner = try FileManager.default.contentsOfDirectory(atPath: out.appendingPathComponent("banner").path)
+    XCTAssertFalse(banner.isEmpty)
+    XCTAssertFalse(banner.contains { $0.contains("sideways") }, "exclude ignored")
+    for name in banner {
+      let (w, h, _) = try header(out.appendingPathComponent("banner/\(name)").path)
+      XCTAssertEqual([w, h], [640, 360], name)
+    }
+    for name in try FileManager.default.contentsOfDirectory(atPath: out.appendingPathComponent("square").path) {
+      let (w, h, _) = try header(out.appendingPathComponent("square/\(name)").path)
+      let expected = name.hasSuffix("-100.jpg") ? 100 : 200
+      XCTAssertEqual([w, h], [expected, expected], name)
+    }
+  }
+
+  /// A centred cover crop of a sideways photo equals the same crop of libvips' autorot.
+  func testSidewaysSamplesComeOutUpright() throws {
+    guard FileManager.default.isExecutableFile(atPath: "/usr/bin/vips") else { throw XCTSkip("libvips-tools missing") }
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cropjob-upright-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let samples = CLIRunner.repoRoot.appendingPathComponent("samples").path
+    // Guides of 60 % of the displayed width keep shrink-on-load out of the comparison (a
+    // JPEG shrunk in the DCT differs slightly from a box-shrunk PNG of the same pixels).
+    for (name, width) in [("dragonfly-sideways-6", 720), ("portrait-sideways-8", 210), ("sunset-upside-down-3", 960)] {
+      // Reference: libvips' own autorot, saved losslessly, then the same job on it.
+      let upright = dir.appendingPathComponent("\(name)-upright.png").path
+      let vips = Process()
+      vips.executableURL = URL(fileURLWithPath: "/usr/bin/vips")
+      vips.arguments = ["autorot", "\(samples)/\(name).jpg", upright]
+      try vips.run()
+      vips.waitUntilExit()
+      XCTAssertEqual(vips.terminationStatus, 0)
+      let job = """
+        version: 1
+        output: out
+        jobs:
+          a:
+            sources: ["\(samples)/\(name).jpg", "\(upright)"]
+            guide: {shape: rect, width: \(width), height: \(width * 2 / 3)}
+            place: {fit: cover, focus: [0.3, 0.6]}
+            outputs: [{path: "{stem}.png"}]
+        """
+      let jobPath = dir.appendingPathComponent("\(name).yaml")
+      try job.write(to: jobPath, atomically: true, encoding: .utf8)
+      let result = try CLIRunner.run(["run", jobPath.path, "--quiet"])
+      XCTAssertEqual(result.status, 0, result.stderr)
+      let diff = try meanAbsoluteDifference(
+        dir.appendingPathComponent("out/\(name).png").path, dir.appendingPathComponent("out/\(name)-upright.png").path)
+      XCTAssertLessThan(diff, 1.0, "\(name): mean difference \(diff)")
+    }
+  }
+
+  /// Mean absolute difference (0...255) of two images, measured by `vips` itself.
+  func meanAbsoluteDifference(_ a: String, _ b: String) throws -> Double {
+    let dir = (a as NSString).deletingLastPathComponent
+    let diff = (dir as NSString).appendingPathComponent("diff-\(UUID().uuidString).v")
+    for args in [["subtract", a, b, diff]] {
+      let p = Process()
+      p.executableURL = URL(fileURLWithPath: "/usr/bin/vips")
+      p.arguments = args
+      try p.run()
+      p.waitUntilExit()
+    }
+    let abs = Process()
+    abs.executableURL = URL(fileURLWithPath: "/usr/bin/vips")
+    let absPath = (dir as NSString).appendingPathComponent("abs-\(UUID().uuidString).v")
+    abs.arguments = ["abs", diff, absPath]
+    try abs.run()
+    abs.waitUntilExit()
+    let avg = Process()
+    avg.executableURL = URL(fileURLWithPath: "/usr/bin/vips")
+    avg.arguments = ["avg", absPath]
+    let pipe = Pipe()
+    avg.standardOutput = pipe
+    try avg.run()
+    avg.waitUntilExit()
+    return Double(String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? .infinity
+  }
+}

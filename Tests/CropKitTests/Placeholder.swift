@@ -1,2 +1,0 @@
-import XCTest
-final class CropKitTestsPlaceholder: XCTestCase { func testNothing() {} }

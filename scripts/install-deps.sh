@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Installs the Debian packages cropjob builds and tests with, when they are missing.
+#   build:  libvips-dev (pkg-config vips), libyaml-dev (pkg-config yaml-0.1), pkg-config
+#   tests:  libvips-tools (vips CLI), python3-pil + python3-numpy (image oracle),
+#           python3-jsonschema + python3-yaml (schema checks), libimage-exiftool-perl (metadata checks)
+set -euo pipefail
+packages=(libvips-dev libyaml-dev pkg-config libvips-tools python3-pil python3-numpy python3-jsonschema python3-yaml
+  libimage-exiftool-perl)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "Installing: ${missing[*]}"
+  sudo_cmd=()
+  [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+  "${sudo_cmd[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
