@@ -1,0 +1,296 @@
+#!/usr/bin/env python3
+"""cropjob benchmark harness (driven by bench/run.sh; run with the bench venv's python).
+
+  bench.py rounds  NAME TOOL...          time TOOLs in alternating rounds -> results/NAME.json
+  bench.py verify  JOB TOOL...           check every output of each TOOL (job A or B)
+  bench.py scale   N...                  time cropjob job A over N hard-linked sources each
+  bench.py table                         print the markdown tables from results/
+
+Work folder: $BENCH_WORK (default $TMPDIR/cropjob-bench). A TOOL is a script cmd/TOOL.sh that writes
+into out/TOOL/. Before each timed run out/TOOL/ is emptied (a full run), except for tools named
+*-noop and *-plan, which run right after their full run and find its outputs in place.
+Each run is timed by /usr/bin/time (wall, user+sys CPU of the whole process tree, max RSS of the
+largest single process) and the wall time is also taken around it here; one round runs every tool
+once, the order rotating from round to round, after RUNS_WARMUP (1) uncounted rounds.
+"""
+import glob
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+W = os.environ.get("BENCH_WORK") or os.path.join(os.environ.get("TMPDIR", "/tmp"), "cropjob-bench")
+RES = os.path.join(W, "results")
+RUNS = int(os.environ.get("RUNS", "5"))
+WARMUP = int(os.environ.get("RUNS_WARMUP", "1"))
+N_IMAGES = 56
+
+LABEL = {
+    "cj-A": "**cropjob** `run` (in-process libvips, Dispatch, 2 workers)",
+    "cj-B": "**cropjob** `run` (one decode per source, 4 outputs)",
+    "cj-A-noop": "cropjob re-run, everything up to date",
+    "cj-B-noop": "cropjob re-run, everything up to date",
+    "cj-A-plan": "`cropjob plan` (dry run, outputs present)",
+    "cj-B-plan": "`cropjob plan` (dry run, outputs present)",
+    "A-pil-p2": "Pillow + draft, Pool(2) processes",
+    "A-pyv-p2": "pyvips thumbnail, Pool(2) processes",
+    "A-pyv-t2": "pyvips thumbnail, 2 threads",
+    "A-imh-P2": "ImageMagick + jpeg:size hint, xargs -P2",
+    "A-vt-P2": "vipsthumbnail per file, xargs -P2",
+    "A-vt-P2b": "vipsthumbnail batched, 2 processes of 28 files",
+    "A-vt-batch": "vipsthumbnail batched, 1 process",
+    "B-pyv-p2": "pyvips cascade (1 decode), Pool(2)",
+    "B-pyv-t2": "pyvips cascade, 2 threads",
+    "B-pil-p2": "Pillow cascade, Pool(2)",
+    "B-imh-P2": "ImageMagick + jpeg:size hint, cascade, xargs -P2",
+    "B-vt-P2": "vipsthumbnail, 4 per file, xargs -P2",
+    "B-vt-P2b": "vipsthumbnail batched, 4 sizes x 2 processes",
+    "B-vt-batch": "vipsthumbnail batched, 4 processes (one per size)",
+}
+
+
+def loadavg():
+    return open("/proc/loadavg").read().split()[0]
+
+
+def run_one(tool):
+    out = os.path.join(W, "out", tool)
+    if not tool.endswith(("-noop", "-plan")):
+        shutil.rmtree(out, ignore_errors=True)
+        os.makedirs(out, exist_ok=True)
+    tfile = os.path.join(W, "tmp", "time-" + tool)
+    os.makedirs(os.path.dirname(tfile), exist_ok=True)
+    la = loadavg()
+    t0 = time.perf_counter()
+    p = subprocess.run(["/usr/bin/time", "-f", "%e %U %S %M", "-o", tfile, os.path.join(W, "cmd", tool + ".sh")],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    wall = time.perf_counter() - t0
+    e, u, s, m = open(tfile).read().split()[-4:]
+    if p.returncode != 0:
+        sys.stderr.write(f"{tool}: exit {p.returncode}\n{p.stderr[-2000:]}\n")
+    return {"tool": tool, "wall": wall, "cpu": float(u) + float(s), "rss_kib": int(m), "rc": p.returncode, "load": la}
+
+
+def groups(tools):
+    """Each full cropjob run carries its -noop and -plan followers."""
+    out, cur = [], None
+    for t in tools:
+        if t.endswith(("-noop", "-plan")) and cur is not None:
+            cur.append(t)
+        else:
+            cur = [t]
+            out.append(cur)
+    return out
+
+
+def rounds(name, tools):
+    gs = groups(tools)
+    recs = []
+    for r in range(-WARMUP, RUNS):
+        k = (r + WARMUP) % len(gs)
+        order = gs[k:] + gs[:k]
+        for g in order:
+            for t in g:
+                rec = run_one(t)
+                rec["round"] = r
+                if r >= 0:
+                    recs.append(rec)
+                print(f"  round {r:2d} {t:14s} {rec['wall']:7.2f} s wall {rec['cpu']:7.2f} s cpu "
+                      f"{rec['rss_kib'] / 1024:6.0f} MiB  load {rec['load']}", flush=True)
+    os.makedirs(RES, exist_ok=True)
+    meta = {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "runs": RUNS, "warmup": WARMUP}
+    json.dump({"meta": meta, "records": recs}, open(os.path.join(RES, name + ".json"), "w"), indent=1)
+
+
+# ---------------------------------------------------------------- verification
+def gold(pyvips, src, size):
+    """High-quality upright reference: full decode, orientation applied, alpha on white, Lanczos3."""
+    cache = os.path.join(W, "gold", f"{os.path.basename(src)}-{size}.v")
+    if os.path.exists(cache):
+        return pyvips.Image.new_from_file(cache)
+    im = pyvips.Image.new_from_file(src).autorot()
+    if im.hasalpha():
+        im = im.flatten(background=255)
+    if im.bands == 1:
+        im = im.colourspace("srgb")
+    if size == "1024":
+        im = im.resize(1024 / im.width, kernel="lanczos3")
+    else:
+        s = int(size)
+        im = im.resize(max(s / im.width, s / im.height), kernel="lanczos3")
+        im = im.crop((im.width - s) // 2, (im.height - s) // 2, s, s)
+    im = im.cast("uchar")
+    os.makedirs(os.path.dirname(cache), exist_ok=True)
+    im.write_to_file(cache)
+    return pyvips.Image.new_from_file(cache)
+
+
+def verify(job, tools):
+    import pyvips
+    corpus = os.path.join(W, "corpus")
+    srcs = sorted(glob.glob(corpus + "/*.jpg") + glob.glob(corpus + "/*.png"))
+    sizes = ["256"] if job == "A" else ["64", "128", "256", "1024"]
+    ok_all = True
+    report = {}
+    for tool in tools:
+        out = os.path.join(W, "out", tool)
+        bad, diffs = [], {s: [] for s in sizes}
+        for src in srcs:
+            stem = os.path.splitext(os.path.basename(src))[0]
+            up = pyvips.Image.new_from_file(src).autorot()
+            for s in sizes:
+                f = f"{out}/{stem}_{s}.jpg"
+                if not os.path.exists(f):
+                    bad.append(f"missing {stem}_{s}")
+                    continue
+                data = open(f, "rb").read()
+                im = pyvips.Image.new_from_file(f)
+                want = (int(s), int(s)) if s != "1024" else (1024, round(up.height * 1024 / up.width))
+                if im.get("vips-loader") != "jpegload":
+                    bad.append(f"not JPEG {stem}_{s}")
+                if (im.width, im.height) != want:
+                    bad.append(f"size {stem}_{s} {im.width}x{im.height}, want {want[0]}x{want[1]}")
+                    continue
+                meta = [k for k in im.get_fields() if k.startswith(("exif-", "icc-", "xmp-", "iptc-"))]
+                if meta or b"Exif\x00\x00" in data or b"GPS" in data or b"http://ns.adobe.com/xap" in data:
+                    bad.append(f"metadata in {stem}_{s}: {meta[:3]}")
+                ref = gold(pyvips, src, s)
+                if im.bands != ref.bands:
+                    im = im.colourspace("srgb") if im.bands == 1 else im
+                d = (im.cast("float") - ref.cast("float")).abs().avg()
+                diffs[s].append(d)
+                # Upright and framed like the reference: compared at 16x16, where resampling and
+                # sharpness differences vanish and a turned, mirrored or shifted picture does not.
+                small = [x.resize(16 / x.width, vscale=16 / x.height, kernel="linear").cast("float") for x in (im, ref)]
+                d16 = (small[0] - small[1]).abs().avg()
+                if d16 > 10:
+                    bad.append(f"{stem}_{s} is not the upright centred picture (mean |d| at 16x16 {d16:.1f})")
+        n = len(glob.glob(out + "/*.jpg"))
+        want_n = len(srcs) * len(sizes)
+        if n != want_n:
+            bad.append(f"{n} JPEG files, want {want_n}")
+        q = {s: (statistics.mean(v), max(v)) for s, v in diffs.items() if v}
+        report[tool] = {"ok": not bad, "problems": bad[:10], "files": n, "diff": q}
+        qs = "  ".join(f"{s}: mean|d| {m:.2f} max {x:.2f}" for s, (m, x) in q.items())
+        print(f"{'OK ' if not bad else 'BAD'} {tool:12s} {n:4d} files  {qs}  {'; '.join(bad[:4])}", flush=True)
+        ok_all &= not bad
+    os.makedirs(RES, exist_ok=True)
+    path = os.path.join(RES, f"verify-{job}.json")
+    old = json.load(open(path)) if os.path.exists(path) else {}
+    old.update(report)
+    json.dump(old, open(path, "w"), indent=1)
+    return 0 if ok_all else 1
+
+
+# ---------------------------------------------------------------- scale
+def scale(ns):
+    recs = []
+    for n in ns:
+        tool = f"cj-S{n}"
+        rec = run_one(tool)
+        with open(os.path.join(W, "out", tool, "cropjob-manifest.json")) as f:
+            manifest = f.read()
+        written = manifest.count('"sha256"') // 2   # output + source hash per entry
+        rec.update({"n": n, "written": written})
+        print(f"  scale {n:6d} sources: {rec['wall']:8.2f} s wall, {rec['wall'] / n * 1000:6.2f} ms/image, "
+              f"{rec['cpu'] / n * 1000:6.2f} ms cpu/image, {rec['rss_kib'] / 1024:6.0f} MiB peak, load {rec['load']}, "
+              f"manifest entries ~{written}", flush=True)
+        recs.append(rec)
+    os.makedirs(RES, exist_ok=True)
+    path = os.path.join(RES, "scale.json")
+    json.dump({"meta": {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}, "records": recs},
+              open(path, "w"), indent=1)
+
+
+# ---------------------------------------------------------------- tables
+def med(xs):
+    return statistics.median(xs) if xs else float("nan")
+
+
+def table():
+    out = []
+    verify = {}
+    for j in "AB":
+        p = os.path.join(RES, f"verify-{j}.json")
+        if os.path.exists(p):
+            verify.update(json.load(open(p)))
+    summary = {}
+    for name, title in (("A", "Job A (avatar: orientation, centred cover 256x256, JPEG q85, no metadata)"),
+                        ("B", "Job B (set: 64/128/256 cover crops + 1024-wide fit, JPEG q85, no metadata)")):
+        p = os.path.join(RES, name + ".json")
+        if not os.path.exists(p):
+            continue
+        d = json.load(open(p))
+        recs = d["records"]
+        cj = "cj-" + name
+        tools = list(dict.fromkeys(r["tool"] for r in recs))
+        rounds_ = sorted(set(r["round"] for r in recs))
+        by = {(r["tool"], r["round"]): r for r in recs}
+        out += ["", f"### {title}", "",
+                f"{d['meta']['date']}, medians of {d['meta']['runs']} alternating rounds after "
+                f"{d['meta']['warmup']} warm-up; load average at the runs' starts "
+                f"{min(float(r['load']) for r in recs):.2f}–{max(float(r['load']) for r in recs):.2f}.", "",
+                "| tool | median wall s (min–max) | images/s | median CPU s | peak RSS MiB | time ÷ cropjob's (paired median) | outputs checked | mean abs diff vs Lanczos reference (256) |",
+                "|---|---|---|---|---|---|---|---|"]
+        rows = []
+        for t in tools:
+            rs = [r for r in recs if r["tool"] == t]
+            walls = [r["wall"] for r in rs]
+            ratio = [by[(t, k)]["wall"] / by[(cj, k)]["wall"] for k in rounds_ if (t, k) in by and (cj, k) in by]
+            rows.append((t, med(walls), min(walls), max(walls), med([r["cpu"] for r in rs]),
+                         max(r["rss_kib"] for r in rs) / 1024, med(ratio), any(r["rc"] for r in rs)))
+        for t, mw, lo, hi, cpu, rss, ratio, failed in rows:
+            v = verify.get(t)
+            vs = "–" if v is None else ("OK" if v["ok"] else "**FAILED**: " + "; ".join(v["problems"][:2]))
+            q = "–" if not v or "256" not in v["diff"] else "%.2f" % v["diff"]["256"][0]
+            ips = "–" if t.endswith(("-noop", "-plan")) else "%.1f" % (N_IMAGES / mw)
+            out.append(f"| `{t}` {LABEL.get(t, '')} | {mw:.2f} ({lo:.2f}–{hi:.2f}) | {ips} | {cpu:.2f} | {rss:.0f} | "
+                       f"{'1 (reference)' if t == cj else '%.2f' % ratio} | {vs}{' (exit ≠ 0)' if failed else ''} | {q} |")
+        peers = [r for r in rows if not r[0].startswith("cj-")]
+        if peers:
+            fastest = min(peers, key=lambda r: r[6])
+            summary[name] = (fastest[0], 1 / fastest[6])
+            target = {"A": 0.85, "B": 0.75}[name]
+            out += ["", f"Fastest peer: `{fastest[0]}`; cropjob's time is **{1 / fastest[6]:.2f} x** its time "
+                        f"(paired median; target ≤ {target})."]
+        cjw = med([r["wall"] for r in recs if r["tool"] == cj])
+        for suffix, target in (("-noop", 0.03), ("-plan", 0.10)):
+            rr = [by[(cj + suffix, k)]["wall"] / by[(cj, k)]["wall"] for k in rounds_ if (cj + suffix, k) in by]
+            if rr:
+                out.append(f"`{cj}{suffix}`: **{100 * med(rr):.1f} %** of the full run (paired median; target ≤ {100 * target:.0f} %).")
+        cjr = [r for r in recs if r["tool"] == cj]
+        if cjr:
+            out.append(f"cropjob peak RSS, job {name}: **{max(r['rss_kib'] for r in cjr) / 1024:.0f} MiB** (max over runs).")
+    p = os.path.join(RES, "scale.json")
+    if os.path.exists(p):
+        d = json.load(open(p))
+        recs = d["records"]
+        out += ["", "### Scale (job A recipe over N hard-linked copies of 224 varied crops of the corpus)", "",
+                f"{d['meta']['date']}, one run each.", "",
+                "| sources | wall s | ms/image | CPU ms/image | peak RSS MiB | load at start |", "|---|---|---|---|---|---|"]
+        for r in recs:
+            out.append(f"| {r['n']} | {r['wall']:.1f} | {1000 * r['wall'] / r['n']:.2f} | {1000 * r['cpu'] / r['n']:.2f} | "
+                       f"{r['rss_kib'] / 1024:.0f} | {r['load']} |")
+        if len(recs) >= 2:
+            a, b = recs[0], recs[-1]
+            out += ["", f"{a['n']} → {b['n']}: time/image {100 * ((b['wall'] / b['n']) / (a['wall'] / a['n']) - 1):+.1f} % "
+                        f"(CPU/image {100 * ((b['cpu'] / b['n']) / (a['cpu'] / a['n']) - 1):+.1f} %), "
+                        f"peak memory {100 * (b['rss_kib'] / a['rss_kib'] - 1):+.1f} % (targets: within 10 % and 20 %)."]
+    print("\n".join(out))
+
+
+if __name__ == "__main__":
+    cmd, args = sys.argv[1], sys.argv[2:]
+    if cmd == "rounds":
+        rounds(args[0], args[1:])
+    elif cmd == "verify":
+        sys.exit(verify(args[0], args[1:]))
+    elif cmd == "scale":
+        scale([int(a) for a in args])
+    elif cmd == "table":
+        table()
+    else:
+        sys.exit(__doc__)
