@@ -1,8 +1,49 @@
 // Fixed-arity wrappers over libvips 8.14 (see include/cvips_shim.h).
 #include "cvips_shim.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <vips/vips.h>
+
+// ---- Input formats, warning capture, decoding on the calling thread (docs/reliability.md) --
+
+// The loaders cropjob reads with, in the order of cj_input_format (0 jpeg ... 5 heif).
+static const struct {
+  const char *class_name;
+  const char *source_loader;
+} cj_loaders[] = {
+    {"VipsForeignLoadJpeg", "jpegload_source"}, {"VipsForeignLoadPng", "pngload_source"},
+    {"VipsForeignLoadWebp", "webpload_source"}, {"VipsForeignLoadTiff", "tiffload_source"},
+    {"VipsForeignLoadNsgif", "gifload_source"}, {"VipsForeignLoadHeif", "heifload_source"},
+    {NULL, NULL},
+};
+
+typedef struct CjCapture {
+  struct CjCapture *outer;
+  GString *text;
+  int count;
+} CjCapture;
+
+// The capture active on this thread, if any: warnings raised on a thread belong to the
+// image that thread is decoding, because cj_decode_here evaluates on the calling thread.
+static _Thread_local CjCapture *cj_capture_top = NULL;
+
+static void cj_log_handler(const gchar *domain, GLogLevelFlags level, const gchar *message,
+                           gpointer user_data) {
+  CjCapture *capture = cj_capture_top;
+  if (!capture) {
+    g_log_default_handler(domain, level, message, user_data);
+    return;
+  }
+  capture->count += 1;
+  if (capture->text->len < 1024 && message) {
+    if (capture->text->len) g_string_append(capture->text, "; ");
+    g_string_append(capture->text, message);
+  }
+}
 
 int cj_init(const char *argv0, int threads, int cache_max, int block_untrusted) {
   if (VIPS_INIT(argv0)) return -1;
@@ -12,7 +53,14 @@ int cj_init(const char *argv0, int threads, int cache_max, int block_untrusted) 
     vips_cache_set_max_mem(0);
     vips_cache_set_max_files(0);
   }
-  if (block_untrusted) vips_block_untrusted_set(TRUE);
+  if (block_untrusted) {
+    vips_block_untrusted_set(TRUE);
+    // Every loader is blocked but the ones cropjob reads (see cj_open).
+    vips_operation_block_set("VipsForeignLoad", TRUE);
+    for (int i = 0; cj_loaders[i].class_name; i++)
+      vips_operation_block_set(cj_loaders[i].class_name, FALSE);
+  }
+  g_log_set_handler("VIPS", G_LOG_LEVEL_WARNING | G_LOG_LEVEL_CRITICAL, cj_log_handler, NULL);
   return 0;
 }
 
@@ -242,6 +290,65 @@ int cj_cast_uchar(VipsImage *in, VipsImage **out) {
   return vips_cast(in, out, VIPS_FORMAT_UCHAR, NULL);
 }
 
+typedef struct {
+  int keep;
+  GSList *remove;
+} KeepState;
+
+static int has_prefix(const char *s, const char *prefix) { return strncmp(s, prefix, strlen(prefix)) == 0; }
+
+static int exif_tag_kept(const char *name, int keep) {
+  // name is "exif-ifdN-Tag".
+  if (has_prefix(name, "exif-ifd3-")) return (keep & CJ_KEEP_GPS) != 0;
+  if (has_prefix(name, "exif-ifd1-")) return 0;  // The thumbnail's IFD.
+  const char *tag = strchr(name + 5, '-');
+  tag = tag ? tag + 1 : name;
+  if (strcmp(tag, "Orientation") == 0) return 0;
+  if (strcmp(tag, "Copyright") == 0) return (keep & CJ_KEEP_COPYRIGHT) != 0;
+  if (strcmp(tag, "Artist") == 0) return (keep & CJ_KEEP_ARTIST) != 0;
+  if (strstr(tag, "DateTime") || strstr(tag, "OffsetTime") || strstr(tag, "SubSecTime"))
+    return (keep & CJ_KEEP_DATE) != 0;
+  if (strcmp(tag, "Make") == 0 || strcmp(tag, "Model") == 0 || strstr(tag, "Lens") ||
+      strstr(tag, "SerialNumber") || strcmp(tag, "Software") == 0 || strstr(tag, "Exposure") ||
+      strcmp(tag, "FNumber") == 0 || strstr(tag, "ISO") || strstr(tag, "FocalLength") ||
+      strcmp(tag, "Flash") == 0 || strcmp(tag, "MeteringMode") == 0 || strcmp(tag, "WhiteBalance") == 0 ||
+      strstr(tag, "Aperture") || strstr(tag, "ShutterSpeed") || strcmp(tag, "BodySerialNumber") == 0)
+    return (keep & CJ_KEEP_CAMERA) != 0;
+  // Structural tags (versions, resolution, colour space) are harmless and kept when any
+  // EXIF is kept; everything else is dropped.
+  return strstr(tag, "Version") || strstr(tag, "Resolution") || strcmp(tag, "ColorSpace") == 0 ||
+         strcmp(tag, "YCbCrPositioning") == 0 || strcmp(tag, "ComponentsConfiguration") == 0;
+}
+
+static void *collect_field(VipsImage *image, const char *name, GValue *value, void *a) {
+  KeepState *state = (KeepState *)a;
+  int kept;
+  (void)image;
+  (void)value;
+  if (strcmp(name, VIPS_META_ICC_NAME) == 0) kept = (state->keep & CJ_KEEP_ICC) != 0;
+  else if (strcmp(name, VIPS_META_XMP_NAME) == 0) kept = (state->keep & CJ_KEEP_XMP) != 0;
+  else if (strcmp(name, VIPS_META_IPTC_NAME) == 0) kept = (state->keep & CJ_KEEP_IPTC) != 0;
+  else if (strcmp(name, VIPS_META_EXIF_NAME) == 0) kept = 0;  // Rebuilt from the kept tags.
+  else if (has_prefix(name, "exif-ifd")) kept = exif_tag_kept(name, state->keep);
+  else if (strcmp(name, VIPS_META_ORIENTATION) == 0) kept = 0;
+  else if (has_prefix(name, "jpeg-thumbnail") || has_prefix(name, "exif-thumbnail")) kept = 0;
+  else if (strcmp(name, VIPS_META_PHOTOSHOP_NAME) == 0) kept = 0;
+  else kept = 1;  // Image properties (resolution, n-pages, ...), not personal data.
+  if (!kept) state->remove = g_slist_prepend(state->remove, g_strdup(name));
+  return NULL;
+}
+
+int cj_keep_metadata(VipsImage *in, int keep, VipsImage **out) {
+  if (vips_copy(in, out, NULL)) return -1;
+  KeepState state = {keep, NULL};
+  vips_image_map(*out, collect_field, &state);
+  for (GSList *p = state.remove; p; p = p->next) {
+    vips_image_remove(*out, (const char *)p->data);
+  }
+  g_slist_free_full(state.remove, g_free);
+  return 0;
+}
+
 int cj_jpegsave(VipsImage *in, int quality, int progressive, int subsample, int optimize,
                 int strip, void **buf, size_t *len) {
   VipsForeignSubsample mode = subsample == 0   ? VIPS_FOREIGN_SUBSAMPLE_AUTO
@@ -275,8 +382,7 @@ int cj_heifsave(VipsImage *in, int quality, int lossless, int effort, int compre
 int cj_jxlsave(VipsImage *in, int quality, int lossless, int effort, int strip, void **buf,
                size_t *len) {
   return vips_jxlsave_buffer(in, buf, len, "Q", quality, "lossless", lossless, "effort",
-                             effort, NULL);
-  (void)strip;
+                             effort, "strip", strip, NULL);
 }
 
 int cj_tiffsave(VipsImage *in, int quality, int strip, void **buf, size_t *len) {
@@ -287,4 +393,150 @@ void cj_free(void *p) { g_free(p); }
 
 int cj_has_operation(const char *nickname) {
   return vips_type_find("VipsOperation", nickname) != 0;
+}
+
+int cj_text(const char *text, const char *font, int width, int dpi, VipsImage **out) {
+  if (width > 0) return vips_text(out, text, "font", font, "width", width, "dpi", dpi, NULL);
+  return vips_text(out, text, "font", font, "dpi", dpi, NULL);
+}
+
+// ---- Input formats, warning capture, decoding on the calling thread --------------------------
+
+void *cj_capture_begin(void) {
+  CjCapture *capture = g_new0(CjCapture, 1);
+  capture->outer = cj_capture_top;
+  capture->text = g_string_new(NULL);
+  cj_capture_top = capture;
+  return capture;
+}
+
+int cj_capture_end(void *token, char *buf, size_t size) {
+  CjCapture *capture = token;
+  if (!capture) return 0;
+  if (cj_capture_top == capture) cj_capture_top = capture->outer;
+  int count = capture->count;
+  if (buf && size > 0) {
+    g_strlcpy(buf, capture->text->str, size);
+    for (char *p = buf; *p; p++)
+      if (*p == '\n' || *p == '\r') *p = ' ';
+  }
+  g_string_free(capture->text, TRUE);
+  g_free(capture);
+  return count;
+}
+
+static void cj_message(char *buf, size_t size, const char *what, int error) {
+  if (buf && size > 0) g_snprintf(buf, size, "%s: %s", what, g_strerror(error));
+}
+
+int cj_open(const char *path, int header_only, int shrink, int fail_on, int *format,
+            VipsImage **out, char *message, size_t message_size) {
+  *out = NULL;
+  *format = -1;
+  if (message && message_size) message[0] = '\0';
+  // Non-blocking, so that a FIFO cannot hang the open; the descriptor is a regular file
+  // from here on, whatever happens to the path.
+  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+  if (fd < 0) {
+    cj_message(message, message_size, "cannot open", errno);
+    return -2;
+  }
+  struct stat st;
+  if (fstat(fd, &st) != 0) {
+    cj_message(message, message_size, "cannot stat", errno);
+    close(fd);
+    return -2;
+  }
+  if (!S_ISREG(st.st_mode)) {
+    const char *kind = S_ISDIR(st.st_mode)    ? "a folder"
+                       : S_ISFIFO(st.st_mode) ? "a FIFO"
+                       : S_ISSOCK(st.st_mode) ? "a socket"
+                       : S_ISCHR(st.st_mode)  ? "a character device"
+                       : S_ISBLK(st.st_mode)  ? "a block device"
+                                              : "not a regular file";
+    if (message && message_size) g_snprintf(message, message_size, "is %s, not an image file", kind);
+    close(fd);
+    return -2;
+  }
+  if (st.st_size == 0) {
+    if (message && message_size) g_snprintf(message, message_size, "the file is empty");
+    close(fd);
+    return -2;
+  }
+  int flags = fcntl(fd, F_GETFL);
+  if (flags >= 0) fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+  VipsSource *source = vips_source_new_from_descriptor(fd);  // dups fd
+  close(fd);
+  if (!source) return -1;
+  int found = -1;
+  for (int i = 0; cj_loaders[i].class_name; i++) {
+    if (vips_type_find("VipsOperation", cj_loaders[i].source_loader) &&
+        vips_foreign_is_a_source(cj_loaders[i].source_loader, source)) {
+      found = i;
+      break;
+    }
+  }
+  if (found < 0) {
+    VIPS_UNREF(source);
+    return -3;
+  }
+  *format = found;
+  VipsAccess access = VIPS_ACCESS_SEQUENTIAL;
+  int rc;
+  if (header_only) shrink = 1;
+  switch (found) {
+  case 0:
+    rc = vips_jpegload_source(source, out, "shrink", shrink > 1 ? shrink : 1, "fail_on", fail_on,
+                              "access", access, NULL);
+    break;
+  case 1:
+    rc = vips_pngload_source(source, out, "fail_on", fail_on, "access", access, NULL);
+    break;
+  case 2:
+    rc = vips_webpload_source(source, out, "scale", shrink > 1 ? 1.0 / shrink : 1.0, "fail_on",
+                              fail_on, "access", access, NULL);
+    break;
+  case 3:
+    rc = vips_tiffload_source(source, out, "fail_on", fail_on, "access", access, NULL);
+    break;
+  case 4:
+    rc = vips_gifload_source(source, out, "fail_on", fail_on, "access", access, NULL);
+    break;
+  default:
+    rc = vips_heifload_source(source, out, "fail_on", fail_on, "access", access, NULL);
+    break;
+  }
+  VIPS_UNREF(source);
+  if (rc) *out = NULL;
+  return rc ? -1 : 0;
+}
+
+int cj_decode_here(VipsImage *in, VipsImage **out) {
+  *out = NULL;
+  VipsImage *memory = vips_image_new_memory();
+  if (vips_image_pipelinev(memory, VIPS_DEMAND_STYLE_THINSTRIP, in, NULL)) {
+    g_object_unref(memory);
+    return -1;
+  }
+  int tile_width, tile_height, n_lines;
+  vips_get_tile_size(in, &tile_width, &tile_height, &n_lines);
+  if (n_lines < 1) n_lines = 16;
+  VipsRegion *region = vips_region_new(in);
+  if (!region) {
+    g_object_unref(memory);
+    return -1;
+  }
+  for (int y = 0; y < in->Ysize; y += n_lines) {
+    VipsRect rect = {0, y, in->Xsize, VIPS_MIN(n_lines, in->Ysize - y)};
+    if (vips_region_prepare(region, &rect)) goto fail;
+    for (int i = 0; i < rect.height; i++)
+      if (vips_image_write_line(memory, y + i, VIPS_REGION_ADDR(region, 0, y + i))) goto fail;
+  }
+  g_object_unref(region);
+  *out = memory;
+  return 0;
+fail:
+  g_object_unref(region);
+  g_object_unref(memory);
+  return -1;
 }

@@ -79,6 +79,22 @@ int cj_constant(int width, int height, const double *colour, int n, VipsImage **
 /// Casts to 8 bits per band.
 int cj_cast_uchar(VipsImage *in, VipsImage **out);
 
+/// Metadata kinds `cj_keep_metadata` can keep.
+enum {
+  CJ_KEEP_ICC = 1,
+  CJ_KEEP_COPYRIGHT = 2,
+  CJ_KEEP_ARTIST = 4,
+  CJ_KEEP_DATE = 8,
+  CJ_KEEP_CAMERA = 16,
+  CJ_KEEP_GPS = 32,
+  CJ_KEEP_XMP = 64,
+  CJ_KEEP_IPTC = 128,
+};
+/// A copy of `in` whose metadata holds only the kinds in `keep` (a CJ_KEEP_* mask); the
+/// orientation tag and the EXIF thumbnail are always removed. The EXIF block is rebuilt by
+/// the saver from the remaining tags (save with strip = 0).
+int cj_keep_metadata(VipsImage *in, int keep, VipsImage **out);
+
 /// Savers into malloc'd buffers (free with cj_free). `strip` removes all metadata.
 int cj_jpegsave(VipsImage *in, int quality, int progressive, int subsample, int optimize,
                 int strip, void **buf, size_t *len);
@@ -94,7 +110,30 @@ int cj_jxlsave(VipsImage *in, int quality, int lossless, int effort, int strip, 
 int cj_tiffsave(VipsImage *in, int quality, int strip, void **buf, size_t *len);
 void cj_free(void *p);
 
+/// Renders `text` (Pango markup) as a one-band uchar ink mask, 0 = no ink. `width` > 0 wraps
+/// lines at that many pixels. The image's yoffset is the ink's top below the layout's top
+/// (so lines rendered one by one can share a baseline).
+int cj_text(const char *text, const char *font, int width, int dpi, VipsImage **out);
+
 /// 1 when this libvips has a saver with the given nickname ("webpsave_buffer", ...).
 int cj_has_operation(const char *nickname);
+
+/// Starts recording libvips warnings (GLib log, domain VIPS) raised on this thread, instead
+/// of printing them. Captures nest; pass the token to cj_capture_end on the same thread.
+void *cj_capture_begin(void);
+/// Stops the capture: copies the warnings (joined by "; ", on one line) into `buf` and
+/// returns how many there were.
+int cj_capture_end(void *token, char *buf, size_t size);
+
+/// Opens a regular file through the one loader cropjob accepts for it (jpeg, png, webp,
+/// tiff, gif, heif: `format` 0...5), lazily. `header_only` ignores `shrink`. Returns 0; -1
+/// (libvips' error buffer has the message); -2 (`message` says why: missing, unreadable,
+/// not a regular file, empty); -3 (no accepted loader recognises the bytes).
+int cj_open(const char *path, int header_only, int shrink, int fail_on, int *format,
+            VipsImage **out, char *message, size_t message_size);
+
+/// Evaluates `in` into a new memory image on the calling thread (no libvips worker
+/// threads), so that every warning the decode raises reaches this thread's capture.
+int cj_decode_here(VipsImage *in, VipsImage **out);
 
 #endif

@@ -1,0 +1,23 @@
+import CropGeometry
+
+extension PlannedOutput {
+  /// The geometry `run` renders this output with: the plan's own, or, with a smart focus,
+  /// the placement about the point libvips' smart crop finds in `decoded` (a window of the
+  /// output's footprint in source pixels). `smartPoint` is that point, normalised (0…1),
+  /// or nil without a smart focus. The executor and `preview` both call this.
+  public func runGeometry(decoded: DecodedSource) throws(ImagingError) -> (geometry: PlacementResult, smartPoint: Point?) {
+    guard let strategy = smartFocus else { return (geometry, nil) }
+    let g = geometry
+    let window = Size(width: Double(g.outputSize.width) / g.scale, height: Double(g.outputSize.height) / g.scale)
+    let focus = try SmartFocus.locate(decoded, strategy: strategy, window: window)
+    let p = place
+    let placement = Placement(
+      fit: p.fit, zoom: p.zoom, offset: p.offset, focus: focus, rotate: p.rotate, flipHorizontal: p.flipHorizontal,
+      flipVertical: p.flipVertical, crop: p.crop, overflow: p.overflow, upscale: p.upscale)
+    let header = decoded.header
+    let resolved = Geometry.place(
+      source: Size(width: Double(header.width), height: Double(header.height)), guide: guide, placement: placement,
+      outputScale: outputScale)
+    return (resolved, focus)
+  }
+}
