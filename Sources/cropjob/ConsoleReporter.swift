@@ -46,9 +46,6 @@ final class ConsoleReporter: RunReporter, @unchecked Sendable {
       if s.stale > 0 { line += "; \(s.stale) no longer produced" }
       if s.pruned > 0 { line += "; \(s.pruned) pruned" }
       Console.err(line)
-      for f in s.failures where mode == .quiet || s.failures.count > 0 {
-        _ = f
-      }
       if !s.failures.isEmpty {
         Console.err("failures:")
         for f in s.failures.sorted(by: { $0.output < $1.output }) { Console.err("  \(f.output) (from \(f.source)): \(f.reason)") }
@@ -94,6 +91,9 @@ final class ConsoleReporter: RunReporter, @unchecked Sendable {
       object = [
         "event": "finished", "planned": s.planned, "written": s.written, "upToDate": s.upToDate, "failed": s.failed,
         "decodes": s.decodes, "encodes": s.encodes, "interrupted": s.interrupted, "pruned": s.pruned, "stale": s.stale,
+        "failures": s.failures.sorted { ($0.output, $0.source) < ($1.output, $1.source) }.map {
+          ["output": $0.output, "source": $0.source, "reason": $0.reason]
+        },
       ]
     }
     let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()

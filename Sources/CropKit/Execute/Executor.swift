@@ -144,9 +144,13 @@ public final class Executor: Sendable {
     // when size and mtime are unchanged).
     let record: Manifest.SourceRecord
     do {
+      if let upstream = source.producedBy, !FileManager.default.fileExists(atPath: source.absolutePath) {
+        failAll(task.outputs, "its source was not produced: job \(upstream) failed to write \(source.path)")
+        return
+      }
       record = try sourceRecord(source, previous: previous, outputs: task.outputs)
     } catch {
-      failAll(task.outputs, "cannot read the source: \(AtomicWriter.reason(error))")
+      failAll(task.outputs, "cannot read the source: \(error is AtomicWriter.WriteError ? "\(error)" : AtomicWriter.reason(error))")
       return
     }
     var pending: [(Int, String)] = []
@@ -216,10 +220,17 @@ public final class Executor: Sendable {
   private func sourceRecord(_ source: PlannedSource, previous: [String: Manifest.Entry], outputs: [Int]) throws
     -> Manifest.SourceRecord
   {
-    let attributes = try FileManager.default.attributesOfItem(atPath: source.absolutePath)
-    let bytes = attributes[.size] as? Int ?? 0
-    let date = attributes[.modificationDate] as? Date ?? Date(timeIntervalSince1970: 0)
-    let mtime = Int64((date.timeIntervalSince1970 * 1e9).rounded())
+    var info = stat()
+    guard stat(source.absolutePath, &info) == 0 else {
+      throw AtomicWriter.WriteError(path: source.absolutePath, message: AtomicWriter.errnoText())
+    }
+    let bytes = Int(info.st_size)
+    // An earlier job's output was just written: its time says nothing about its content
+    // and would make manifests differ from run to run. It is small; hash it every time.
+    if source.producedBy != nil {
+      return Manifest.SourceRecord(path: source.path, sha256: try SHA256.hex(fileAt: source.absolutePath), bytes: bytes, mtime: 0)
+    }
+    let mtime = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
     for i in outputs {
       if let old = previous[plan.outputs[i].path]?.source, old.path == source.path, old.bytes == bytes, old.mtime == mtime {
         return old
@@ -227,6 +238,7 @@ public final class Executor: Sendable {
     }
     return Manifest.SourceRecord(path: source.path, sha256: try SHA256.hex(fileAt: source.absolutePath), bytes: bytes, mtime: mtime)
   }
+
 
   /// Sources the planner could not use (unreadable, over a limit, invalid placement) have
   /// no output steps; they are failures of this run all the same, so that the summary names
@@ -311,6 +323,9 @@ public final class Executor: Sendable {
     let path = (plan.outputRoot as NSString).appendingPathComponent(Manifest.fileName(shard: options.shard))
     do {
       try AtomicWriter.write(manifest.encoded(), to: path)
+      // An unsharded run's manifest lists every output the plan has (and the stale ones):
+      // earlier shard manifests are superseded, and removed so that they cannot mislead.
+      if (options.shard?.count ?? 1) == 1 { Manifest.removeShardManifests(root: plan.outputRoot) }
     } catch {
       summary.withLock {
         $0.failures.append(.init(output: Manifest.fileName(shard: options.shard), source: "", reason: error.description))

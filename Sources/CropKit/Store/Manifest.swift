@@ -28,7 +28,8 @@ public struct Manifest: Codable, Sendable, Equatable {
     public var path: String
     public var sha256: String
     public var bytes: Int
-    /// Modification time in whole nanoseconds since 1970 (fast up-to-date check).
+    /// Modification time in whole nanoseconds since 1970 (fast up-to-date check); 0 for
+    /// an earlier job's output, which is hashed every time instead.
     public var mtime: Int64
   }
 
@@ -78,6 +79,14 @@ public struct Manifest: Codable, Sendable, Equatable {
       for entry in manifest.outputs { result[entry.path] = entry }
     }
     return result
+  }
+
+  /// Removes the per-shard manifests in `root` (after an unsharded run wrote the whole one).
+  public static func removeShardManifests(root: String) {
+    guard let names = try? FileManager.default.contentsOfDirectory(atPath: root) else { return }
+    for name in names where name.hasPrefix("cropjob-manifest.shard-") && name.hasSuffix(".json") {
+      unlink((root as NSString).appendingPathComponent(name))
+    }
   }
 
   /// Deterministic JSON (sorted keys, sorted outputs).

@@ -27,8 +27,10 @@ struct RunCommand: Command {
       -h, --help              Show help.
 
     EXIT CODES:
-      0 all outputs done or up to date, 1 some outputs failed, 2 invalid job file,
-      64 usage error, 130 interrupted (SIGINT/SIGTERM; the next run resumes).
+      0 all outputs done or up to date, 1 some outputs failed (or, with --dry-run, the plan
+      cannot run), 2 invalid job file or a plan that cannot run (path collisions, outputs
+      outside the root; nothing was written), 64 usage error, 130 interrupted
+      (SIGINT/SIGTERM; the next run resumes).
     """
 
   let args: Arguments
@@ -71,8 +73,9 @@ struct RunCommand: Command {
       return PlanCommand.printPlan(plan, format: (try? args.choice("--format", PlanFormat.self)) ?? nil ?? .text, shard: shard)
     }
     if !plan.isRunnable {
+      // Path collisions and outputs outside the root are job-file mistakes: nothing is done.
       Console.err(PlanRenderer.render(plan, format: .text))
-      return ExitCode.failure
+      return ExitCode.invalidJob
     }
     let mode: ConsoleReporter.Mode = args.flag("--json") ? .json : args.flag("--quiet") ? .quiet : Console.stderrIsTerminal ? .bar : .lines
     let reporter = ConsoleReporter(mode: mode)

@@ -1,0 +1,324 @@
+import Foundation
+import XCTest
+
+@testable import CropKit
+
+/// The executor, in-process: one decode per source, incremental re-runs, failures that stay
+/// with their source, cancellation, determinism across thread counts and shards.
+final class ExecutorTests: XCTestCase {
+  static let photos = ["kite.jpg", "bridge.jpg", "cat.png", "portrait-sideways-8.jpg"]
+
+  /// Three outputs per source (two sizes of one entry and a second entry), and a `from:` job.
+  static func job(quality: Int = 82, bannerQuality: Int = 70, extraEntry: Bool = false) -> String {
+    """
+    version: 1
+    output: out
+    jobs:
+      thumbs:
+        sources: ["photos"]
+        guide: {shape: square, size: 96}
+        place: {fit: cover}
+        outputs:
+          - path: "thumbs/{stem}-{width}.jpg"
+            widths: [96, 192]
+            encode: {quality: \(quality)}
+          - path: "banners/{stem}.webp"
+            encode: {format: webp, quality: \(bannerQuality)}
+    \(extraEntry ? "      - path: \"extra/{stem}.png\"\n        encode: {format: png}" : "")
+      tiny:
+        from: thumbs
+        guide: {shape: circle, size: 24}
+        outputs: [{path: "tiny/{stem}.png", encode: {format: png}}]
+    """
+  }
+
+  override func setUp() {
+    Cancellation.reset()
+  }
+
+  override func tearDown() {
+    Cancellation.reset()
+  }
+
+  func harness(_ name: String = #function, job: String = ExecutorTests.job()) throws -> RunHarness {
+    try RunHarness(samples: Self.photos, job: job, name: name)
+  }
+
+  func testOneDecodePerSourceWithSeveralOutputsEach() throws {
+    let h = try harness()
+    defer { h.remove() }
+    let (summary, reporter) = try h.run()
+    XCTAssertEqual(summary.failed, 0, "\(summary.failures)")
+    // 4 photos x 3 outputs, then 4 tiny avatars from the thumbnails.
+    XCTAssertEqual(summary.planned, 16)
+    XCTAssertEqual(summary.written, 16)
+    // Each photo once, and each upstream thumbnail once for the `from:` job.
+    XCTAssertEqual(summary.decodes, 8)
+    XCTAssertEqual(reporter.decoded.count, 8)
+    XCTAssertEqual(Set(reporter.decoded).count, 8, "no source decoded twice")
+    XCTAssertEqual(summary.encodes, 16)
+    let manifest = try Manifest.decodeFile(h.outputRoot + "/cropjob-manifest.json")
+    XCTAssertEqual(manifest.outputs.count, 16)
+  }
+
+  func testSecondRunDecodesNothingAndReportsAllUpToDate() throws {
+    let h = try harness()
+    defer { h.remove() }
+    try h.run()
+    let before = treeContents(h.outputRoot)
+    let (summary, reporter) = try h.run()
+    XCTAssertEqual(summary.decodes, 0)
+    XCTAssertEqual(summary.written, 0)
+    XCTAssertEqual(summary.upToDate, 16)
+    XCTAssertEqual(reporter.skipped.count, 16)
+    assertSameTree(before, treeContents(h.outputRoot))
+  }
+
+  func testChangingOneOutputsQualityRebuildsThatOutputOnly() throws {
+    let h = try harness()
+    defer { h.remove() }
+    try h.run()
+    try h.writeJob(Self.job(bannerQuality: 60))
+    let (summary, reporter) = try h.run()
+    XCTAssertEqual(Set(reporter.written), Set(Self.photos.map { "banners/\(($0 as NSString).deletingPathExtension).webp" }))
+    XCTAssertEqual(summary.upToDate, 12)
+    XCTAssertEqual(summary.decodes, 4, "the photos whose banner changed, and nothing for the from: job")
+    // The thumbnails' quality feeds the from: job: both are rebuilt.
+    try h.writeJob(Self.job(quality: 75, bannerQuality: 60))
+    let (again, reporter2) = try h.run()
+    XCTAssertEqual(again.written, 12, "\(reporter2.written)")
+    XCTAssertTrue(reporter2.written.allSatisfy { $0.hasPrefix("thumbs/") || $0.hasPrefix("tiny/") })
+  }
+
+  func testForceRebuildsEverything() throws {
+    let h = try harness()
+    defer { h.remove() }
+    try h.run()
+    let (summary, _) = try h.run { $0.force = true }
+    XCTAssertEqual(summary.written, 16)
+    XCTAssertEqual(summary.upToDate, 0)
+    XCTAssertEqual(summary.decodes, 8)
+  }
+
+  func testTouchedSourceIsHashedAndStaysUpToDateWhenItsContentIsTheSame() throws {
+    let h = try harness()
+    defer { h.remove() }
+    try h.run()
+    let kite = h.folder.appendingPathComponent("photos/kite.jpg").path
+    try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: 60)], ofItemAtPath: kite)
+    let (summary, _) = try h.run()
+    XCTAssertEqual(summary.written, 0)
+    XCTAssertEqual(summary.upToDate, 16)
+  }
+
+  func testChangedSourceRebuildsItsOutputsAndWhatTheyFeed() throws {
+    let h = try harness()
+    defer { h.remove() }
+    try h.run()
+    let kite = h.folder.appendingPathComponent("photos/kite.jpg").path
+    try FileManager.default.removeItem(atPath: kite)
+    try FileManager.default.copyItem(atPath: TestPaths.sample("ladybird.jpg"), toPath: kite)
+    let (summary, reporter) = try h.run()
+    XCTAssertEqual(Set(reporter.written), ["thumbs/kite-96.jpg", "thumbs/kite-192.jpg", "banners/kite.webp", "tiny/kite-192.png"])
+    XCTAssertEqual(summary.upToDate, 12)
+  }
+
+  func testStaleOutputsAreReportedThenPruned() throws {
+    let h = try harness(job: Self.job(extraEntry: true))
+    defer { h.remove() }
+    let (first, _) = try h.run()
+    XCTAssertEqual(first.written, 20)
+    try h.writeJob(Self.job())
+    let (second, reporter) = try h.run()
+    XCTAssertEqual(second.stale, 4)
+    XCTAssertEqual(Set(reporter.stale), Set(Self.photos.map { "extra/\(($0 as NSString).deletingPathExtension).png" }))
+    XCTAssertTrue(FileManager.default.fileExists(atPath: h.outputRoot + "/extra/kite.png"), "reported, not deleted")
+    // Still reported on the next run: the manifest keeps them until they are pruned.
+    let (third, _) = try h.run()
+    XCTAssertEqual(third.stale, 4)
+    let (pruned, reporter2) = try h.run { $0.prune = true }
+    XCTAssertEqual(pruned.pruned, 4)
+    XCTAssertEqual(Set(reporter2.pruned), Set(reporter.stale))
+    XCTAssertFalse(FileManager.default.fileExists(atPath: h.outputRoot + "/extra/kite.png"))
+    let manifest = try Manifest.decodeFile(h.outputRoot + "/cropjob-manifest.json")
+    XCTAssertFalse(manifest.outputs.contains { $0.path.hasPrefix("extra/") })
+    let (after, _) = try h.run()
+    XCTAssertEqual(after.stale + after.pruned, 0)
+  }
+
+  func testBadSourcesFailOnlyTheirOwnOutputs() throws {
+    let h = try harness()
+    defer { h.remove() }
+    let photos = h.folder.appendingPathComponent("photos")
+    // A truncated JPEG: the header reads, the pixels do not.
+    let kite = try Data(contentsOf: photos.appendingPathComponent("kite.jpg"))
+    try kite.prefix(kite.count / 3).write(to: photos.appendingPathComponent("broken-truncated.jpg"))
+    // Not an image at all: found by the planner, failed by the run.
+    try Data("this is not a photo".utf8).write(to: photos.appendingPathComponent("broken-text.jpg"))
+    let (summary, _) = try h.run()
+    XCTAssertEqual(summary.written, 16, "the good photos are all done")
+    let sources = Set(summary.failures.map(\.source))
+    XCTAssertEqual(
+      sources, ["photos/broken-truncated.jpg", "photos/broken-text.jpg", "thumbs/broken-truncated-192.jpg"], "\(summary.failures)")
+    // The truncated photo fails its 3 outputs, and the tiny avatar made from one of them;
+    // the text file fails once for its job, its outputs being unknown.
+    XCTAssertEqual(summary.failures.filter { $0.source == "photos/broken-truncated.jpg" }.count, 3)
+    let downstream = try XCTUnwrap(summary.failures.first { $0.source == "thumbs/broken-truncated-192.jpg" })
+    XCTAssertEqual(downstream.output, "tiny/broken-truncated-192.png")
+    XCTAssertTrue(downstream.reason.contains("job thumbs"), downstream.reason)
+    XCTAssertEqual(summary.failures.filter { $0.source == "photos/broken-text.jpg" }.count, 1)
+    XCTAssertEqual(summary.failed, summary.failures.count)
+    XCTAssertTrue(summary.failures.allSatisfy { !$0.reason.isEmpty })
+    XCTAssertFalse(FileManager.default.fileExists(atPath: h.outputRoot + "/thumbs/broken-truncated-96.jpg"))
+  }
+
+  func testFailFastStopsSchedulingAfterTheFirstFailure() throws {
+    let h = try harness()
+    defer { h.remove() }
+    // Sorted first, so that with one worker it is the first task; it fails when decoded.
+    let kite = try Data(contentsOf: h.folder.appendingPathComponent("photos/kite.jpg"))
+    try kite.prefix(kite.count / 3).write(to: h.folder.appendingPathComponent("photos/aab-truncated.jpg"))
+    let (summary, _) = try h.run {
+      $0.failFast = true
+      $0.jobs = 1
+    }
+    XCTAssertGreaterThan(summary.failed, 0)
+    XCTAssertEqual(summary.written, 0, "nothing is scheduled after the first failure")
+    XCTAssertFalse(summary.interrupted)
+  }
+
+  func testOneAndTwoWorkersWriteIdenticalBytesAndManifests() throws {
+    let h = try harness()
+    defer { h.remove() }
+    let one = h.folder.appendingPathComponent("j1").path
+    let two = h.folder.appendingPathComponent("j2").path
+    try h.run(outputRoot: one) { $0.jobs = 1 }
+    try h.run(outputRoot: two) { $0.jobs = 2 }
+    let a = treeContents(one)
+    XCTAssertEqual(a.count, 17)
+    assertSameTree(a, treeContents(two))
+  }
+
+  func testTwoRunsWriteIdenticalBytesAndManifests() throws {
+    let h = try harness()
+    defer { h.remove() }
+    let first = h.folder.appendingPathComponent("first").path
+    let second = h.folder.appendingPathComponent("second").path
+    try h.run(outputRoot: first)
+    try h.run(outputRoot: second)
+    assertSameTree(treeContents(first), treeContents(second))
+    XCTAssertNotNil(treeContents(first)["cropjob-manifest.json"])
+  }
+
+  func testShardsTogetherEqualTheUnshardedRunAndOverlapNowhere() throws {
+    let h = try harness()
+    defer { h.remove() }
+    let whole = h.folder.appendingPathComponent("whole").path
+    let sharded = h.folder.appendingPathComponent("sharded").path
+    try h.run(outputRoot: whole)
+    var written: [String: Int] = [:]
+    var decodes = 0
+    for index in 0..<4 {
+      let (summary, reporter) = try h.run(outputRoot: sharded) { $0.shard = Shard(index: index, count: 4) }
+      XCTAssertEqual(summary.failed, 0)
+      XCTAssertEqual(summary.upToDate, 0, "a shard never touches another's outputs")
+      decodes += summary.decodes
+      for path in reporter.written { written[path, default: 0] += 1 }
+    }
+    XCTAssertEqual(written.count, 16)
+    XCTAssertTrue(written.values.allSatisfy { $0 == 1 })
+    XCTAssertEqual(decodes, 8, "each source is decoded by one shard only")
+    let isManifest: (String) -> Bool = { $0.hasPrefix("cropjob-manifest") }
+    assertSameTree(treeContents(whole), treeContents(sharded), ignoring: isManifest)
+    // The shard manifests together list exactly the unsharded manifest's entries.
+    let wholeManifest = try Manifest.decodeFile(whole + "/cropjob-manifest.json")
+    var union: [Manifest.Entry] = []
+    for index in 0..<4 {
+      union += try Manifest.decodeFile(sharded + "/" + Manifest.fileName(shard: Shard(index: index, count: 4))).outputs
+    }
+    XCTAssertEqual(union.sorted { $0.path < $1.path }, wholeManifest.outputs)
+    // An unsharded run over the sharded outputs finds everything up to date, and its
+    // manifest, complete, replaces the shards'.
+    let (summary, _) = try h.run(outputRoot: sharded)
+    XCTAssertEqual(summary.upToDate, 16)
+    XCTAssertEqual(summary.decodes, 0)
+    XCTAssertEqual(treeContents(sharded).keys.filter(isManifest), ["cropjob-manifest.json"])
+    XCTAssertEqual(try Manifest.decodeFile(sharded + "/cropjob-manifest.json"), wholeManifest)
+  }
+
+  func testNewestManifestWinsWhenShardCountsChange() throws {
+    let h = try harness()
+    defer { h.remove() }
+    for index in 0..<2 { try h.run { $0.shard = Shard(index: index, count: 2) } }
+    try h.writeJob(Self.job(quality: 70))
+    var rebuilt = 0
+    for index in 0..<3 { rebuilt += try h.run { $0.shard = Shard(index: index, count: 3) }.0.written }
+    XCTAssertEqual(rebuilt, 12)
+    // The 2-shard manifests still list the old keys: the newer 3-shard ones must win,
+    // whatever their names' order.
+    var written = 0
+    var upToDate = 0
+    for index in 0..<3 {
+      let (summary, _) = try h.run { $0.shard = Shard(index: index, count: 3) }
+      written += summary.written
+      upToDate += summary.upToDate
+    }
+    XCTAssertEqual(written, 0)
+    XCTAssertEqual(upToDate, 16)
+  }
+
+  func testCancellationStopsAndTheNextRunCompletesTheSameOutputs() throws {
+    let h = try harness()
+    defer { h.remove() }
+    let reference = h.folder.appendingPathComponent("reference").path
+    try h.run(outputRoot: reference)
+    // Cancel after the third file is written, as SIGINT would.
+    let reporter = CollectingReporter { event, _ in
+      if case .wrote = event { Self.wroteCount.withLock { $0 += 1 } }
+      if Self.wroteCount.withLock({ $0 }) == 3 { Cancellation.cancel() }
+    }
+    Self.wroteCount.withLock { $0 = 0 }
+    let (interrupted, _) = try h.run(reporter: reporter) { $0.jobs = 1 }
+    XCTAssertTrue(interrupted.interrupted)
+    XCTAssertLessThan(interrupted.written, 16)
+    XCTAssertGreaterThanOrEqual(interrupted.written, 3)
+    // What finished is in the manifest, whole; nothing partial is left behind.
+    let manifest = try Manifest.decodeFile(h.outputRoot + "/cropjob-manifest.json")
+    XCTAssertEqual(manifest.outputs.count, interrupted.written)
+    let files = treeContents(h.outputRoot)
+    XCTAssertFalse(files.keys.contains { $0.contains(AtomicWriter.temporaryPrefix) })
+    XCTAssertEqual(files.count, interrupted.written + 1)
+    Cancellation.reset()
+    let (resumed, _) = try h.run()
+    XCTAssertEqual(resumed.upToDate, interrupted.written)
+    XCTAssertEqual(resumed.written, 16 - interrupted.written)
+    assertSameTree(treeContents(reference), treeContents(h.outputRoot))
+  }
+
+  static let wroteCount = LockedBox(0)
+
+  func testATinyPixelBudgetStillRunsEverything() throws {
+    let h = try harness()
+    defer { h.remove() }
+    let (summary, _) = try h.run { $0.maxPixelsInFlight = 1 }
+    XCTAssertEqual(summary.written, 16)
+    XCTAssertEqual(summary.failed, 0)
+  }
+
+  func testPlanTimeUpToDateMatchesTheRun() throws {
+    let h = try harness()
+    defer { h.remove() }
+    let plan = try h.plan()
+    let executor = Executor(plan: plan, options: RunOptions(), reporter: CollectingReporter())
+    XCTAssertTrue(executor.upToDatePaths(executor.selectedOutputs()).isEmpty)
+    try h.run()
+    let after = Executor(plan: try h.plan(), options: RunOptions(), reporter: CollectingReporter())
+    XCTAssertEqual(after.upToDatePaths(after.selectedOutputs()).count, 16)
+  }
+}
+
+extension Manifest {
+  static func decodeFile(_ path: String) throws -> Manifest {
+    try JSONDecoder().decode(Manifest.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+  }
+}

@@ -1,0 +1,398 @@
+import CropGeometry
+import XCTest
+
+@testable import CropKit
+
+/// The planner: JSON snapshots of the sample jobs, cycles, collisions, shards, DOT.
+final class PlannerTests: XCTestCase {
+  // MARK: Snapshots
+
+  static let fixtures = TestPaths.repoRoot.appendingPathComponent("Tests/CropKitTests/Fixtures/plans")
+
+  /// `plan --format json` of a job file, with the checkout's location replaced by `$REPO`.
+  func planJSON(_ jobFile: String) throws -> String {
+    let path = TestPaths.jobs.appendingPathComponent(jobFile).path
+    let loaded = JobFileLoader.load(path: path)
+    let file = try XCTUnwrap(loaded.jobFile, loaded.diagnostics.map(\.description).joined(separator: "\n"))
+    let plan = Planner().plan(file)
+    return PlanRenderer.render(plan, format: .json).replacingOccurrences(of: TestPaths.repoRoot.path, with: "$REPO")
+  }
+
+  /// Compares the plans of jobs/*.yaml with Tests/CropKitTests/Fixtures/plans/<job>.json,
+  /// structurally (numbers within 1e-6; `key`, which names cropjob's and libvips' versions,
+  /// only for its form). CROPJOB_UPDATE_SNAPSHOTS=1 rewrites the fixtures.
+  func testPlanSnapshotsOfSampleJobs() throws {
+    let jobs = try FileManager.default.contentsOfDirectory(atPath: TestPaths.jobs.path).filter { $0.hasSuffix(".yaml") }.sorted()
+    XCTAssertFalse(jobs.isEmpty)
+    let update = ProcessInfo.processInfo.environment["CROPJOB_UPDATE_SNAPSHOTS"] == "1"
+    for job in jobs {
+      let actual = try planJSON(job)
+      let fixture = Self.fixtures.appendingPathComponent((job as NSString).deletingPathExtension + ".json")
+      if update || !FileManager.default.fileExists(atPath: fixture.path) {
+        try FileManager.default.createDirectory(at: Self.fixtures, withIntermediateDirectories: true)
+        try (actual + "\n").write(to: fixture, atomically: true, encoding: .utf8)
+        if !update { XCTFail("\(fixture.lastPathComponent) was missing and has been written: check it in") }
+        continue
+      }
+      let expected = try JSONSerialization.jsonObject(with: Data(contentsOf: fixture))
+      let got = try JSONSerialization.jsonObject(with: Data(actual.utf8))
+      var differences: [String] = []
+      Self.compare(expected, got, at: job, into: &differences)
+      XCTAssertTrue(
+        differences.isEmpty,
+        "\(job): plan differs from \(fixture.lastPathComponent) (CROPJOB_UPDATE_SNAPSHOTS=1 to accept):\n"
+          + differences.prefix(20).joined(separator: "\n"))
+    }
+  }
+
+  static func compare(_ a: Any, _ b: Any, at path: String, into differences: inout [String]) {
+    switch (a, b) {
+    case (let x as [String: Any], let y as [String: Any]):
+      for key in Set(x.keys).union(y.keys).sorted() {
+        guard let xv = x[key], let yv = y[key] else {
+          differences.append("\(path).\(key): only in \(x[key] == nil ? "actual" : "expected")")
+          continue
+        }
+        if key == "key" {
+          for v in [xv, yv] where !((v as? String).map { $0.count == 64 && $0.allSatisfy(\.isHexDigit) } ?? false) {
+            differences.append("\(path).key: \(v) is not a SHA-256")
+          }
+          continue
+        }
+        compare(xv, yv, at: "\(path).\(key)", into: &differences)
+      }
+    case (let x as [Any], let y as [Any]):
+      if x.count != y.count { differences.append("\(path): \(x.count) items expected, \(y.count) found") }
+      for i in 0..<min(x.count, y.count) { compare(x[i], y[i], at: "\(path)[\(i)]", into: &differences) }
+    case (let x as String, let y as String):
+      if x != y { differences.append("\(path): expected \"\(x)\", found \"\(y)\"") }
+    case (let x as NSNumber, let y as NSNumber):
+      if abs(x.doubleValue - y.doubleValue) > 1e-6 * max(1, abs(x.doubleValue)) {
+        differences.append("\(path): expected \(x), found \(y)")
+      }
+    case (is NSNull, is NSNull):
+      break
+    default:
+      differences.append("\(path): expected \(a), found \(b)")
+    }
+  }
+
+  func testPlanIsDeterministic() throws {
+    XCTAssertEqual(try planJSON("thumbnails.yaml"), try planJSON("thumbnails.yaml"))
+  }
+
+  func testPlanJSONHasEveryOutputWithCropSizePathAndKey() throws {
+    let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(planJSON("thumbnails.yaml").utf8)) as? [String: Any])
+    let outputs = try XCTUnwrap(object["outputs"] as? [[String: Any]])
+    // 14 samples x 2 widths (square) + 9 JPEGs not sideways (banner).
+    XCTAssertEqual(outputs.count, 28 + 9)
+    XCTAssertEqual(object["decodes"] as? Int, 14)
+    for output in outputs {
+      for field in ["crop", "width", "height", "path", "key", "upToDate", "source", "job"] {
+        XCTAssertNotNil(output[field], "\(field) missing in \(output)")
+      }
+      let crop = try XCTUnwrap(output["crop"] as? [String: Any])
+      XCTAssertNotNil(crop["width"])
+    }
+    XCTAssertEqual(Set(outputs.compactMap { $0["key"] as? String }).count, outputs.count, "keys are distinct")
+  }
+
+  // MARK: Graph errors
+
+  func testCycleIsAnErrorNamingTheCycle() throws {
+    let harness = try RunHarness(
+      samples: ["kite.jpg"],
+      job: """
+        version: 1
+        output: out
+        jobs:
+          a:
+            from: c
+            guide: {shape: square, size: 64}
+            outputs: [{path: "a/{stem}.jpg"}]
+          b:
+            from: a
+            guide: {shape: square, size: 32}
+            outputs: [{path: "b/{stem}.jpg"}]
+          c:
+            from: b
+            guide: {shape: square, size: 16}
+            outputs: [{path: "c/{stem}.jpg"}]
+        """)
+    defer { harness.remove() }
+    let result = JobFileLoader.load(path: harness.jobPath)
+    XCTAssertNil(result.jobFile)
+    let cycle = result.diagnostics.filter { $0.message.contains("cycle") }
+    XCTAssertEqual(cycle.count, 1, result.diagnostics.map(\.description).joined(separator: "\n"))
+    let message = try XCTUnwrap(cycle.first).message
+    for name in ["a", "b", "c"] { XCTAssertTrue(message.contains(name), message) }
+    XCTAssertTrue(message.contains("→"), message)
+    XCTAssertGreaterThan(try XCTUnwrap(cycle.first).line, 0)
+  }
+
+  func testPathCollisionMakesThePlanUnrunnable() throws {
+    let harness = try RunHarness(
+      samples: ["kite.jpg", "bridge.jpg"],
+      job: """
+        version: 1
+        output: out
+        jobs:
+          one:
+            sources: ["photos/*.jpg"]
+            guide: {shape: square, size: 64}
+            outputs: [{path: "thumbs/{stem}.jpg"}]
+          two:
+            sources: ["photos/kite.jpg"]
+            guide: {shape: square, size: 32}
+            outputs: [{path: "thumbs/{stem}.jpg"}]
+        """)
+    defer { harness.remove() }
+    let plan = try harness.plan()
+    XCTAssertFalse(plan.isRunnable)
+    let collisions = plan.issues.filter { $0.message.contains("path collision") }
+    XCTAssertEqual(collisions.count, 1, "\(plan.issues)")
+    XCTAssertEqual(collisions.first?.output, "thumbs/kite.jpg")
+    XCTAssertTrue(collisions.first?.message.contains("job one") ?? false, "\(collisions)")
+  }
+
+  func testAnOutputMayNotOverwriteASource() throws {
+    let harness = try RunHarness(
+      samples: ["kite.jpg"],
+      job: """
+        version: 1
+        output: photos
+        jobs:
+          inplace:
+            sources: ["photos/kite.jpg"]
+            guide: {shape: square, size: 64}
+            outputs: [{path: "{name}"}]
+        """)
+    defer { harness.remove() }
+    let plan = try harness.plan()
+    XCTAssertFalse(plan.isRunnable)
+    XCTAssertTrue(plan.issues.contains { $0.message.contains("would overwrite the source") }, "\(plan.issues)")
+  }
+
+  func testUnreadableSourceIsFoundBeforeRunning() throws {
+    let harness = try RunHarness(
+      samples: ["kite.jpg"],
+      job: """
+        version: 1
+        output: out
+        jobs:
+          t:
+            sources: ["photos"]
+            guide: {shape: square, size: 64}
+            outputs: [{path: "{stem}.jpg"}]
+        """)
+    defer { harness.remove() }
+    try Data("not an image".utf8).write(to: harness.folder.appendingPathComponent("photos/broken.jpg"))
+    let plan = try harness.plan()
+    XCTAssertTrue(plan.isRunnable, "a bad source fails its own outputs only")
+    XCTAssertEqual(plan.outputs.map(\.path), ["kite.jpg"])
+    XCTAssertTrue(plan.issues.contains { $0.severity == .error && $0.source == "photos/broken.jpg" }, "\(plan.issues)")
+  }
+
+  func testOutputRootIsAbsoluteAndStandardised() throws {
+    let cwd = FileManager.default.currentDirectoryPath
+    defer { FileManager.default.changeCurrentDirectoryPath(cwd) }
+    FileManager.default.changeCurrentDirectoryPath(TestPaths.repoRoot.path)
+    let file = try XCTUnwrap(JobFileLoader.load(path: "jobs/thumbnails.yaml").jobFile)
+    let plan = Planner().plan(file)
+    XCTAssertEqual(plan.outputRoot, TestPaths.repoRoot.appendingPathComponent("out/thumbnails").path)
+    XCTAssertTrue(plan.sources.allSatisfy { $0.absolutePath.hasPrefix("/") && !$0.absolutePath.contains("..") })
+  }
+
+  // MARK: Stages
+
+  func testFromJobsRunInALaterStageFromTheUpstreamOutput() throws {
+    let harness = try RunHarness(
+      samples: ["kite.jpg", "bridge.jpg"],
+      job: """
+        version: 1
+        output: out
+        jobs:
+          small:
+            from: big
+            guide: {shape: circle, size: 32}
+            outputs: [{path: "small/{stem}.png", encode: {format: png}}]
+          big:
+            sources: ["photos/*.jpg"]
+            guide: {shape: square, size: 128}
+            outputs:
+              - {path: "big/{stem}-{width}.jpg", widths: [128, 256]}
+        """)
+    defer { harness.remove() }
+    let plan = try harness.plan()
+    XCTAssertTrue(plan.isRunnable, "\(plan.issues)")
+    XCTAssertEqual(plan.outputs.filter { $0.job == "big" }.map(\.stage), [0, 0, 0, 0])
+    let small = plan.outputs.filter { $0.job == "small" }
+    XCTAssertEqual(small.map(\.stage), [1, 1])
+    // The largest size of the upstream's first output entry is the source, named by its
+    // path in the output root (not by an absolute path).
+    XCTAssertEqual(small.map { plan.sources[$0.sourceIndex].path }, ["big/bridge-256.jpg", "big/kite-256.jpg"])
+    XCTAssertEqual(small.map(\.path), ["small/bridge-256.png", "small/kite-256.png"])
+  }
+
+  // MARK: Shards
+
+  func testShardsPartitionTheOutputsBySource() throws {
+    let harness = try RunHarness(
+      samples: ["kite.jpg", "bridge.jpg", "cat.png", "astronaut.jpg", "ladybird.jpg", "nuthatch.jpg"],
+      job: """
+        version: 1
+        output: out
+        jobs:
+          big:
+            sources: ["photos"]
+            guide: {shape: square, size: 64}
+            outputs: [{path: "big/{stem}-{width}.jpg", widths: [64, 128]}]
+          small:
+            from: big
+            guide: {shape: square, size: 16}
+            outputs: [{path: "small/{stem}.jpg"}]
+        """)
+    defer { harness.remove() }
+    let plan = try harness.plan()
+    var seen: [Int: Int] = [:]
+    for index in 0..<4 {
+      var options = RunOptions()
+      options.shard = Shard(index: index, count: 4)
+      let selected = Executor(plan: plan, options: options, reporter: CollectingReporter()).selectedOutputs()
+      for i in selected { seen[i, default: 0] += 1 }
+      // A source's outputs, and the outputs of what it feeds, stay in one shard.
+      let roots = Set(selected.map { Executor.rootSources(of: plan)[plan.outputs[$0].sourceIndex] })
+      for i in plan.outputs.indices where roots.contains(Executor.rootSources(of: plan)[plan.outputs[i].sourceIndex]) {
+        XCTAssertTrue(selected.contains(i), "\(plan.outputs[i].path) is not with its source in shard \(index)")
+      }
+    }
+    XCTAssertEqual(seen.count, plan.outputs.count, "the union is the whole plan")
+    XCTAssertTrue(seen.values.allSatisfy { $0 == 1 }, "no output is in two shards")
+  }
+
+  func testShardIsStableAcrossProcesses() {
+    // FNV-1a, not Swift's per-process seeded hash: these values must never change, or
+    // workers of one batch built at different times would disagree.
+    XCTAssertEqual((0..<4).filter { Shard(index: $0, count: 4).contains("../samples/kite.jpg") }.count, 1)
+    XCTAssertEqual(
+      ["a", "b", "photos/kite.jpg", "../samples/bridge.jpg"].map { p in (0..<4).first { Shard(index: $0, count: 4).contains(p) }! },
+      [0, 1, 3, 2])
+  }
+
+  func testShardSelectionFromTheCommandLineAndTheEnvironment() throws {
+    XCTAssertEqual(try ShardSelection.parse("2/4"), Shard(index: 2, count: 4))
+    for bad in ["4/4", "-1/4", "1/0", "1", "a/b", "1/2/3"] {
+      XCTAssertThrowsError(try ShardSelection.parse(bad), bad)
+    }
+    // Slurm: task ids relative to the array's first id.
+    XCTAssertEqual(
+      try ShardSelection.fromEnvironment(
+        ["SLURM_ARRAY_TASK_ID": "7", "SLURM_ARRAY_TASK_MIN": "5", "SLURM_ARRAY_TASK_COUNT": "4"], count: nil),
+      Shard(index: 2, count: 4))
+    XCTAssertEqual(try ShardSelection.fromEnvironment(["SLURM_ARRAY_TASK_ID": "3", "SLURM_ARRAY_TASK_COUNT": "4"], count: nil), Shard(index: 3, count: 4))
+    XCTAssertThrowsError(try ShardSelection.fromEnvironment(["SLURM_ARRAY_TASK_ID": "3"], count: nil))
+    XCTAssertThrowsError(
+      try ShardSelection.fromEnvironment(["SLURM_ARRAY_TASK_ID": "9", "SLURM_ARRAY_TASK_MIN": "5", "SLURM_ARRAY_TASK_COUNT": "4"], count: nil))
+    // Kubernetes Indexed Jobs and AWS Batch give only an index: the count comes from --shard-count.
+    XCTAssertEqual(try ShardSelection.fromEnvironment(["JOB_COMPLETION_INDEX": "1"], count: 3), Shard(index: 1, count: 3))
+    XCTAssertThrowsError(try ShardSelection.fromEnvironment(["JOB_COMPLETION_INDEX": "1"], count: nil))
+    XCTAssertThrowsError(try ShardSelection.fromEnvironment(["JOB_COMPLETION_INDEX": "3"], count: 3))
+    XCTAssertEqual(try ShardSelection.fromEnvironment(["AWS_BATCH_JOB_ARRAY_INDEX": "0"], count: 2), Shard(index: 0, count: 2))
+    XCTAssertThrowsError(try ShardSelection.fromEnvironment(["AWS_BATCH_JOB_ARRAY_INDEX": "x"], count: 2))
+    XCTAssertNil(try ShardSelection.fromEnvironment(["HOME": "/root"], count: 4))
+  }
+
+  // MARK: Renderers
+
+  func testTextSummaryCountsDecodesAndIssues() throws {
+    let file = try XCTUnwrap(JobFileLoader.load(path: TestPaths.jobs.appendingPathComponent("thumbnails.yaml").path).jobFile)
+    let text = PlanRenderer.render(Planner().plan(file), format: .text)
+    XCTAssertTrue(text.contains("job square: 14 sources, 28 outputs"), text)
+    XCTAssertTrue(text.contains("job banner: 9 sources, 9 outputs"), text)
+    XCTAssertTrue(text.contains("Total: 37 outputs from 14 decodes"), text)
+    XCTAssertTrue(text.hasSuffix("Runnable."), text)
+  }
+
+  func testDotIsWellFormedGraphviz() throws {
+    let harness = try RunHarness(
+      samples: ["kite.jpg", "cat.png"],
+      job: """
+        version: 1
+        output: out
+        jobs:
+          big:
+            sources: ["photos"]
+            guide: {shape: square, size: 64}
+            outputs: [{path: "big/{stem} \\"q\\"-{width}.jpg", widths: [64, 128]}]
+          small:
+            from: big
+            guide: {shape: square, size: 16}
+            outputs: [{path: "small/{stem}.jpg"}]
+        """)
+    defer { harness.remove() }
+    let dot = PlanRenderer.render(try harness.plan(), format: .dot)
+    DotChecks.assertWellFormed(dot)
+    XCTAssertTrue(dot.contains("subgraph \"cluster_big\""), dot)
+    XCTAssertTrue(dot.contains("[style=dashed]"), "from: edges")
+    XCTAssertEqual(dot.components(separatedBy: "[shape=box").count - 1, 4, "one decode node per source")
+    XCTAssertEqual(dot.components(separatedBy: "[shape=note").count - 1, 6, "one node per output")
+  }
+}
+
+/// Structural checks of DOT text: one digraph, balanced braces, every statement ended,
+/// quoted strings closed, edges between declared nodes. (Graphviz itself is not needed.)
+enum DotChecks {
+  static func assertWellFormed(_ dot: String, file: StaticString = #filePath, line: UInt = #line) {
+    let lines = dot.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    XCTAssertEqual(lines.first, "digraph cropjob {", file: file, line: line)
+    XCTAssertEqual(lines.last, "}", file: file, line: line)
+    var depth = 0
+    var nodes = Set<String>()
+    var edges: [(String, String)] = []
+    for text in lines {
+      // Split into quoted strings and the rest.
+      var quoted: [String] = []
+      var bare = ""
+      var current = ""
+      var inQuote = false
+      var escaped = false
+      for c in text {
+        if inQuote {
+          if escaped {
+            escaped = false
+            current.append(c)
+          } else if c == "\\" {
+            escaped = true
+          } else if c == "\"" {
+            inQuote = false
+            quoted.append(current)
+            current = ""
+            bare += "\"\""
+          } else {
+            current.append(c)
+          }
+        } else if c == "\"" {
+          inQuote = true
+        } else {
+          bare.append(c)
+        }
+      }
+      XCTAssertFalse(inQuote, "unclosed quote: \(text)", file: file, line: line)
+      depth += bare.filter { $0 == "{" }.count - bare.filter { $0 == "}" }.count
+      XCTAssertGreaterThanOrEqual(depth, 0, file: file, line: line)
+      let trimmed = bare.trimmingCharacters(in: .whitespaces)
+      XCTAssertTrue(
+        trimmed.hasSuffix(";") || trimmed.hasSuffix("{") || trimmed == "}", "statement not ended: \(text)", file: file, line: line)
+      if trimmed.hasPrefix("\"\" -> \"\""), quoted.count >= 2 {
+        edges.append((quoted[0], quoted[1]))
+      } else if trimmed.hasPrefix("\"\" ["), let id = quoted.first {
+        nodes.insert(id)
+      }
+    }
+    XCTAssertEqual(depth, 0, "unbalanced braces", file: file, line: line)
+    for (from, to) in edges {
+      XCTAssertTrue(nodes.contains(to), "edge to undeclared node \(to)", file: file, line: line)
+      XCTAssertTrue(nodes.contains(from), "edge from undeclared node \(from)", file: file, line: line)
+    }
+  }
+}

@@ -1,0 +1,110 @@
+import CropKit
+import Foundation
+import XCTest
+
+/// A job file in a scratch folder with its own copies of some samples, planned and run
+/// in-process; what the executor reported is collected.
+struct RunHarness {
+  let folder: URL
+  var jobPath: String { folder.appendingPathComponent("job.yaml").path }
+  var outputRoot: String { folder.appendingPathComponent("out").path }
+
+  /// Copies `samples` into `folder/photos` and writes `job.yaml` (which may refer to
+  /// `photos/...` and should say `output: out`).
+  init(samples: [String], job: String, name: String = #function) throws {
+    folder = TestPaths.scratch(name)
+    let photos = folder.appendingPathComponent("photos")
+    try FileManager.default.createDirectory(at: photos, withIntermediateDirectories: true)
+    for sample in samples {
+      try FileManager.default.copyItem(atPath: TestPaths.sample(sample), toPath: photos.appendingPathComponent(sample).path)
+    }
+    try writeJob(job)
+  }
+
+  func writeJob(_ text: String) throws {
+    try text.write(toFile: jobPath, atomically: true, encoding: .utf8)
+  }
+
+  func load() throws -> JobFile {
+    let result = JobFileLoader.load(path: jobPath)
+    guard let file = result.jobFile else {
+      throw XCTSkip("job file invalid: \(result.diagnostics.map(\.description).joined(separator: "\n"))")
+    }
+    return file
+  }
+
+  func plan(outputRoot: String? = nil) throws -> Plan {
+    Planner(outputRoot: outputRoot).plan(try load())
+  }
+
+  /// Plans and runs; `configure` adjusts the options.
+  @discardableResult
+  func run(
+    outputRoot: String? = nil, reporter: CollectingReporter = CollectingReporter(), _ configure: (inout RunOptions) -> Void = { _ in }
+  ) throws -> (RunSummary, CollectingReporter) {
+    var options = RunOptions()
+    options.jobs = 2
+    configure(&options)
+    let plan = try plan(outputRoot: outputRoot)
+    XCTAssertTrue(plan.isRunnable, plan.issues.map(\.description).joined(separator: "\n"))
+    let summary = Executor(plan: plan, options: options, reporter: reporter).run()
+    return (summary, reporter)
+  }
+
+  func remove() { try? FileManager.default.removeItem(at: folder) }
+}
+
+/// Keeps every event; optionally acts on one (e.g. cancels after the n-th write).
+final class CollectingReporter: RunReporter, @unchecked Sendable {
+  private let lock = NSLock()
+  private var stored: [RunEvent] = []
+  private let onEvent: (@Sendable (RunEvent, Int) -> Void)?
+
+  init(onEvent: (@Sendable (RunEvent, Int) -> Void)? = nil) { self.onEvent = onEvent }
+
+  func report(_ event: RunEvent) {
+    lock.lock()
+    stored.append(event)
+    let count = stored.count
+    lock.unlock()
+    onEvent?(event, count)
+  }
+
+  var events: [RunEvent] {
+    lock.lock()
+    defer { lock.unlock() }
+    return stored
+  }
+
+  var written: [String] { events.compactMap { if case .wrote(let path, _, _, _) = $0 { return path } else { return nil } } }
+  var skipped: [String] { events.compactMap { if case .skipped(let path) = $0 { return path } else { return nil } } }
+  var decoded: [String] { events.compactMap { if case .decoded(let source) = $0 { return source } else { return nil } } }
+  var stale: [String] { events.compactMap { if case .stale(let path) = $0 { return path } else { return nil } } }
+  var pruned: [String] { events.compactMap { if case .pruned(let path) = $0 { return path } else { return nil } } }
+}
+
+/// Every regular file below `root` (relative path → bytes), skipping nothing.
+func treeContents(_ root: String) -> [String: Data] {
+  var result: [String: Data] = [:]
+  guard let enumerator = FileManager.default.enumerator(atPath: root) else { return result }
+  while let next = enumerator.nextObject() as? String {
+    if enumerator.fileAttributes?[.type] as? FileAttributeType == .typeRegular {
+      result[next] = FileManager.default.contents(atPath: (root as NSString).appendingPathComponent(next))
+    }
+  }
+  return result
+}
+
+/// Asserts two output trees hold the same files with the same bytes (names differing only
+/// as allowed by `ignoring`).
+func assertSameTree(
+  _ a: [String: Data], _ b: [String: Data], ignoring: (String) -> Bool = { _ in false }, file: StaticString = #filePath,
+  line: UInt = #line
+) {
+  let left = a.filter { !ignoring($0.key) }
+  let right = b.filter { !ignoring($0.key) }
+  XCTAssertEqual(Set(left.keys), Set(right.keys), "different files", file: file, line: line)
+  for (path, bytes) in left where right[path] != nil && right[path] != bytes {
+    XCTFail("\(path) differs (\(bytes.count) vs \(right[path]!.count) bytes)", file: file, line: line)
+  }
+}
