@@ -1,0 +1,439 @@
+import Foundation
+import XCTest
+
+/// `cropjob run` and `cropjob plan` end to end: decode counts, incremental re-runs, exit
+/// codes, determinism, shards (flags and batch-engine variables), SIGINT, NDJSON, DOT.
+final class RunCommandTests: XCTestCase {
+  /// Three outputs per photo, and a `from:` job.
+  static func job(thumbQuality: Int = 82, webpQuality: Int = 70, extra: Bool = false) -> String {
+    """
+    version: 1
+    output: out
+    jobs:
+      thumbs:
+        sources: ["photos"]
+        guide: {shape: square, size: 96}
+        outputs:
+          - path: "thumbs/{stem}-{width}.jpg"
+            widths: [96, 192]
+            encode: {quality: \(thumbQuality)}
+          - path: "webp/{stem}.webp"
+            encode: {format: webp, quality: \(webpQuality)}
+    \(extra ? "      - path: \"extra/{stem}.png\"\n        encode: {format: png}" : "")
+      tiny:
+        from: thumbs
+        guide: {shape: circle, size: 24}
+        outputs: [{path: "tiny/{stem}.png", encode: {format: png}}]
+    """
+  }
+
+  static let photos = ["kite.jpg", "bridge.jpg", "cat.png", "portrait-sideways-8.jpg", "coffee-alpha.png"]
+
+  func scratch(_ name: String = #function, job: String = RunCommandTests.job()) throws -> CLIJob {
+    let scratch = CLIJob(name)
+    try scratch.copySamples(Self.photos)
+    try scratch.write(job)
+    return scratch
+  }
+
+  func finished(_ events: [[String: Any]]) throws -> [String: Any] {
+    let last = try XCTUnwrap(events.last)
+    XCTAssertEqual(last["event"] as? String, "finished")
+    return last
+  }
+
+  // MARK: Decodes and incremental runs
+
+  func testJSONEventsCountOneDecodePerSourceThenNothingOnTheSecondRun() throws {
+    let s = try scratch()
+    defer { s.remove() }
+    let first = try s.run(["run", "job.yaml", "--json"])
+    XCTAssertEqual(first.status, 0, first.stderr)
+    let events = CLIJob.events(first.stdout)
+    XCTAssertEqual(events.first?["event"] as? String, "started")
+    XCTAssertEqual(events.first?["total"] as? Int, 20)
+    let summary = try finished(events)
+    // 5 photos x 3 outputs + 5 tiny avatars; 5 photos + 5 upstream thumbnails decoded.
+    XCTAssertEqual(summary["planned"] as? Int, 20)
+    XCTAssertEqual(summary["written"] as? Int, 20)
+    XCTAssertEqual(summary["decodes"] as? Int, 10)
+    let decoded = events.filter { $0["event"] as? String == "decoded" }.compactMap { $0["source"] as? String }
+    XCTAssertEqual(decoded.count, 10)
+    XCTAssertEqual(Set(decoded).count, 10)
+    XCTAssertEqual(events.filter { $0["event"] as? String == "wrote" }.count, 20)
+
+    let second = try s.run(["run", "job.yaml", "--json"])
+    XCTAssertEqual(second.status, 0, second.stderr)
+    let again = CLIJob.events(second.stdout)
+    let summary2 = try finished(again)
+    XCTAssertEqual(summary2["decodes"] as? Int, 0)
+    XCTAssertEqual(summary2["written"] as? Int, 0)
+    XCTAssertEqual(summary2["upToDate"] as? Int, 20)
+    XCTAssertEqual(again.filter { $0["event"] as? String == "up-to-date" }.count, 20)
+
+    let text = try s.run(["run", "job.yaml", "--stats"])
+    XCTAssertEqual(text.status, 0)
+    XCTAssertTrue(text.stderr.contains("done: 0 written, 20 up to date, 0 failed"), text.stderr)
+    XCTAssertTrue(text.stderr.contains("decodes 0"), text.stderr)
+  }
+
+  func testStatsCountsDecodesOfTheSampleAvatarsJob() throws {
+    let s = CLIJob()
+    defer { s.remove() }
+    let result = try s.run(["run", "jobs/avatars.yaml", "--output", s.path("out"), "--stats", "-q"], cwd: CLIRunner.repoRoot)
+    XCTAssertEqual(result.status, 0, result.stderr)
+    let samples = try FileManager.default.contentsOfDirectory(atPath: CLIRunner.repoRoot.appendingPathComponent("samples").path)
+      .filter { $0.hasSuffix(".jpg") || $0.hasSuffix(".png") }.count
+    // Three outputs per photo (1x and 2x PNG, a JPEG), one decode each.
+    XCTAssertTrue(result.stderr.contains("planned \(3 * samples),"), result.stderr)
+    XCTAssertTrue(result.stderr.contains("decodes \(samples),"), result.stderr)
+  }
+
+  func testChangingOneOutputsQualityRebuildsOnlyThatOutputAndForceRebuildsAll() throws {
+    let s = try scratch()
+    defer { s.remove() }
+    XCTAssertEqual(try s.run(["run", "job.yaml", "-q"]).status, 0)
+    try s.write(Self.job(webpQuality: 60))
+    let result = try s.run(["run", "job.yaml", "--json"])
+    XCTAssertEqual(result.status, 0, result.stderr)
+    let events = CLIJob.events(result.stdout)
+    let written = events.filter { $0["event"] as? String == "wrote" }.compactMap { $0["path"] as? String }
+    XCTAssertEqual(Set(written), Set(Self.photos.map { "webp/\(($0 as NSString).deletingPathExtension).webp" }))
+    XCTAssertEqual(try finished(events)["upToDate"] as? Int, 15)
+    let forced = CLIJob.events(try s.run(["run", "job.yaml", "--json", "--force"]).stdout)
+    XCTAssertEqual(try finished(forced)["written"] as? Int, 20)
+    XCTAssertEqual(try finished(forced)["decodes"] as? Int, 10)
+  }
+
+  func testStaleOutputsAreReportedAndPruneDeletesThem() throws {
+    let s = try scratch(job: Self.job(extra: true))
+    defer { s.remove() }
+    XCTAssertEqual(try s.run(["run", "job.yaml", "-q"]).status, 0)
+    XCTAssertTrue(FileManager.default.fileExists(atPath: s.path("out/extra/kite.png")))
+    try s.write(Self.job())
+    let report = try s.run(["run", "job.yaml"])
+    XCTAssertEqual(report.status, 0, report.stderr)
+    XCTAssertTrue(report.stderr.contains("no longer produced: extra/kite.png (use --prune to delete)"), report.stderr)
+    XCTAssertTrue(report.stderr.contains("5 no longer produced"), report.stderr)
+    XCTAssertTrue(FileManager.default.fileExists(atPath: s.path("out/extra/kite.png")))
+    let prune = try s.run(["run", "job.yaml", "--prune"])
+    XCTAssertEqual(prune.status, 0, prune.stderr)
+    XCTAssertTrue(prune.stderr.contains("pruned: extra/kite.png"), prune.stderr)
+    XCTAssertTrue(prune.stderr.contains("5 pruned"), prune.stderr)
+    XCTAssertFalse(FileManager.default.fileExists(atPath: s.path("out/extra/kite.png")))
+    let after = try s.run(["run", "job.yaml"])
+    XCTAssertFalse(after.stderr.contains("no longer produced"), after.stderr)
+  }
+
+  // MARK: Errors and exit codes
+
+  func testCycleIsAnInvalidJobFile() throws {
+    let s = try scratch(
+      job: """
+        version: 1
+        output: out
+        jobs:
+          a:
+            from: b
+            guide: {shape: square, size: 64}
+            outputs: [{path: "a/{stem}.jpg"}]
+          b:
+            from: a
+            guide: {shape: square, size: 32}
+            outputs: [{path: "b/{stem}.jpg"}]
+        """)
+    defer { s.remove() }
+    let run = try s.run(["run", "job.yaml"])
+    XCTAssertEqual(run.status, 2, run.stderr)
+    XCTAssertTrue(run.stderr.contains("job.yaml:"), run.stderr)
+    XCTAssertTrue(run.stderr.contains("cycle"), run.stderr)
+    XCTAssertTrue(run.stderr.contains("a → b → a") || run.stderr.contains("b → a → b"), run.stderr)
+    XCTAssertEqual(try s.run(["plan", "job.yaml"]).status, 1)
+    XCTAssertFalse(FileManager.default.fileExists(atPath: s.path("out")))
+  }
+
+  func testPathCollisionStopsTheRunBeforeAnythingIsWritten() throws {
+    let s = try scratch(
+      job: """
+        version: 1
+        output: out
+        jobs:
+          one:
+            sources: ["photos/*.jpg"]
+            guide: {shape: square, size: 64}
+            outputs: [{path: "same/{stem}.jpg"}]
+          two:
+            sources: ["photos/kite.jpg"]
+            guide: {shape: square, size: 32}
+            outputs: [{path: "same/{stem}.jpg"}]
+        """)
+    defer { s.remove() }
+    let run = try s.run(["run", "job.yaml"])
+    XCTAssertEqual(run.status, 2, run.stderr)
+    XCTAssertTrue(run.stderr.contains("path collision: also written by job one"), run.stderr)
+    XCTAssertTrue(run.stderr.contains("same/kite.jpg"), run.stderr)
+    XCTAssertFalse(FileManager.default.fileExists(atPath: s.path("out")), "nothing written")
+    let plan = try s.run(["plan", "job.yaml"])
+    XCTAssertEqual(plan.status, 1)
+    XCTAssertTrue(plan.stdout.contains("Not runnable"), plan.stdout)
+    let dry = try s.run(["run", "job.yaml", "--dry-run"])
+    XCTAssertEqual(dry.status, 1)
+  }
+
+  func testBadSourceFailsOnlyItsOwnOutputsAndTheSummaryNamesIt() throws {
+    let s = try scratch()
+    defer { s.remove() }
+    let kite = try Data(contentsOf: URL(fileURLWithPath: s.path("photos/kite.jpg")))
+    try kite.prefix(kite.count / 2).write(to: URL(fileURLWithPath: s.path("photos/kite-corrupt.jpg")))
+    let result = try s.run(["run", "job.yaml"])
+    XCTAssertEqual(result.status, 1, result.stderr)
+    XCTAssertTrue(result.stderr.contains("20 written"), result.stderr)
+    let failures = try XCTUnwrap(result.stderr.components(separatedBy: "failures:\n").last)
+    XCTAssertTrue(failures.contains("thumbs/kite-corrupt-96.jpg (from photos/kite-corrupt.jpg)"), failures)
+    XCTAssertTrue(failures.contains("webp/kite-corrupt.webp (from photos/kite-corrupt.jpg)"), failures)
+    XCTAssertFalse(failures.contains("(from photos/kite.jpg)"), failures)
+    // The other photos are all done; the next run retries only the bad one.
+    let again = CLIJob.events(try s.run(["run", "job.yaml", "--json"]).stdout)
+    XCTAssertEqual(try finished(again)["upToDate"] as? Int, 20)
+    let failedSources = Set((try finished(again)["failures"] as? [[String: String]] ?? []).compactMap { $0["source"] })
+    XCTAssertEqual(failedSources, ["photos/kite-corrupt.jpg", "thumbs/kite-corrupt-192.jpg"])
+  }
+
+  func testUnreadableSourceIsAFailureOfTheRun() throws {
+    let s = try scratch()
+    defer { s.remove() }
+    try Data("not a photo".utf8).write(to: URL(fileURLWithPath: s.path("photos/notes.jpg")))
+    let result = try s.run(["run", "job.yaml", "-q"])
+    XCTAssertEqual(result.status, 1, result.stderr)
+    XCTAssertTrue(result.stderr.contains("(from photos/notes.jpg)"), result.stderr)
+  }
+
+  func testFailFastStopsAtTheFirstFailure() throws {
+    let s = try scratch()
+    defer { s.remove() }
+    let kite = try Data(contentsOf: URL(fileURLWithPath: s.path("photos/kite.jpg")))
+    try kite.prefix(kite.count / 2).write(to: URL(fileURLWithPath: s.path("photos/aaa-corrupt.jpg")))
+    let result = try s.run(["run", "job.yaml", "--fail-fast", "-j1", "--json"])
+    XCTAssertEqual(result.status, 1, result.stderr)
+    let summary = try finished(CLIJob.events(result.stdout))
+    XCTAssertEqual(summary["written"] as? Int, 0)
+    XCTAssertGreaterThan(summary["failed"] as? Int ?? 0, 0)
+    let full = try s.run(["run", "job.yaml", "-j1", "--json"])
+    XCTAssertEqual(try finished(CLIJob.events(full.stdout))["written"] as? Int, 20)
+  }
+
+  // MARK: Determinism
+
+  func testOneAndTwoJobsGiveByteIdenticalOutputsAndManifests() throws {
+    let s = try scratch()
+    defer { s.remove() }
+    XCTAssertEqual(try s.run(["run", "job.yaml", "-q", "-j1", "--output", "j1"]).status, 0)
+    XCTAssertEqual(try s.run(["run", "job.yaml", "-q", "-j2", "--output", "j2"]).status, 0)
+    XCTAssertEqual(try s.run(["run", "job.yaml", "-q", "--jobs", "2", "--output", "again"]).status, 0)
+    let one = s.tree("j1")
+    XCTAssertEqual(one.count, 21)
+    XCTAssertNotNil(one["cropjob-manifest.json"])
+    assertSameFiles(one, s.tree("j2"), "-j1 vs -j2")
+    assertSameFiles(one, s.tree("again"), "two runs")
+  }
+
+  // MARK: Shards
+
+  /// Four shards of jobs/thumbnails.yaml, given one way, write disjoint sets whose union
+  /// is byte for byte the unsharded run.
+  func checkShards(_ s: CLIJob, name: String, whole: [String: Data], _ shard: (Int) -> (arguments: [String], env: [String: String])) throws {
+    var written: [String: Int] = [:]
+    for index in 0..<4 {
+      let (arguments, env) = shard(index)
+      let result = try s.run(
+        ["run", "jobs/thumbnails.yaml", "--output", s.path(name), "--json"] + arguments, cwd: CLIRunner.repoRoot, environment: env)
+      XCTAssertEqual(result.status, 0, "\(name) shard \(index): \(result.stderr)")
+      let events = CLIJob.events(result.stdout)
+      XCTAssertEqual(try finished(events)["upToDate"] as? Int, 0, "\(name) shard \(index) saw another shard's outputs")
+      for path in events.filter({ $0["event"] as? String == "wrote" }).compactMap({ $0["path"] as? String }) {
+        written[path, default: 0] += 1
+      }
+      XCTAssertTrue(
+        FileManager.default.fileExists(atPath: s.path("\(name)/cropjob-manifest.shard-\(index)-of-4.json")), "\(name) shard \(index)")
+    }
+    XCTAssertEqual(written.count, whole.count - 1, name)
+    XCTAssertTrue(written.values.allSatisfy { $0 == 1 }, "\(name): overlap \(written.filter { $0.value > 1 })")
+    assertSameFiles(whole, s.tree(name), ignoring: { $0.hasPrefix("cropjob-manifest") }, name)
+  }
+
+  func testShardsFromFlagsAndBatchEnginesTogetherEqualTheUnshardedRun() throws {
+    let s = CLIJob()
+    defer { s.remove() }
+    let run = try s.run(["run", "jobs/thumbnails.yaml", "--output", s.path("whole"), "-q"], cwd: CLIRunner.repoRoot)
+    XCTAssertEqual(run.status, 0, run.stderr)
+    let whole = s.tree("whole")
+    XCTAssertEqual(whole.count, 38)
+    try checkShards(s, name: "flag", whole: whole) { (["--shard", "\($0)/4"], [:]) }
+    // Slurm job arrays number tasks from the array's first index (here --array=10-13).
+    try checkShards(s, name: "slurm", whole: whole) {
+      ([], ["SLURM_ARRAY_TASK_ID": "\(10 + $0)", "SLURM_ARRAY_TASK_MIN": "10", "SLURM_ARRAY_TASK_COUNT": "4"])
+    }
+    try checkShards(s, name: "k8s", whole: whole) { (["--shard-count", "4"], ["JOB_COMPLETION_INDEX": "\($0)"]) }
+    try checkShards(s, name: "aws", whole: whole) { (["--shard-count", "4"], ["AWS_BATCH_JOB_ARRAY_INDEX": "\($0)"]) }
+    // The variables alone, without a count, are a usage error.
+    let missing = try s.run(["run", "jobs/thumbnails.yaml", "--output", s.path("x")], cwd: CLIRunner.repoRoot, environment: ["JOB_COMPLETION_INDEX": "1"])
+    XCTAssertEqual(missing.status, 64, missing.stderr)
+    XCTAssertTrue(missing.stderr.contains("--shard-count"), missing.stderr)
+    // The plan of a shard lists that shard's outputs only.
+    var planned = 0
+    for index in 0..<4 {
+      let plan = try s.run(["plan", "jobs/thumbnails.yaml", "--format", "json", "--shard", "\(index)/4"], cwd: CLIRunner.repoRoot)
+      let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(plan.stdout.utf8)) as? [String: Any])
+      planned += (object["outputs"] as? [Any])?.count ?? 0
+    }
+    XCTAssertEqual(planned, 37)
+  }
+
+  // MARK: Interruption
+
+  /// Starts a run, sends SIGINT after `after` files were written, and returns its result.
+  func interruptedRun(_ s: CLIJob, after: Int) throws -> (status: Int32, events: [[String: Any]], stderr: String) {
+    let process = Process()
+    process.executableURL = CLIRunner.binary
+    process.arguments = ["run", "job.yaml", "--json", "-j2"]
+    process.currentDirectoryURL = s.folder
+    process.environment = CLIJob.environment([:])
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    let errData = LockedData()
+    let group = DispatchGroup()
+    group.enter()
+    DispatchQueue.global().async {
+      errData.set(err.fileHandleForReading.readDataToEndOfFile())
+      group.leave()
+    }
+    var buffer = Data()
+    var signalled = false
+    while true {
+      let chunk = out.fileHandleForReading.availableData
+      if chunk.isEmpty { break }
+      buffer.append(chunk)
+      let wrote = String(decoding: buffer, as: UTF8.self).components(separatedBy: "\"event\":\"wrote\"").count - 1
+      if !signalled && wrote >= after {
+        kill(process.processIdentifier, SIGINT)
+        signalled = true
+      }
+    }
+    group.wait()
+    process.waitUntilExit()
+    return (process.terminationStatus, CLIJob.events(String(decoding: buffer, as: UTF8.self)), String(decoding: errData.get(), as: UTF8.self))
+  }
+
+  func testSIGINTStopsWith130AndTheNextRunFinishesTheSameOutputs() throws {
+    var copies = 3
+    for attempt in 1...4 {
+      let s = CLIJob("sigint\(attempt)")
+      defer { s.remove() }
+      try s.copySamples(copies: copies)
+      try s.write(Self.job())
+      let total = 4 * 14 * copies
+      let (status, events, stderr) = try interruptedRun(s, after: 5)
+      if status == 0 {
+        // Finished before the signal arrived: try again with a bigger batch.
+        copies *= 2
+        continue
+      }
+      XCTAssertEqual(status, 130, stderr)
+      let summary = try finished(events)
+      XCTAssertEqual(summary["interrupted"] as? Bool, true)
+      let done = summary["written"] as? Int ?? -1
+      XCTAssertGreaterThanOrEqual(done, 5)
+      XCTAssertLessThan(done, total, "attempt \(attempt)")
+      // Nothing partial: every file is whole and listed in the manifest.
+      let files = s.tree("out")
+      XCTAssertFalse(files.keys.contains { $0.contains(".cropjob-tmp") }, "\(files.keys)")
+      let manifest = try XCTUnwrap(
+        try JSONSerialization.jsonObject(with: XCTUnwrap(files["cropjob-manifest.json"])) as? [String: Any])
+      XCTAssertEqual((manifest["outputs"] as? [Any])?.count, done)
+      XCTAssertEqual(files.count, done + 1)
+
+      let resumed = try s.run(["run", "job.yaml", "--json"])
+      XCTAssertEqual(resumed.status, 0, resumed.stderr)
+      let summary2 = try finished(CLIJob.events(resumed.stdout))
+      XCTAssertEqual(summary2["upToDate"] as? Int, done)
+      XCTAssertEqual(summary2["written"] as? Int, total - done)
+
+      XCTAssertEqual(try s.run(["run", "job.yaml", "-q", "--output", "reference"]).status, 0)
+      assertSameFiles(s.tree("reference"), s.tree("out"), "interrupted + resumed vs uninterrupted")
+      return
+    }
+    XCTFail("every run finished before SIGINT arrived")
+  }
+
+  // MARK: Plan output
+
+  func testDryRunWritesNothing() throws {
+    let s = try scratch()
+    defer { s.remove() }
+    for format in ["text", "json", "dot"] {
+      let result = try s.run(["run", "job.yaml", "--dry-run", "--format", format])
+      XCTAssertEqual(result.status, 0, result.stderr)
+      XCTAssertFalse(result.stdout.isEmpty)
+    }
+    let text = try s.run(["run", "job.yaml", "-n"])
+    XCTAssertTrue(text.stdout.contains("Total: 20 outputs from 10 decodes"), text.stdout)
+    XCTAssertFalse(FileManager.default.fileExists(atPath: s.path("out")), "a dry run creates nothing")
+  }
+
+  func testPlanJSONSaysWhatIsUpToDate() throws {
+    let s = try scratch()
+    defer { s.remove() }
+    func upToDate() throws -> [Bool] {
+      let plan = try s.run(["plan", "job.yaml", "--format", "json"])
+      XCTAssertEqual(plan.status, 0, plan.stderr)
+      let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(plan.stdout.utf8)) as? [String: Any])
+      return try XCTUnwrap(object["outputs"] as? [[String: Any]]).map { $0["upToDate"] as? Bool ?? false }
+    }
+    XCTAssertEqual(try upToDate(), Array(repeating: false, count: 20))
+    XCTAssertEqual(try s.run(["run", "job.yaml", "-q"]).status, 0)
+    XCTAssertEqual(try upToDate(), Array(repeating: true, count: 20))
+  }
+
+  func testPlanDotIsGraphviz() throws {
+    let s = try scratch()
+    defer { s.remove() }
+    let result = try s.run(["plan", "job.yaml", "--format", "dot"])
+    XCTAssertEqual(result.status, 0, result.stderr)
+    let lines = result.stdout.split(separator: "\n").map(String.init)
+    XCTAssertEqual(lines.first, "digraph cropjob {")
+    XCTAssertEqual(lines.last, "}")
+    var depth = 0
+    for line in lines {
+      // Outside quoted strings: braces balance and every statement ends.
+      var bare = ""
+      var inQuote = false
+      var escaped = false
+      for c in line {
+        if escaped { escaped = false } else if c == "\\" && inQuote { escaped = true } else if c == "\"" { inQuote.toggle() } else if !inQuote { bare.append(c) }
+      }
+      XCTAssertFalse(inQuote, line)
+      depth += bare.filter { $0 == "{" }.count - bare.filter { $0 == "}" }.count
+      let t = bare.trimmingCharacters(in: .whitespaces)
+      XCTAssertTrue(t.hasSuffix(";") || t.hasSuffix("{") || t == "}", line)
+    }
+    XCTAssertEqual(depth, 0)
+    XCTAssertEqual(lines.filter { $0.contains("[shape=note") }.count, 20)
+    XCTAssertEqual(lines.filter { $0.contains("[shape=box") }.count, 10)
+    XCTAssertEqual(lines.filter { $0.contains("[style=dashed]") }.count, 5)
+    if let dot = ["/usr/bin/dot"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) {
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: dot)
+      process.arguments = ["-Tsvg", "-o", "/dev/null"]
+      let input = Pipe()
+      process.standardInput = input
+      try process.run()
+      input.fileHandleForWriting.write(Data(result.stdout.utf8))
+      try input.fileHandleForWriting.close()
+      process.waitUntilExit()
+      XCTAssertEqual(process.terminationStatus, 0, "graphviz rejects the plan")
+    }
+  }
+}

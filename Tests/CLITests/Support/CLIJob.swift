@@ -1,0 +1,131 @@
+import Foundation
+import XCTest
+
+/// A scratch folder for end-to-end runs of the built binary: job files, copies of samples,
+/// output roots; and the runs themselves, with the batch engines' variables under control.
+struct CLIJob {
+  let folder: URL
+
+  init(_ name: String = #function) {
+    let safe = name.filter { $0.isLetter || $0.isNumber }
+    folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "cropjob-cli-\(getpid())-\(safe)-\(UUID().uuidString.prefix(8))")
+    try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+  }
+
+  func path(_ relative: String) -> String { folder.appendingPathComponent(relative).path }
+
+  func remove() { try? FileManager.default.removeItem(at: folder) }
+
+  /// Copies samples into `folder/<into>` (each `copies` times, prefixed `1-`, `2-`... when
+  /// more than one).
+  func copySamples(_ names: [String]? = nil, into: String = "photos", copies: Int = 1) throws {
+    let samples = CLIRunner.repoRoot.appendingPathComponent("samples")
+    let all = try names
+      ?? FileManager.default.contentsOfDirectory(atPath: samples.path).filter { $0.hasSuffix(".jpg") || $0.hasSuffix(".png") }
+    let target = folder.appendingPathComponent(into)
+    try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
+    for copy in 1...copies {
+      for name in all {
+        let destination = target.appendingPathComponent(copies == 1 ? name : "\(copy)-\(name)")
+        try FileManager.default.copyItem(at: samples.appendingPathComponent(name), to: destination)
+      }
+    }
+  }
+
+  func write(_ text: String, to relative: String = "job.yaml") throws {
+    try text.write(toFile: path(relative), atomically: true, encoding: .utf8)
+  }
+
+  /// Variables through which batch engines give a shard; never inherited by the runs.
+  static let shardVariables = [
+    "SLURM_ARRAY_TASK_ID", "SLURM_ARRAY_TASK_MIN", "SLURM_ARRAY_TASK_MAX", "SLURM_ARRAY_TASK_COUNT", "JOB_COMPLETION_INDEX",
+    "AWS_BATCH_JOB_ARRAY_INDEX",
+  ]
+
+  static func environment(_ extra: [String: String]) -> [String: String] {
+    var env = ProcessInfo.processInfo.environment
+    for key in shardVariables { env[key] = nil }
+    for (k, v) in extra { env[k] = v }
+    return env
+  }
+
+  /// Runs `cropjob` in `folder` (or `cwd`) and waits.
+  func run(_ arguments: [String], cwd: URL? = nil, environment: [String: String] = [:]) throws -> CLIRunner.Result {
+    let process = Process()
+    process.executableURL = CLIRunner.binary
+    process.arguments = arguments
+    process.currentDirectoryURL = cwd ?? folder
+    process.environment = Self.environment(environment)
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    // Read both pipes at once so that neither fills up.
+    let errData = LockedData()
+    let group = DispatchGroup()
+    group.enter()
+    DispatchQueue.global().async {
+      errData.set(err.fileHandleForReading.readDataToEndOfFile())
+      group.leave()
+    }
+    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    group.wait()
+    process.waitUntilExit()
+    return CLIRunner.Result(
+      status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+      stderr: String(decoding: errData.get(), as: UTF8.self))
+  }
+
+  /// Every regular file below `relative` (path → bytes).
+  func tree(_ relative: String) -> [String: Data] {
+    let root = path(relative)
+    var result: [String: Data] = [:]
+    guard let enumerator = FileManager.default.enumerator(atPath: root) else { return result }
+    while let next = enumerator.nextObject() as? String {
+      if enumerator.fileAttributes?[.type] as? FileAttributeType == .typeRegular {
+        result[next] = FileManager.default.contents(atPath: (root as NSString).appendingPathComponent(next))
+      }
+    }
+    return result
+  }
+
+  /// The NDJSON events of a `--json` run; fails on any line that is not a JSON object.
+  static func events(_ stdout: String, file: StaticString = #filePath, line: UInt = #line) -> [[String: Any]] {
+    stdout.split(separator: "\n").compactMap { text in
+      guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], object["event"] is String
+      else {
+        XCTFail("not an NDJSON event: \(text)", file: file, line: line)
+        return nil
+      }
+      return object
+    }
+  }
+}
+
+final class LockedData: @unchecked Sendable {
+  private var data = Data()
+  private let lock = NSLock()
+  func set(_ value: Data) {
+    lock.lock()
+    data = value
+    lock.unlock()
+  }
+  func get() -> Data {
+    lock.lock()
+    defer { lock.unlock() }
+    return data
+  }
+}
+
+func assertSameFiles(
+  _ a: [String: Data], _ b: [String: Data], ignoring: (String) -> Bool = { _ in false }, _ message: String = "",
+  file: StaticString = #filePath, line: UInt = #line
+) {
+  let left = a.filter { !ignoring($0.key) }
+  let right = b.filter { !ignoring($0.key) }
+  XCTAssertEqual(Set(left.keys), Set(right.keys), "different files \(message)", file: file, line: line)
+  let differing = left.keys.filter { right[$0] != nil && right[$0] != left[$0] }.sorted()
+  XCTAssertTrue(differing.isEmpty, "differ \(message): \(differing.prefix(10))", file: file, line: line)
+}
