@@ -4,9 +4,11 @@ extension PlannedOutput {
   /// The geometry `run` renders this output with: the plan's own, or, with a smart focus,
   /// the placement about the point libvips' smart crop finds in `decoded` (a window of the
   /// output's footprint in source pixels). `smartPoint` is that point, normalised (0…1),
-  /// or nil without a smart focus. The executor and `preview` both call this.
+  /// or nil without a smart focus (or with an explicit crop, which ignores the focus). The
+  /// executor and `preview` both call this.
   public func runGeometry(decoded: DecodedSource) throws(ImagingError) -> (geometry: PlacementResult, smartPoint: Point?) {
-    guard let strategy = smartFocus else { return (geometry, nil) }
+    // An explicit crop ignores the focus: nothing to locate.
+    guard let strategy = smartFocus, place.crop == nil else { return (geometry, nil) }
     let g = geometry
     let window = Size(width: Double(g.outputSize.width) / g.scale, height: Double(g.outputSize.height) / g.scale)
     let focus = try SmartFocus.locate(decoded, strategy: strategy, window: window)
