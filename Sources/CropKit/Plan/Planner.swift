@@ -95,6 +95,10 @@ public struct Planner: Sendable {
               if case .guideNotCovered = note, place.overflow != .clamp { continue }
               issues.append(PlanIssue(severity: .warning, job: job.name, source: source.path, output: planned.path, message: note.description, blocksRun: false))
             }
+            let photo = Size(width: Double(header.width), height: Double(header.height))
+            if let message = FocusCheck.cutOffMessage(place: place, guide: job.guide, source: photo, geometry: planned.geometry) {
+              issues.append(PlanIssue(severity: .warning, job: job.name, source: source.path, output: planned.path, message: message, blocksRun: false))
+            }
             outputs.append(planned)
           }
         }
