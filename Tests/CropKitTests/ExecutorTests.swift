@@ -272,13 +272,14 @@ final class ExecutorTests: XCTestCase {
     defer { h.remove() }
     let reference = h.folder.appendingPathComponent("reference").path
     try h.run(outputRoot: reference)
-    // Cancel after the third file is written, as SIGINT would.
+    // Cancel after the third file is written, as SIGINT would (from a worker thread while
+    // the other reads the flag: under TSan this caught the old non-atomic flag).
     let reporter = CollectingReporter { event, _ in
       if case .wrote = event { Self.wroteCount.withLock { $0 += 1 } }
       if Self.wroteCount.withLock({ $0 }) == 3 { Cancellation.cancel() }
     }
     Self.wroteCount.withLock { $0 = 0 }
-    let (interrupted, _) = try h.run(reporter: reporter) { $0.jobs = 1 }
+    let (interrupted, _) = try h.run(reporter: reporter) { $0.jobs = 2 }
     XCTAssertTrue(interrupted.interrupted)
     XCTAssertLessThan(interrupted.written, 16)
     XCTAssertGreaterThanOrEqual(interrupted.written, 3)
