@@ -136,4 +136,7 @@ int cj_open(const char *path, int header_only, int shrink, int fail_on, int *for
 /// threads), so that every warning the decode raises reaches this thread's capture.
 int cj_decode_here(VipsImage *in, VipsImage **out);
 
+// SHA-256 through libcrypto when present (cj_sha256.c).
+#include "cj_sha256.h"
+
 #endif

@@ -1,0 +1,89 @@
+// See include/cj_sha256.h. No build-time dependency on OpenSSL: its EVP digest API is looked up
+// with dlopen/dlsym, so a machine without libcrypto still builds and runs (with the Swift code).
+#include "cj_sha256.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+typedef void *(*ctx_new_fn)(void);
+typedef void (*ctx_free_fn)(void *);
+typedef const void *(*md_fn)(void);
+typedef int (*init_fn)(void *, const void *, void *);
+typedef int (*update_fn)(void *, const void *, size_t);
+typedef int (*final_fn)(void *, unsigned char *, unsigned int *);
+
+static struct {
+  ctx_new_fn ctx_new;
+  ctx_free_fn ctx_free;
+  md_fn sha256;
+  init_fn init;
+  update_fn update;
+  final_fn final;
+  int ok;
+} crypto;
+static pthread_once_t crypto_once = PTHREAD_ONCE_INIT;
+
+static void crypto_load(void) {
+  if (getenv("CROPJOB_PORTABLE_SHA256")) return;
+  void *h = dlopen("libcrypto.so.3", RTLD_NOW | RTLD_LOCAL);
+  if (!h) h = dlopen("libcrypto.so", RTLD_NOW | RTLD_LOCAL);
+  if (!h) return;
+  crypto.ctx_new = (ctx_new_fn)dlsym(h, "EVP_MD_CTX_new");
+  crypto.ctx_free = (ctx_free_fn)dlsym(h, "EVP_MD_CTX_free");
+  crypto.sha256 = (md_fn)dlsym(h, "EVP_sha256");
+  crypto.init = (init_fn)dlsym(h, "EVP_DigestInit_ex");
+  crypto.update = (update_fn)dlsym(h, "EVP_DigestUpdate");
+  crypto.final = (final_fn)dlsym(h, "EVP_DigestFinal_ex");
+  crypto.ok = crypto.ctx_new && crypto.ctx_free && crypto.sha256 && crypto.init && crypto.update &&
+              crypto.final;
+}
+
+int cj_sha256_available(void) {
+  pthread_once(&crypto_once, crypto_load);
+  return crypto.ok;
+}
+
+int cj_sha256_buffer(const void *data, size_t len, unsigned char *out) {
+  if (!cj_sha256_available()) return -1;
+  void *ctx = crypto.ctx_new();
+  if (!ctx) return -1;
+  unsigned int n = 0;
+  int ok = crypto.init(ctx, crypto.sha256(), NULL) == 1 && crypto.update(ctx, data, len) == 1 &&
+           crypto.final(ctx, out, &n) == 1 && n == 32;
+  crypto.ctx_free(ctx);
+  return ok ? 0 : -1;
+}
+
+int cj_sha256_file(const char *path, unsigned char *out) {
+  if (!cj_sha256_available()) return -2;
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return -1;
+  enum { CHUNK = 1 << 20 };
+  unsigned char *buf = malloc(CHUNK);
+  void *ctx = crypto.ctx_new();
+  int rc = -2;
+  if (!buf || !ctx || crypto.init(ctx, crypto.sha256(), NULL) != 1) goto done;
+  for (;;) {
+    ssize_t got = read(fd, buf, CHUNK);
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      rc = -1;
+      goto done;
+    }
+    if (got == 0) break;
+    if (crypto.update(ctx, buf, (size_t)got) != 1) goto done;
+  }
+  unsigned int n = 0;
+  rc = crypto.final(ctx, out, &n) == 1 && n == 32 ? 0 : -2;
+done:;
+  int saved = errno;
+  if (ctx) crypto.ctx_free(ctx);
+  free(buf);
+  close(fd);
+  errno = saved;
+  return rc;
+}
