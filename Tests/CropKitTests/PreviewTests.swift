@@ -222,6 +222,37 @@ final class PreviewTests: XCTestCase {
     XCTAssertTrue(corner == [204, 204, 204] || corner == [153, 153, 153], "checkerboard at the circle's corner, got \(corner)")
   }
 
+  /// A `from:` job's source is another job's output: before any run it is rendered in memory,
+  /// as that job would write it, and the guide is drawn on it from the plan.
+  func testFromJobIsPreviewedBeforeTheUpstreamRuns() throws {
+    let folder = TestPaths.scratch()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    _ = try gradientPhoto(width: 800, height: 500, in: folder)
+    let plan = try plan(
+      """
+      version: 1
+      output: out
+      jobs:
+        big:
+          sources: ["photo.png"]
+          guide: {shape: rect, width: 400, height: 300}
+          place: {fit: cover, rotate: 10}
+          outputs: [{path: "big/{stem}.png"}]
+        small:
+          from: big
+          guide: {shape: square, size: 100}
+          place: {fit: cover, focus: left}
+          outputs: [{path: "small/{stem}.png"}]
+      """, in: folder)
+    let tiles = try renderOnly(plan)
+    XCTAssertEqual(tiles.map(\.tile.job), ["big", "small"])
+    for tile in tiles {
+      XCTAssertNil(tile.failure)
+      try assertOutlineMatchesPlan(tile, plan: plan)
+    }
+    XCTAssertFalse(FileManager.default.fileExists(atPath: plan.outputRoot))
+  }
+
   // MARK: - Warnings
 
   func testFocusCutOffByACircleIsAPlanWarningAndMarkedOnTheTile() throws {

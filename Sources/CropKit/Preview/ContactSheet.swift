@@ -11,12 +11,12 @@ enum ContactSheet {
   }
 
   /// The top-left corner of tile `index` (0-based on its page).
-  static func cellOrigin(_ index: Int, columns: Int, tileSize: Int) -> (x: Int, y: Int) {
+  static func cellOrigin(_ index: Int, columns: Int, tileSize: Int, header: Int = PreviewStyle.headerHeight) -> (x: Int, y: Int) {
     let cell = cellSize(tileSize: tileSize)
     let spacing = PreviewStyle.cellPadding
     return (
       PreviewStyle.pageMargin + (index % columns) * (cell.width + spacing),
-      PreviewStyle.headerHeight + (index / columns) * (cell.height + spacing)
+      header + (index / columns) * (cell.height + spacing)
     )
   }
 
@@ -29,12 +29,21 @@ enum ContactSheet {
     let usedColumns = max(1, min(columns, tiles.count))
     let rows = max(1, (tiles.count + columns - 1) / columns)
     let width = max(
-      2 * PreviewStyle.pageMargin + usedColumns * cell.width + (usedColumns - 1) * spacing, 720)
-    let height = PreviewStyle.headerHeight + rows * cell.height + (rows - 1) * spacing + PreviewStyle.pageMargin
+      2 * PreviewStyle.pageMargin + usedColumns * cell.width + (usedColumns - 1) * spacing, Self.legend.width + 2 * PreviewStyle.pageMargin)
+    let titleText = "cropjob preview  ·  \(title)  ·  page \(pageNumber) of \(pageCount)"
+    let titleWidth = TextMask.render(titleText, font: "sans 14", bold: true)?.mask.width ?? 0
+    // The legend goes beside the title when there is room, else on a second line.
+    let legend = Self.legend
+    let oneLine = PreviewStyle.pageMargin + titleWidth + 30 + legend.width + PreviewStyle.pageMargin <= width
+    let header = oneLine ? PreviewStyle.headerHeight : PreviewStyle.headerHeight + 24
+    let height = header + rows * cell.height + (rows - 1) * spacing + PreviewStyle.pageMargin
     var page = Raster(width: width, height: height, colour: PreviewStyle.pageBackground)
-    drawHeader(on: &page, title: title, pageNumber: pageNumber, pageCount: pageCount)
+    drawLine(
+      titleText, on: &page, x: PreviewStyle.pageMargin, top: 14, width: width - 2 * PreviewStyle.pageMargin,
+      colour: PreviewStyle.text, bold: true, font: "sans 14")
+    page.draw(legend, x: oneLine ? width - PreviewStyle.pageMargin - legend.width : PreviewStyle.pageMargin - 4, y: oneLine ? 12 : 36)
     for (i, tile) in tiles.enumerated() {
-      let origin = cellOrigin(i, columns: columns, tileSize: tileSize)
+      let origin = cellOrigin(i, columns: columns, tileSize: tileSize, header: header)
       drawCell(tile, on: &page, x: origin.x, y: origin.y, tileSize: tileSize)
     }
     return page
@@ -115,13 +124,16 @@ enum ContactSheet {
     return min(width, mask.mask.width)
   }
 
-  /// Title on the left; on the right a legend of the marks, drawn with the same strokes.
-  static func drawHeader(on page: inout Raster, title: String, pageNumber: Int, pageCount: Int) {
-    let top = 14
-    let titleWidth = drawLine(
-      "cropjob preview  ·  \(title)  ·  page \(pageNumber) of \(pageCount)", on: &page, x: PreviewStyle.pageMargin,
-      top: top, width: page.width / 2, colour: PreviewStyle.text, bold: true, font: "sans 14")
-    var x = max(PreviewStyle.pageMargin + titleWidth + 30, page.width - 660)
+  /// The legend of the marks, drawn with the same strokes as the tiles, on the page colour.
+  static let legend: Raster = {
+    var strip = Raster(width: 1400, height: 24, colour: PreviewStyle.pageBackground)
+    let width = drawLegend(on: &strip, x: 4, top: 2)
+    return strip.cropped(x: 0, y: 0, width: min(strip.width, width + 8), height: strip.height)
+  }()
+
+  /// Draws the legend from (x, top); returns where it ends.
+  static func drawLegend(on page: inout Raster, x start: Int, top: Int) -> Int {
+    var x = start
     let mid = Double(top + 8)
     // Guide sample: a dashed segment with a halo.
     let sample = GuideOutline.polygon([
@@ -132,16 +144,18 @@ enum ContactSheet {
     page.paint(in: box, colour: PreviewStyle.halo, opacity: PreviewStyle.haloOpacity) { sample.stroke($0).halo }
     page.paint(in: box, colour: PreviewStyle.guide) { sample.stroke($0).line }
     x += 66
-    x += drawLine("guide: what is kept", on: &page, x: x, top: top, width: 200, colour: PreviewStyle.secondaryText) + 16
+    x += drawLine("guide: what is kept", on: &page, x: x, top: top, width: 300, colour: PreviewStyle.secondaryText) + 16
     page.fill(x: x, y: top + 2, width: 14, height: 12, colour: [70, 70, 74])
     x += 20
-    x += drawLine("dimmed: cut away", on: &page, x: x, top: top, width: 200, colour: PreviewStyle.secondaryText) + 16
+    x += drawLine("dimmed: cut away", on: &page, x: x, top: top, width: 300, colour: PreviewStyle.secondaryText) + 16
     for (kind, label) in [(PointMarker.Kind.focus, "focus"), (.smart, "smart-crop point")] {
       let marker = PointMarker(centre: Point(x: Double(x) + 14, y: mid), kind: kind)
       page.paint(in: marker.box, colour: PreviewStyle.halo, opacity: PreviewStyle.haloOpacity) { marker.stroke($0).halo }
       page.paint(in: marker.box, colour: marker.colour) { marker.stroke($0).line }
       x += 32
-      x += drawLine(label, on: &page, x: x, top: top, width: 200, colour: PreviewStyle.secondaryText) + 16
+      x += drawLine(label, on: &page, x: x, top: top, width: 300, colour: PreviewStyle.secondaryText) + 16
     }
+    x += drawLine("›  the job's first output, as written", on: &page, x: x, top: top, width: 400, colour: PreviewStyle.secondaryText)
+    return x
   }
 }

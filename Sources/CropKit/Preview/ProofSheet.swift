@@ -155,11 +155,8 @@ public enum ProofSheet {
     guard let header = source.header else {
       return .failure(ImagingError(operation: "load", path: source.path, message: "no header"))
     }
-    if let producer = source.producedBy, !FileManager.default.fileExists(atPath: source.absolutePath) {
-      return .failure(
-        ImagingError(
-          operation: "load", path: nil,
-          message: "made by job \(producer) when the plan runs; run it first, or preview job \(producer)"))
+    if source.producedBy != nil, !FileManager.default.fileExists(atPath: source.absolutePath) {
+      return ProducedSource.render(source, plan: plan, strictness: strictness)
     }
     let shrink = asRun ? source.loadShrink : DecodedSource.loadShrink(for: header, maxOutputScale: scale)
     return Result { () throws(ImagingError) -> DecodedSource in

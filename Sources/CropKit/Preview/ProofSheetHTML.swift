@@ -35,7 +35,7 @@ enum ProofSheetHTML {
       </head>
       <body>
       <h1>cropjob preview: \(escape(title))</h1>
-      <p class="legend"><span class="guide"></span> guide: the part of the photo that becomes the output &middot; dimmed: cut away &middot; <span class="focus">&#9678; focus</span> &middot; <span class="smart">&#9671; smart-crop point</span> &middot; right of each photo: the output as it will be written (transparency shown as a checkerboard)</p>
+      <p class="legend"><span class="guide"></span> guide: the part of the photo that becomes the output &middot; dimmed: cut away &middot; <span class="focus">&#9678; focus</span> &middot; <span class="smart">&#9671; smart-crop point</span> &middot; right of each photo: the job's first output as it will be written (transparency shown as a checkerboard)</p>
 
       """
     if !pages.isEmpty {
