@@ -64,7 +64,7 @@ public final class Executor: Sendable {
     summary.withLock { $0.planned = selected.count }
     reporter.report(.started(total: selected.count, upToDate: 0))
     reportPlanFailures(summary: summary)
-    for folder in Set(selected.map { (plan.outputs[$0].absolutePath as NSString).deletingLastPathComponent }) {
+    for folder in Set(selected.map { PathText.deletingLastComponent(plan.outputs[$0].absolutePath) }) {
       AtomicWriter.removeStaleTemporaries(in: folder)
     }
     let stages = Set(selected.map { plan.outputs[$0].stage }).sorted()

@@ -35,17 +35,31 @@ public final class DecodedSource: @unchecked Sendable {
   }
 
   /// Decodes `path` once: shrink-on-load by `shrink`, convert to sRGB 8-bit, into memory,
-  /// then apply EXIF orientation.
+  /// then apply EXIF orientation. The decode runs on the calling thread, and any libvips
+  /// warning raised meanwhile fails it (as does `strictness`, libvips' `fail_on`): damaged
+  /// files never pass as damaged pixels. A file that no longer matches `header` (replaced
+  /// since planning) is refused before its pixels are decoded.
   public static func decode(
     path: String, header: SourceHeader, shrink: Int, strictness: DecodeStrictness = .warning
   ) throws(ImagingError) -> DecodedSource {
-    Vips.start()
-    var out: OpaquePointer?
-    try Vips.check(cj_load(path, Int32(shrink), strictness.rawValue, 1, &out), "load", path: path)
-    guard let out else { throw ImagingError(operation: "load", path: path, message: "no image") }
-    let loaded = VipsImage(out, path: path)
-    let srgb = try loaded.derive("colour conversion") { cj_to_srgb($0, 1, $1) }
-    let memory = try srgb.derive("decode") { cj_copy_memory($0, $1) }
+    let (memory, warnings) = try SourceOpening.capturingWarnings { () throws(ImagingError) -> VipsImage in
+      let (loaded, format) = try SourceOpening.open(path: path, headerOnly: false, shrink: shrink, strictness: strictness)
+      // Shrink-on-load gives ceil(size / shrink) (JPEG) or round(size / shrink) (WebP).
+      let bound = { (stored: Int) in shrink > 1 ? (stored + shrink - 1) / shrink : stored }
+      if format != header.format || loaded.width > bound(header.storedWidth) || loaded.height > bound(header.storedHeight)
+        || (shrink <= 1 && (loaded.width != header.storedWidth || loaded.height != header.storedHeight))
+      {
+        throw ImagingError(
+          operation: "load", path: path,
+          message: "the file changed since it was planned (now \(format.rawValue) \(loaded.width)x\(loaded.height), "
+            + "planned \(header.format.rawValue) \(header.storedWidth)x\(header.storedHeight))")
+      }
+      let srgb = try loaded.derive("colour conversion") { cj_to_srgb($0, 1, $1) }
+      return try SourceOpening.decodeHere(srgb)
+    }
+    if !warnings.isEmpty {
+      throw ImagingError(operation: "decode", path: path, message: "damaged: \(warnings.joined(separator: "; "))")
+    }
     let oriented: VipsImage
     if header.orientation != 1 {
       // autorot reads the orientation tag, which the loader copied onto the image.

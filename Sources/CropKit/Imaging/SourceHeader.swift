@@ -36,26 +36,16 @@ public struct SourceHeader: Sendable, Hashable, Codable {
   public var width: Int { orientation >= 5 ? storedHeight : storedWidth }
   public var height: Int { orientation >= 5 ? storedWidth : storedHeight }
 
-  /// Reads the header of `path`. Throws when no accepted loader recognises the file.
+  /// Reads the header of `path`. Throws when the path is not a regular file, no accepted
+  /// loader recognises the bytes, or libvips warns while reading the header.
   public static func read(path: String) throws(ImagingError) -> SourceHeader {
-    Vips.start()
-    guard let loader = cj_find_loader(path) else {
-      throw ImagingError(
-        operation: "load", path: path,
-        message: "not a readable image (\(Vips.takeError().isEmpty ? "unknown format" : "unknown format or unreadable file"))")
+    let (opened, warnings) = try SourceOpening.capturingWarnings { () throws(ImagingError) in
+      try SourceOpening.open(path: path, headerOnly: true, strictness: .none)
     }
-    let loaderName = String(cString: loader)
-    guard let format = InputFormat(loaderClass: loaderName) else {
-      throw ImagingError(
-        operation: "load", path: path,
-        message:
-          "unsupported format (\(loaderName)); cropjob reads \(InputFormat.allCases.map(\.rawValue).joined(separator: ", "))"
-      )
+    let (image, format) = opened
+    if !warnings.isEmpty {
+      throw ImagingError(operation: "header", path: path, message: "damaged: \(warnings.joined(separator: "; "))")
     }
-    var out: OpaquePointer?
-    try Vips.check(cj_load(path, 1, 0, 1, &out), "header", path: path)
-    guard let out else { throw ImagingError(operation: "header", path: path, message: "no image") }
-    let image = VipsImage(out, path: path)
     return SourceHeader(
       format: format, storedWidth: image.width, storedHeight: image.height,
       orientation: Int(cj_orientation(image.pointer)), bands: image.bands,

@@ -8,8 +8,8 @@ public enum OutputPaths {
     _ template: String, job: String, sourcePath: String, subdirectory: String, size: PixelSize, scale: Double,
     format: OutputFormat
   ) -> String {
-    let name = (sourcePath as NSString).lastPathComponent
-    let ext = (name as NSString).pathExtension
+    let name = PathText.lastComponent(sourcePath)
+    let ext = PathText.pathExtension(name)
     let stem = ext.isEmpty ? name : String(name.dropLast(ext.count + 1))
     let values: [String: String] = [
       "job": job, "stem": stem, "name": name, "ext": ext, "dir": subdirectory,
@@ -43,9 +43,9 @@ public enum OutputPaths {
     }
     // Follow symlinks of the folders that exist already.
     let realRoot = realPath(rootStandard) ?? rootStandard
-    var folder = (standard as NSString).deletingLastPathComponent
+    var folder = PathText.deletingLastComponent(standard)
     while !FileManager.default.fileExists(atPath: folder) && folder.count > rootStandard.count {
-      folder = (folder as NSString).deletingLastPathComponent
+      folder = PathText.deletingLastComponent(folder)
     }
     if let real = realPath(folder), real != realRoot, !real.hasPrefix(realRoot + "/") {
       return "the folder \(folder) is a symlink to \(real), outside the output root"

@@ -33,7 +33,7 @@ public enum SourceExpansion {
     let target = absolute(path, base: base)
     if GlobPattern(full).matches(target) { return true }
     // A bare name or name pattern excludes that file name anywhere.
-    if !pattern.contains("/") { return GlobPattern(pattern).matches((path as NSString).lastPathComponent) }
+    if !pattern.contains("/") { return GlobPattern(pattern).matches(PathText.lastComponent(path)) }
     return false
   }
 
@@ -57,8 +57,8 @@ public enum SourceExpansion {
       if !isDir.boolValue { return [Match(path: joinKeepingForm(pattern), subdirectory: "")] }
       // A folder: every image below it.
       return walk(full).compactMap { relative in
-        guard imageExtensions.contains((relative as NSString).pathExtension.lowercased()) else { return nil }
-        let dir = (relative as NSString).deletingLastPathComponent
+        guard imageExtensions.contains(PathText.pathExtension(relative).lowercased()) else { return nil }
+        let dir = PathText.deletingLastComponent(relative)
         return Match(path: joinKeepingForm((pattern as NSString).appendingPathComponent(relative)), subdirectory: dir)
       }
     }
@@ -72,7 +72,7 @@ public enum SourceExpansion {
     return walk(root).compactMap { relative in
       guard matcher.matches(relative) else { return nil }
       let shown = literal.isEmpty ? relative : literal + "/" + relative
-      return Match(path: joinKeepingForm(shown), subdirectory: (relative as NSString).deletingLastPathComponent)
+      return Match(path: joinKeepingForm(shown), subdirectory: PathText.deletingLastComponent(relative))
     }
   }
 
@@ -88,7 +88,7 @@ public enum SourceExpansion {
     guard let enumerator = FileManager.default.enumerator(atPath: root) else { return [] }
     var files: [String] = []
     while let next = enumerator.nextObject() as? String {
-      if (next as NSString).lastPathComponent.hasPrefix(".") {
+      if PathText.lastComponent(next).hasPrefix(".") {
         if enumerator.fileAttributes?[.type] as? FileAttributeType == .typeDirectory { enumerator.skipDescendants() }
         continue
       }

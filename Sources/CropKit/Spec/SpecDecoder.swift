@@ -94,7 +94,7 @@ struct SpecDecoder {
       }
     }
     checkJobGraph(jobs)
-    let base = (path as NSString).deletingLastPathComponent
+    let base = PathText.deletingLastComponent(path)
     return JobFile(
       path: path, baseDirectory: base.isEmpty ? "." : base, version: version, outputRoot: outputRoot, limits: limits,
       jobs: jobs, overrides: overrides)
@@ -396,7 +396,7 @@ struct SpecDecoder {
       ok = false
     }
     var encodeEntries = settings.encode
-    let impliedByPath = Self.extensionFormats[(template as NSString).pathExtension.lowercased()] != nil
+    let impliedByPath = Self.extensionFormats[PathText.pathExtension(template).lowercased()] != nil
     if impliedByPath {
       // The path's extension wins over an inherited format; only the output's own clashes.
       encodeEntries["format"] = nil
@@ -454,7 +454,7 @@ struct SpecDecoder {
   ]
 
   mutating func encode(_ e: [String: YAMLNode], field: String, template: String, mark: SourceMark) -> EncodeSpec? {
-    let ext = (template as NSString).pathExtension.lowercased()
+    let ext = PathText.pathExtension(template).lowercased()
     let implied = Self.extensionFormats[ext]
     var format = implied ?? .jpeg
     if let n = e["format"] {

@@ -23,7 +23,7 @@ public enum AtomicWriter {
 
   /// Writes `bytes` to `path`, creating its folder.
   public static func write(_ bytes: [UInt8], to path: String) throws(WriteError) {
-    let folder = (path as NSString).deletingLastPathComponent
+    let folder = PathText.deletingLastComponent(path)
     do {
       try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     } catch {

@@ -1,0 +1,50 @@
+/// Path-string helpers with NSString's semantics that never trap.
+///
+/// swift-corelibs-foundation (Swift 6.3.1) traps inside `String._startOfLastPathComponent` on
+/// ordinary strings: `("a" as NSString).deletingLastPathComponent`,
+/// `("x///p//" as NSString).pathExtension` (also `lastPathComponent`,
+/// `deletingPathExtension`). Job files are written by anyone, so paths from them go through
+/// these instead (found by fuzz/targets/jobfile.swift; see docs/reliability.md).
+public enum PathText {
+  /// `path` without trailing slashes ("/" stays "/", "" stays "").
+  static func trimmingTrailingSlashes(_ path: String) -> Substring {
+    var end = path.endIndex
+    while end > path.startIndex, path[path.index(before: end)] == "/" { end = path.index(before: end) }
+    if end == path.startIndex && !path.isEmpty { return "/" }
+    return path[..<end]
+  }
+
+  /// NSString.lastPathComponent: "a/b.jpg" → "b.jpg", "a/b/" → "b", "/" → "/".
+  public static func lastComponent(_ path: String) -> String {
+    let trimmed = trimmingTrailingSlashes(path)
+    if trimmed == "/" { return "/" }
+    guard let slash = trimmed.lastIndex(of: "/") else { return String(trimmed) }
+    return String(trimmed[trimmed.index(after: slash)...])
+  }
+
+  /// NSString.deletingLastPathComponent: "a/b.jpg" → "a", "a" → "", "/a" → "/", "a//b" → "a".
+  public static func deletingLastComponent(_ path: String) -> String {
+    let trimmed = trimmingTrailingSlashes(path)
+    if trimmed == "/" { return "/" }
+    guard let slash = trimmed.lastIndex(of: "/") else { return "" }
+    let parent = trimmingTrailingSlashes(String(trimmed[..<slash]))
+    if parent.isEmpty { return path.hasPrefix("/") ? "/" : "" }
+    return String(parent)
+  }
+
+  /// NSString.pathExtension: "a/b.JPG" → "JPG", ".hidden" → "", "a." → "", "a.b/" → "b".
+  public static func pathExtension(_ path: String) -> String {
+    let name = lastComponent(path)
+    guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return "" }
+    return String(name[name.index(after: dot)...])
+  }
+
+  /// NSString.deletingPathExtension: "a/b.jpg" → "a/b", "a." → "a", ".hidden" → ".hidden".
+  public static func deletingPathExtension(_ path: String) -> String {
+    let trimmed = String(trimmingTrailingSlashes(path))
+    let name = lastComponent(trimmed)
+    guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return trimmed }
+    let removed = name.distance(from: dot, to: name.endIndex)
+    return String(trimmed.dropLast(removed))
+  }
+}
