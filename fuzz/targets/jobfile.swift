@@ -1,0 +1,14 @@
+// libFuzzer target: job-file bytes through the YAML parser and the spec decoder.
+// Every input must give a job file or diagnostics, never a crash, a hang or unbounded memory.
+import CropKit
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzJobFile(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+  let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
+  let result = JobFileLoader.load(bytes: bytes, path: "fuzz.yaml")
+  // A job file without diagnostics' errors must exist; one with errors must not.
+  let hasErrors = result.diagnostics.contains { $0.severity == .error }
+  precondition(hasErrors == (result.jobFile == nil), "jobFile and diagnostics disagree")
+  for diagnostic in result.diagnostics { _ = diagnostic.description }
+  return 0
+}
