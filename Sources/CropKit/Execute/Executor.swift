@@ -188,7 +188,7 @@ public final class Executor: Sendable {
         // Smart focus is resolved from the pixels (shared with `preview`: RunGeometry.swift).
         let geometry = try output.runGeometry(decoded: decoded).geometry
         let encoded = try OutputEncoder.produce(
-          decoded, geometry: geometry, style: output.style, encode: output.encode)
+          decoded, geometry: geometry, style: output.style, encode: output.encode, metadata: output.metadata)
         if let problem = OutputPaths.escapeProblem(output.absolutePath, root: plan.outputRoot) {
           throw AtomicWriter.WriteError(path: output.absolutePath, message: problem)
         }

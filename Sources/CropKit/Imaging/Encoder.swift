@@ -36,15 +36,13 @@ public enum OutputFormat: String, Sendable, Codable, CaseIterable, Hashable {
     allCases.filter { Vips.hasOperation($0.saver) && $0.probe() }
   }
 
-  /// libheif may be built without an AV1 or HEVC encoder: try a 16x16 encode once.
-  private func probe() -> Bool {
-    guard self == .avif || self == .heif else { return true }
-    return OutputFormat.probeCache[self] ?? false
-  }
+  /// A saver can exist yet be unusable: libheif may lack an AV1 or HEVC encoder, and libvips
+  /// blocks savers it marks untrusted (JPEG XL in 8.14). Each format is tried once on 16x16.
+  private func probe() -> Bool { OutputFormat.probeCache[self] ?? false }
 
   private static let probeCache: [OutputFormat: Bool] = {
     var result: [OutputFormat: Bool] = [:]
-    for format in [OutputFormat.avif, .heif] {
+    for format in OutputFormat.allCases where Vips.hasOperation(format.saver) {
       var out: OpaquePointer?
       let grey: [Double] = [128, 128, 128]
       let ok = grey.withUnsafeBufferPointer { cj_constant(16, 16, $0.baseAddress, 3, &out) } == 0
@@ -54,8 +52,7 @@ public enum OutputFormat: String, Sendable, Codable, CaseIterable, Hashable {
         continue
       }
       let image = VipsImage(out, path: nil)
-      let options = EncodeOptions(format: format)
-      result[format] = (try? Encoder.encode(image, options: options, quality: 50)) != nil
+      result[format] = (try? Encoder.encode(image, options: EncodeOptions(format: format), quality: 50)) != nil
     }
     return result
   }()
@@ -79,14 +76,16 @@ public struct EncodeOptions: Sendable, Hashable, Codable {
   public init(format: OutputFormat) { self.format = format }
 }
 
-/// Encodes images into bytes; metadata is always stripped here (kept metadata is written
-/// afterwards, on purpose, by the metadata policy).
+/// Encodes images into bytes. With `strip` (the default) no metadata at all is written;
+/// otherwise the metadata the image carries is written (see `MetadataFilter`).
 enum Encoder {
-  static func encode(_ image: VipsImage, options: EncodeOptions, quality: Int) throws(ImagingError) -> [UInt8] {
+  static func encode(_ image: VipsImage, options: EncodeOptions, quality: Int, strip stripAll: Bool = true) throws(ImagingError)
+    -> [UInt8]
+  {
     var buffer: UnsafeMutableRawPointer?
     var length = 0
     let q = Int32(quality)
-    let strip: Int32 = 1
+    let strip: Int32 = stripAll ? 1 : 0
     let status: Int32
     switch options.format {
     case .jpeg:
@@ -109,5 +108,19 @@ enum Encoder {
     guard let buffer else { throw ImagingError(operation: "save", path: image.path, message: "no bytes") }
     defer { cj_free(buffer) }
     return Array(UnsafeRawBufferPointer(start: buffer, count: length))
+  }
+}
+
+/// Applies a metadata policy to an image before it is encoded.
+enum MetadataFilter {
+  /// The image with only the kept metadata. Stripping also removes the metadata from the
+  /// image itself, not only through the savers' `strip` flag: libvips 8.14.1's WebP saver
+  /// writes EXIF (GPS included) even with `strip` set.
+  static func apply(_ policy: MetadataPolicy, to image: VipsImage) throws(ImagingError) -> VipsImage {
+    let bits: [MetadataPolicy.Kind: Int32] = [
+      .icc: 1, .copyright: 2, .artist: 4, .date: 8, .camera: 16, .gps: 32, .xmp: 64, .iptc: 128,
+    ]
+    let mask = policy.kept.reduce(Int32(0)) { $0 | bits[$1]! }
+    return try image.derive("metadata") { cj_keep_metadata($0, mask, $1) }
   }
 }

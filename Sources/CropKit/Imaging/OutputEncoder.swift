@@ -21,17 +21,23 @@ public enum OutputEncoder {
   }
 
   public static func produce(
-    _ source: DecodedSource, geometry: PlacementResult, style: RenderStyle, encode: EncodeSpec
+    _ source: DecodedSource, geometry: PlacementResult, style: RenderStyle, encode: EncodeSpec,
+    metadata: MetadataPolicy = .strip
   ) throws -> EncodedOutput {
-    let image = try Renderer.render(source, geometry: geometry, style: style)
-    return try encodeWithBudget(image, encode: encode)
+    let rendered = try Renderer.render(source, geometry: geometry, style: style)
+    let filtered = try MetadataFilter.apply(metadata, to: rendered)
+    var output = try encodeWithBudget(filtered, encode: encode, strip: metadata.kept.isEmpty)
+    if encode.options.format == .webp && metadata.kept.isEmpty {
+      output.bytes = WebPChunks.strip(output.bytes, keepICC: false)
+    }
+    return output
   }
 
   /// Without a budget: one encode at `quality`. With one: the highest quality in
   /// [min_quality, quality] whose file fits, by bisection (at most 1 + ⌈log2(range)⌉ encodes).
-  static func encodeWithBudget(_ image: VipsImage, encode: EncodeSpec) throws -> EncodedOutput {
+  static func encodeWithBudget(_ image: VipsImage, encode: EncodeSpec, strip: Bool) throws -> EncodedOutput {
     let top = encode.options.quality
-    let first = try Encoder.encode(image, options: encode.options, quality: top)
+    let first = try Encoder.encode(image, options: encode.options, quality: top, strip: strip)
     guard let budget = encode.maxBytes, first.count > budget else {
       return EncodedOutput(bytes: first, quality: top, encodes: 1)
     }
@@ -42,7 +48,7 @@ public enum OutputEncoder {
     var smallest = first.count
     while low <= high {
       let mid = (low + high) / 2
-      let bytes = try Encoder.encode(image, options: encode.options, quality: mid)
+      let bytes = try Encoder.encode(image, options: encode.options, quality: mid, strip: strip)
       encodes += 1
       smallest = min(smallest, bytes.count)
       if bytes.count <= budget {

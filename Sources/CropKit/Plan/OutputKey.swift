@@ -18,7 +18,7 @@ public enum OutputKey {
       "path=\(path)", "guide=\(json(guide))", "place=\(json(place))", "scale=\(outputScale)",
       "size=\(geometry.outputSize.width)x\(geometry.outputSize.height)", "transform=\(json(geometry.transform))",
       "encode=\(json(encode.options)) max_bytes=\(encode.maxBytes.map(String.init) ?? "-") min_quality=\(encode.minQuality)",
-      "metadata=\(metadata.rawValue)", "style=circle:\(style.circle) alpha:\(style.alpha) bg:\(style.background)",
+      "metadata=\(metadata)", "style=circle:\(style.circle) alpha:\(style.alpha) bg:\(style.background)",
     ].joined(separator: "\n")
   }
 

@@ -101,9 +101,36 @@ public struct EncodeSpec: Sendable, Hashable {
   public var minQuality: Int = 30
 }
 
-/// Which metadata outputs keep. Orientation is never written (it has been applied).
-public enum MetadataPolicy: String, Sendable, Hashable, Codable, CaseIterable {
-  case strip
+/// Which metadata outputs keep: nothing by default (`strip`), everything (`keep`), or a
+/// list of kinds. The orientation tag and the EXIF thumbnail are never written.
+public struct MetadataPolicy: Sendable, Hashable, Codable, CustomStringConvertible {
+  /// Kinds of metadata that can be kept.
+  public enum Kind: String, Sendable, Hashable, Codable, CaseIterable, Comparable {
+    /// The ICC profile (sRGB after colour conversion).
+    case icc
+    /// EXIF Copyright and Artist.
+    case copyright, artist
+    /// EXIF dates and times.
+    case date
+    /// Camera make, model, lens, serial number and exposure settings.
+    case camera
+    /// EXIF GPS position.
+    case gps
+    case xmp, iptc
+
+    public static func < (a: Kind, b: Kind) -> Bool { a.rawValue < b.rawValue }
+  }
+
+  public var kept: Set<Kind>
+
+  public init(kept: Set<Kind>) { self.kept = kept }
+
+  public static let strip = MetadataPolicy(kept: [])
+  public static let keep = MetadataPolicy(kept: Set(Kind.allCases))
+
+  public var description: String {
+    kept.isEmpty ? "strip" : kept == Set(Kind.allCases) ? "keep" : kept.sorted().map(\.rawValue).joined(separator: ",")
+  }
 }
 
 /// An exact placement for one source (e.g. saved from an interactive cropper).
