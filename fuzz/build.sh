@@ -21,11 +21,15 @@ vips_libs="$(pkg-config --libs vips) $(pkg-config --libs yaml-0.1)"
 clang_san="-fsanitize=${sanitizers/fuzzer/fuzzer-no-link}"
 
 # C shim, instrumented.
-"$cc" -c -O1 -g $clang_san $vips_cflags -I"$root/Sources/CVipsShim/include" \
-  "$root/Sources/CVipsShim/cvips_shim.c" -o "$out/cvips_shim.o"
+shim_objects=()
+for c in "$root"/Sources/CVipsShim/*.c; do
+  object="$out/shim-$(basename "$c" .c).o"
+  "$cc" -c -O1 -g $clang_san $vips_cflags -I"$root/Sources/CVipsShim/include" "$c" -o "$object"
+  shim_objects+=("$object")
+done
 cat > "$out/modules/module.modulemap" <<MAP
 module CVipsShim {
-  header "$root/Sources/CVipsShim/include/cvips_shim.h"
+  umbrella "$root/Sources/CVipsShim/include"
   export *
 }
 MAP
@@ -44,7 +48,7 @@ swiftc "${swift_flags[@]}" -module-name CropKit -emit-module -emit-module-path "
 for target in "$here"/targets/*.swift; do
   name="$(basename "$target" .swift)"
   swiftc "${swift_flags[@]}" -module-name "fuzz_$name" "$target" \
-    "$out/CropKit.o" "$out/CropGeometry.o" "$out/cvips_shim.o" \
+    "$out/CropKit.o" "$out/CropGeometry.o" "${shim_objects[@]}" \
     $vips_libs \
     -o "$out/fuzz-$name"
   echo "built $out/fuzz-$name"

@@ -31,7 +31,14 @@ public final class DecodedSource: @unchecked Sendable {
   /// per source pixel), so that no output loses resolution.
   public static func loadShrink(for header: SourceHeader, maxOutputScale: Double) -> Int {
     guard header.format.shrinksOnLoad, maxOutputScale > 0 else { return 1 }
-    return [8, 4, 2].first { Double($0) * maxOutputScale <= 1.0 } ?? 1
+    return [8, 4, 2].first { Double($0) * maxOutputScale <= 1.0 && $0 <= largestShrink(header) } ?? 1
+  }
+
+  /// libvips 8.14 aborts the process (a failed assertion: "bad dimensions") when a JPEG is
+  /// shrunk on load by more than its width or height (1x50 at shrink 2), and its WebP loader
+  /// fails: a shrink never exceeds the smaller stored dimension (found by fuzz/targets/image).
+  static func largestShrink(_ header: SourceHeader) -> Int {
+    max(1, min(header.storedWidth, header.storedHeight))
   }
 
   /// Decodes `path` once: shrink-on-load by `shrink`, convert to sRGB 8-bit, into memory,
@@ -42,6 +49,8 @@ public final class DecodedSource: @unchecked Sendable {
   public static func decode(
     path: String, header: SourceHeader, shrink: Int, strictness: DecodeStrictness = .warning
   ) throws(ImagingError) -> DecodedSource {
+    var shrink = max(1, shrink)
+    while shrink > largestShrink(header) { shrink /= 2 }
     let (memory, warnings) = try SourceOpening.capturingWarnings { () throws(ImagingError) -> VipsImage in
       let (loaded, format) = try SourceOpening.open(path: path, headerOnly: false, shrink: shrink, strictness: strictness)
       // Shrink-on-load gives ceil(size / shrink) (JPEG) or round(size / shrink) (WebP).
