@@ -30,7 +30,7 @@ public enum AtomicWriter {
       throw WriteError(path: folder, message: "cannot create the folder: \(reason(error))")
     }
     let temporary = (folder as NSString).appendingPathComponent(
-      "\(temporaryPrefix)\(getpid())-\(UInt64.random(in: 0...UInt64.max))")
+      "\(temporaryPrefix)\(getpid())-\(hostTag)-\(UInt64.random(in: 0...UInt64.max))")
     var fd = open(folder, openTemporaryFile | O_WRONLY | O_CLOEXEC, 0o644)
     let unnamed = fd >= 0
     if !unnamed {
@@ -71,15 +71,36 @@ public enum AtomicWriter {
   }
 
   /// Removes temporary files left by killed runs in `folder` (not recursive).
+  /// Temporary names carry the pid and a tag of the host, because shards on several
+  /// machines may write into one shared folder (NFS has no `O_TMPFILE`, so named temporary
+  /// files are used there): a pid means something only on its own host. Another host's
+  /// temporary file is removed only when it is a day old (its writer surely gone).
   public static func removeStaleTemporaries(in folder: String) {
     guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
     for name in names where name.hasPrefix(temporaryPrefix) {
-      let pidText = name.dropFirst(temporaryPrefix.count).prefix { $0 != "-" }
-      if let pid = Int32(pidText), pid != getpid(), kill(pid, 0) == 0 { continue }  // Still running.
-      if let pid = Int32(pidText), pid == getpid() { continue }
-      unlink((folder as NSString).appendingPathComponent(name))
+      let fields = name.dropFirst(temporaryPrefix.count).split(separator: "-")
+      let path = (folder as NSString).appendingPathComponent(name)
+      if fields.count >= 3, fields[1] != hostTag {
+        var info = stat()
+        if stat(path, &info) == 0, time(nil) - info.st_mtim.tv_sec < 86_400 { continue }
+      } else if let pid = fields.first.flatMap({ Int32($0) }), pid == getpid() || kill(pid, 0) == 0 {
+        continue  // Ours, or still running.
+      }
+      unlink(path)
     }
   }
+
+  /// This host's name, hashed (FNV-1a) to a short tag without dashes.
+  static let hostTag: String = {
+    var buffer = [CChar](repeating: 0, count: 256)
+    gethostname(&buffer, buffer.count - 1)
+    var hash: UInt32 = 0x811c_9dc5
+    for byte in buffer.prefix(while: { $0 != 0 }) {
+      hash ^= UInt32(UInt8(bitPattern: byte))
+      hash = hash &* 0x0100_0193
+    }
+    return String(hash, radix: 16)
+  }()
 
   static func errnoText() -> String { String(cString: strerror(errno)) }
 
