@@ -22,7 +22,8 @@ enum CLI {
   /// The commands, in the order `--help` lists them.
   static let commands: [CommandEntry] = [
     CommandEntry(RunCommand.self), CommandEntry(PlanCommand.self), CommandEntry(ValidateCommand.self),
-    CommandEntry(PreviewCommand.self), CommandEntry(FormatsCommand.self),
+    CommandEntry(SchemaCommand.self), CommandEntry(PreviewCommand.self),
+    CommandEntry(FormatsCommand.self),
   ]
 
   static var overview: String {

@@ -35,6 +35,12 @@ public struct Diagnostic: Sendable, Hashable, Codable, CustomStringConvertible {
   public static func expected(_ what: String, received: String) -> String {
     "expected \(what) but received \(received)"
   }
+
+  /// A required key that is absent, worded by the same helper: `expected a guide (…) but
+  /// received no "guide"`.
+  public static func missing(_ key: String, _ what: String) -> String {
+    expected(what, received: "no \"\(key)\"")
+  }
 }
 
 extension [Diagnostic] {
@@ -55,11 +61,19 @@ public enum DiagnosticFormat: String, Sendable, CaseIterable {
     case .text:
       return diagnostics.map(\.description).joined(separator: "\n")
     case .github:
+      // Workflow commands: the message escapes %, CR and LF; properties also , and :.
+      // A diagnostic about the whole file (0:0) names no line.
+      func escape(_ text: String) -> String {
+        text.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D")
+          .replacingOccurrences(of: "\n", with: "%0A")
+      }
+      func property(_ text: String) -> String {
+        escape(text).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
+      }
       return diagnostics.map { d in
         let subject = d.field.isEmpty ? "" : "\(d.field): "
-        let message = (subject + d.message).replacingOccurrences(of: "%", with: "%25")
-          .replacingOccurrences(of: "\r", with: "%0D").replacingOccurrences(of: "\n", with: "%0A")
-        return "::\(d.severity.rawValue) file=\(d.file),line=\(d.line),col=\(d.column)::\(message)"
+        let position = d.line > 0 ? ",line=\(d.line),col=\(d.column)" : ""
+        return "::\(d.severity.rawValue) file=\(property(d.file))\(position)::\(escape(subject + d.message))"
       }.joined(separator: "\n")
     case .json:
       let encoder = JSONEncoder()

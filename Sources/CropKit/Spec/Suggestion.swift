@@ -1,10 +1,11 @@
 /// "Did you mean …?" for misspelled keys and values.
 public enum Suggestion {
-  /// The closest candidate within a small edit distance, if any.
+  /// The closest candidate within a small edit distance, if any: one edit for words of up
+  /// to three letters (`gif` does not suggest `avif`, nor `c` `a`), else two or a third.
   public static func closest(to word: String, in candidates: [String]) -> String? {
-    let limit = max(2, word.count / 3)
+    let limit = word.count <= 3 ? 1 : max(2, word.count / 3)
     let scored = candidates.map { ($0, distance(word.lowercased(), $0.lowercased())) }
-    guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= limit else { return nil }
+    guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= limit, best.1 < word.count else { return nil }
     return best.0
   }
 

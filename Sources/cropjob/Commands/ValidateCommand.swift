@@ -10,8 +10,10 @@ struct ValidateCommand: Command {
       <job.yaml>...           One or more job files.
 
     OPTIONS:
-      --format <format>       text (file:line:column: error: field: message), json, or github
-                              (::error file=…,line=…,col=…::message annotations). Default text.
+      --format <format>       text (file:line:column: error: field: message, then one verdict
+                              line per file), json (per file: file, valid, errors, warnings,
+                              diagnostics), or github (::error file=…,line=…,col=…::message
+                              annotations for GitHub Actions). Default text.
       --strict                Treat warnings as errors.
       -h, --help              Show help.
 
@@ -31,25 +33,50 @@ struct ValidateCommand: Command {
     strict = args.flag("--strict")
   }
 
+  /// One file's verdict, as `--format json` prints it.
+  struct FileReport: Encodable {
+    var file: String
+    var valid: Bool
+    var errors: Int
+    var warnings: Int
+    var diagnostics: [Diagnostic]
+  }
+
   func run() -> Int32 {
-    var all: [Diagnostic] = []
-    var valid: [String] = []
+    var reports: [FileReport] = []
     for file in files {
-      let result = JobFileLoader.load(path: file)
-      all += result.diagnostics
-      let failed = result.diagnostics.hasErrors || (strict && !result.diagnostics.isEmpty)
-      if !failed { valid.append(file) }
+      let diagnostics = JobFileLoader.load(path: file).diagnostics
+      let errors = diagnostics.filter { $0.severity == .error }.count
+      let warnings = diagnostics.count - errors
+      reports.append(
+        FileReport(
+          file: file, valid: errors == 0 && (!strict || warnings == 0), errors: errors, warnings: warnings,
+          diagnostics: diagnostics))
     }
-    let failed = valid.count < files.count
     switch format {
     case .json:
-      Console.out(format.render(all))
-    case .text, .github:
+      let encoder = JSONEncoder()
+      encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+      let data = (try? encoder.encode(reports)) ?? Data("[]".utf8)
+      Console.out(String(decoding: data, as: UTF8.self))
+    case .github:
+      let all = reports.flatMap(\.diagnostics)
       if !all.isEmpty { Console.out(format.render(all)) }
-      if format == .text {
-        for file in valid { Console.out("\(file): valid") }
-      }
+    case .text:
+      for report in reports where !report.diagnostics.isEmpty { Console.out(format.render(report.diagnostics)) }
+      for report in reports { Console.out(Self.summary(report, strict: strict)) }
     }
-    return failed ? ExitCode.failure : ExitCode.success
+    return reports.allSatisfy(\.valid) ? ExitCode.success : ExitCode.failure
+  }
+
+  /// `jobs/a.yaml: valid`, `jobs/b.yaml: invalid (2 errors, 1 warning)`.
+  static func summary(_ report: FileReport, strict: Bool) -> String {
+    func count(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
+    var counts: [String] = []
+    if report.errors > 0 { counts.append(count(report.errors, "error")) }
+    if report.warnings > 0 { counts.append(count(report.warnings, "warning")) }
+    if strict && report.errors == 0 && report.warnings > 0 { counts.append("--strict") }
+    let detail = counts.isEmpty ? "" : " (\(counts.joined(separator: ", ")))"
+    return "\(report.file): \(report.valid ? "valid" : "invalid")\(detail)"
   }
 }
