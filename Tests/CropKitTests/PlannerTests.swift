@@ -291,6 +291,31 @@ final class PlannerTests: XCTestCase {
       Shard(index: 2, count: 4))
     XCTAssertEqual(try ShardSelection.fromEnvironment(["SLURM_ARRAY_TASK_ID": "3", "SLURM_ARRAY_TASK_COUNT": "4"], count: nil), Shard(index: 3, count: 4))
     XCTAssertThrowsError(try ShardSelection.fromEnvironment(["SLURM_ARRAY_TASK_ID": "3"], count: nil))
+    // --array=0-6:2: ids 0, 2, 4, 6 with a step of 2.
+    XCTAssertEqual(
+      try ShardSelection.fromEnvironment(
+        ["SLURM_ARRAY_TASK_ID": "6", "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_STEP": "2", "SLURM_ARRAY_TASK_COUNT": "4"],
+        count: nil),
+      Shard(index: 3, count: 4))
+    XCTAssertThrowsError(
+      try ShardSelection.fromEnvironment(
+        ["SLURM_ARRAY_TASK_ID": "5", "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_STEP": "2", "SLURM_ARRAY_TASK_COUNT": "4"],
+        count: nil))
+    // --array=1,2,7 (what Slurm 22.05 sets): every task refuses, not only task 7.
+    for id in ["1", "2", "7"] {
+      XCTAssertThrowsError(
+        try ShardSelection.fromEnvironment(
+          [
+            "SLURM_ARRAY_TASK_ID": id, "SLURM_ARRAY_TASK_MIN": "1", "SLURM_ARRAY_TASK_MAX": "7", "SLURM_ARRAY_TASK_STEP": "1",
+            "SLURM_ARRAY_TASK_COUNT": "3",
+          ], count: nil), id)
+    }
+    XCTAssertEqual(
+      try ShardSelection.fromEnvironment(
+        [
+          "SLURM_ARRAY_TASK_ID": "12", "SLURM_ARRAY_TASK_MIN": "10", "SLURM_ARRAY_TASK_MAX": "13", "SLURM_ARRAY_TASK_STEP": "1",
+          "SLURM_ARRAY_TASK_COUNT": "4",
+        ], count: nil), Shard(index: 2, count: 4))
     XCTAssertThrowsError(
       try ShardSelection.fromEnvironment(["SLURM_ARRAY_TASK_ID": "9", "SLURM_ARRAY_TASK_MIN": "5", "SLURM_ARRAY_TASK_COUNT": "4"], count: nil))
     // Kubernetes Indexed Jobs and AWS Batch give only an index: the count comes from --shard-count.

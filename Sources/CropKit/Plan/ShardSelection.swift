@@ -16,7 +16,8 @@ public enum ShardSelection {
   }
 
   /// The shard a batch engine assigns through the environment, if any:
-  /// Slurm job arrays (SLURM_ARRAY_TASK_ID − SLURM_ARRAY_TASK_MIN of SLURM_ARRAY_TASK_COUNT),
+  /// Slurm job arrays ((SLURM_ARRAY_TASK_ID − SLURM_ARRAY_TASK_MIN) / SLURM_ARRAY_TASK_STEP
+  /// of SLURM_ARRAY_TASK_COUNT, so `--array=10-13` and `--array=0-6:2` both give 0..<4),
   /// Kubernetes Indexed Jobs (JOB_COMPLETION_INDEX of `count`), AWS Batch array jobs
   /// (AWS_BATCH_JOB_ARRAY_INDEX of `count`). `count` comes from `--shard-count`.
   public static func fromEnvironment(_ env: [String: String], count: Int?) throws(Problem) -> Shard? {
@@ -30,7 +31,15 @@ public enum ShardSelection {
       guard let n = try int("SLURM_ARRAY_TASK_COUNT") ?? count else {
         throw Problem(description: "SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_COUNT is not (or pass --shard-count)")
       }
-      return try checked(id - min, n, "SLURM_ARRAY_TASK_ID")
+      let step = try int("SLURM_ARRAY_TASK_STEP") ?? 1
+      // An irregular list (--array=1,2,7) has no step that describes it: every task refuses,
+      // rather than some of them running a wrong partition.
+      let max = try int("SLURM_ARRAY_TASK_MAX")
+      guard step >= 1, (id - min) % step == 0, max.map({ $0 == min + step * (n - 1) }) ?? true else {
+        throw Problem(
+          description: "the Slurm array (task \(id), min \(min), max \(max.map(String.init) ?? "?"), step \(step), count \(n)) is not a regular range: pass --shard I/N")
+      }
+      return try checked((id - min) / step, n, "SLURM_ARRAY_TASK_ID")
     }
     for key in ["JOB_COMPLETION_INDEX", "AWS_BATCH_JOB_ARRAY_INDEX"] {
       if let index = try int(key) {
