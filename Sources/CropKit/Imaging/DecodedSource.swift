@@ -1,4 +1,5 @@
 import CVipsShim
+import CropGeometry
 
 /// How strictly decoding treats damage in a file (libvips' `fail_on`).
 public enum DecodeStrictness: Int32, Sendable, Codable {
@@ -18,12 +19,29 @@ public final class DecodedSource: @unchecked Sendable {
   public var height: Int { image.height }
   public var hasAlpha: Bool { image.hasAlpha }
 
-  init(image: VipsImage, header: SourceHeader, path: String) {
+  /// Oriented-source pixels → decoded pixels. JPEG shrink-on-load decodes whole blocks of
+  /// `shrink` stored pixels counted from the stored top-left corner (libvips drops a partial
+  /// last block: 1067 rows at 1/4 give 266), wherever EXIF orientation then moves that corner;
+  /// the ratio of the sizes (266/1067) would misplace outputs by up to 3/4 of a decoded pixel.
+  /// Other loaders resample the whole image to the decoded size.
+  public let toDecoded: Affine
+
+  init(image: VipsImage, header: SourceHeader, path: String, shrink: Int = 1) {
     self.image = image
     self.header = header
     self.path = path
     scaleX = Double(image.width) / Double(header.width)
     scaleY = Double(image.height) / Double(header.height)
+    let stored = Size(width: Double(header.storedWidth), height: Double(header.storedHeight))
+    let decoded = Geometry.orientedSize(
+      stored: Size(width: Double(image.width), height: Double(image.height)), orientation: header.orientation)
+    let blocks = header.format == .jpeg && shrink > 1
+    let scale = Affine.scale(
+      x: blocks ? 1 / Double(shrink) : decoded.width / stored.width,
+      y: blocks ? 1 / Double(shrink) : decoded.height / stored.height)
+    toDecoded =
+      Geometry.orientationTransform(stored: decoded, orientation: header.orientation) * scale
+      * Geometry.orientationTransform(stored: stored, orientation: header.orientation).inverted()!
   }
 
   /// The largest shrink-on-load factor (8, 4, 2, else 1) that still leaves at least one
@@ -76,6 +94,6 @@ public final class DecodedSource: @unchecked Sendable {
     } else {
       oriented = memory
     }
-    return DecodedSource(image: oriented, header: header, path: path)
+    return DecodedSource(image: oriented, header: header, path: path, shrink: shrink)
   }
 }

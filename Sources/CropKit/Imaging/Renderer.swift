@@ -32,7 +32,7 @@ public enum Renderer {
     // The circle follows the guide, which `overflow: shrink` may have trimmed the output of.
     let circleFrame = geometry.guideRect
     // Decoded-image pixels -> output pixels.
-    var m = transform * Affine.scale(x: 1 / source.scaleX, y: 1 / source.scaleY)
+    var m = transform * source.toDecoded.inverted()!
     var image = source.image
     guard let inverse = m.inverted() else {
       throw ImagingError(operation: "place", path: source.path, message: "degenerate transform \(m)")
