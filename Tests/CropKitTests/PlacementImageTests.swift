@@ -20,7 +20,8 @@ import XCTest
 /// output's edges and from any photo/background or circle edge; and that the picture is not
 /// displaced (least-squares shift ≤ 0.1 px). The log also shows the same comparison against
 /// Pillow's own `Image.transform(AFFINE, BICUBIC)`, whose cubic (a = −1) is sharper than
-/// libvips' (a = −1/2): not asserted.
+/// libvips' (a = −1/2), so it differs by up to about 2/255 on textured photos even when the
+/// placement is exact: that figure is held to a looser 3/255.
 ///
 /// Skipped when Debian's /usr/bin/python3 with python3-pil and python3-numpy is absent.
 final class PlacementImageTests: XCTestCase {
@@ -255,6 +256,11 @@ final class PlacementImageTests: XCTestCase {
       for (channel, mean) in zip(["R", "G", "B", "A"], means) {
         XCTAssertLessThanOrEqual(mean, 2.0, "\(name): mean |difference| of \(channel) is \(mean)/255")
       }
+      // Pillow's own resampler (a sharper cubic) as a second, looser witness: a placement
+      // error of even a quarter pixel shows up as several levels here too.
+      let pillow = (r["pillow_mean"] as? [Any] ?? []).map { ($0 as? Double) ?? .infinity }
+      XCTAssertLessThanOrEqual(
+        pillow.max() ?? .infinity, 3.0, "\(name): mean |difference| from Pillow's transform \(pillow)")
       let shift = r["shift"] as? [Double] ?? [0, 0]
       XCTAssertLessThanOrEqual(shift.map(abs).max() ?? 0, 0.1, "\(name): picture displaced by \(shift) px")
       // Cross-check only: the oracle's own numbers against what the planner computed.

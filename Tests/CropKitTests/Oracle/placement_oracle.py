@@ -6,13 +6,17 @@ from docs/geometry.md alone, without reading anything cropjob planned or recorde
 
   * the source -> output affine transform and the exact output size (fit, zoom, focus,
     offset, rotate, flip, crop with angle, clamp / fill / shrink, upscale cap, output scale);
-  * the expected image, with Pillow: the EXIF-transposed source (ImageOps.exif_transpose),
-    box pre-shrunk with Image.reduce() by the factor the documented resampling rule gives
-    (JPEG shrink-on-load by 8/4/2 while the output keeps full resolution, then a whole box
-    factor while more than two source pixels fall on an output pixel), then ONE
-    Image.transform(AFFINE, BICUBIC) in premultiplied RGBa with pixel centres at +0.5, the
-    background for uncovered pixels, the circle mask of the documented formula, and the
-    flatten onto the background for formats without alpha;
+  * the expected image: Pillow decodes the photo and applies its EXIF orientation
+    (ImageOps.exif_transpose), shrinks JPEGs on load as documented (by 8, 4 or 2 while the
+    output keeps at least one decoded pixel per output pixel: Pillow's draft(), libjpeg's DCT
+    scaling), then box pre-shrinks with Image.reduce() by the whole factor that leaves the
+    scale at or above 1/2, and the picture is resampled ONCE, in premultiplied RGBA, at the
+    preimages of the output pixel centres (+0.5) with a Catmull-Rom cubic in numpy (the
+    kernel libvips calls bicubic); the background fills what the photo does not cover, the
+    circle mask follows the documented formula, and formats without alpha are flattened
+    onto the background. The same resample is also done with Pillow's own
+    Image.transform(AFFINE, inverse coefficients, BICUBIC), whose cubic has a = -1 (sharper
+    than Catmull-Rom's -1/2): its figures are reported as a second witness;
 
 then compares that with the file cropjob wrote: exact size, and per channel (R, G, B
 premultiplied by alpha, and alpha) the mean and max absolute difference over the pixels
