@@ -37,12 +37,13 @@ public struct Raster: Sendable, Equatable {
     return Array(pixels[i..<i + bands])
   }
 
-  /// Encodes as PNG (zlib level 6; `palette`: 8-bit palette through libimagequant, about a
-  /// third of the size, slightly dithered).
-  public func pngBytes(palette: Bool = false) throws(ImagingError) -> [UInt8] {
+  /// Encodes as PNG (`compression`: zlib level 0…9; `palette`: 8-bit palette through
+  /// libimagequant, about a third of the size, slightly dithered).
+  public func pngBytes(palette: Bool = false, compression: Int = 6) throws(ImagingError) -> [UInt8] {
     let image = try vipsImage()
     var options = EncodeOptions(format: .png)
     options.palette = palette
+    options.compression = compression
     return try Encoder.encode(image, options: options, quality: 90)
   }
 

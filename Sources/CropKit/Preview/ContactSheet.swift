@@ -78,7 +78,7 @@ enum ContactSheet {
     let nameSpace = right - (x + pad) - 4
     let nameWidth = drawLine(name, on: &page, x: x + pad, top: lineTop, width: nameSpace, colour: PreviewStyle.text, bold: true)
     drawLine(
-      "job \(tile.tile.job)", on: &page, x: x + pad + nameWidth + 10, top: lineTop, width: nameSpace - nameWidth - 10,
+      "job \(tile.tile.job)" + (tile.placement.isEmpty ? "" : "  ·  \(tile.placement)"), on: &page, x: x + pad + nameWidth + 10, top: lineTop, width: nameSpace - nameWidth - 10,
       colour: PreviewStyle.secondaryText)
     lineTop += PreviewStyle.lineHeight
     let outputs = tile.outputSummary.isEmpty ? "no outputs" : "→ " + tile.outputSummary.joined(separator: ",  ")

@@ -100,23 +100,37 @@ public enum GuideOutline: Sendable, Equatable {
   }
 
   /// Signed distance to a convex polygon, with the nearest edge's length and the position
-  /// along it.
+  /// along it. (Runs for every pixel of a panel: no allocation.)
   private func polygonDistance(_ p: Point, _ points: [Point]) -> (signed: Double, along: Double, length: Double) {
-    var best = (distance: Double.infinity, along: 0.0, length: 0.0)
+    var bestDistance = Double.infinity
+    var bestAlong = 0.0
+    var bestLength = 0.0
     var area = 0.0
-    var sides: [Double] = []
-    for i in points.indices {
+    var anyPositive = false
+    var anyNegative = false
+    let n = points.count
+    for i in 0..<n {
       let a = points[i]
-      let b = points[(i + 1) % points.count]
+      let b = points[i + 1 == n ? 0 : i + 1]
+      let dx = b.x - a.x
+      let dy = b.y - a.y
       area += a.x * b.y - b.x * a.y
-      sides.append((b.x - a.x) * (p.y - a.y) - (b.y - a.y) * (p.x - a.x))
-      let s = Coverage.segment(p, a, b)
-      if s.distance < best.distance {
-        best = (s.distance, s.along, Coverage.hypot(b.x - a.x, b.y - a.y))
+      let side = dx * (p.y - a.y) - dy * (p.x - a.x)
+      if side > 0 { anyPositive = true } else if side < 0 { anyNegative = true }
+      let length = (dx * dx + dy * dy).squareRoot()
+      var t = 0.0
+      if length > 0 { t = max(0, min(length, ((p.x - a.x) * dx + (p.y - a.y) * dy) / length)) }
+      let qx = length > 0 ? a.x + dx * t / length : a.x
+      let qy = length > 0 ? a.y + dy * t / length : a.y
+      let distance = ((p.x - qx) * (p.x - qx) + (p.y - qy) * (p.y - qy)).squareRoot()
+      if distance < bestDistance {
+        bestDistance = distance
+        bestAlong = t
+        bestLength = length
       }
     }
-    let inside = sides.allSatisfy { area >= 0 ? $0 >= 0 : $0 <= 0 }
-    return (inside ? -best.distance : best.distance, best.along, best.length)
+    let inside = area >= 0 ? !anyNegative : !anyPositive
+    return (inside ? -bestDistance : bestDistance, bestAlong, bestLength)
   }
 }
 

@@ -58,6 +58,9 @@ public struct RenderedTile: Sendable {
   public var issues: [TileIssue]
   /// "256×256 png" for each distinct output size and format.
   public var outputSummary: [String]
+  /// How the photo sits under the guide, in the job file's words ("focus: attention",
+  /// "crop 220×220 at 130, 20", "zoom 1.4 · rotate 15°").
+  public var placement: String
   /// Why nothing could be drawn (unreadable source, failed decode), if so.
   public var failure: String?
 

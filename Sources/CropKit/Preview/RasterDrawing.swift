@@ -61,19 +61,26 @@ extension Raster {
         case 1:
           for b in 0..<3 { pixels[t + b] = image.pixels[s] }
         case 2:
-          blend(x: tx, y: ty, colour: [image.pixels[s], image.pixels[s], image.pixels[s]], alpha: Double(image.pixels[s + 1]) / 255)
+          let a = Int(image.pixels[s + 1])
+          for b in 0..<3 { pixels[t + b] = mix(pixels[t + b], image.pixels[s], a) }
         case 3:
           for b in 0..<3 { pixels[t + b] = image.pixels[s + b] }
         default:
-          let a = image.pixels[s + 3]
+          let a = Int(image.pixels[s + 3])
           if a == 255 {
             for b in 0..<3 { pixels[t + b] = image.pixels[s + b] }
           } else if a > 0 {
-            blend(x: tx, y: ty, colour: [image.pixels[s], image.pixels[s + 1], image.pixels[s + 2]], alpha: Double(a) / 255)
+            for b in 0..<3 { pixels[t + b] = mix(pixels[t + b], image.pixels[s + b], a) }
           }
         }
       }
     }
+  }
+
+  /// `under` and `over` mixed by `alpha` (0…255), rounded.
+  @inline(__always)
+  private func mix(_ under: UInt8, _ over: UInt8, _ alpha: Int) -> UInt8 {
+    UInt8((Int(under) * (255 - alpha) + Int(over) * alpha + 127) / 255)
   }
 
   /// Paints `colour` through a one-band ink mask with its top-left at (x, y), clipped to

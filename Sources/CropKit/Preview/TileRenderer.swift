@@ -25,7 +25,8 @@ enum TileRenderer {
     drawArrow(on: &body, x: Double(t) + Double(gap) / 2, y: Double(t) / 2)
     var rendered = RenderedTile(
       tile: tile, body: body, sourceToBody: .identity, outputRect: .zero, geometry: nil, outline: nil, focusPoint: nil,
-      smartPoint: nil, issues: tile.issues, outputSummary: summary(tile, plan: plan), failure: nil)
+      smartPoint: nil, issues: tile.issues, outputSummary: summary(tile, plan: plan),
+      placement: tile.outputs.first.map { placementSummary(plan.outputs[$0].place) } ?? "", failure: nil)
 
     let source = plan.sources[tile.sourceIndex]
     guard let first = tile.outputs.first else {
@@ -144,6 +145,30 @@ enum TileRenderer {
   static func outputPanelScale(_ size: PixelSize, tileSize: Int) -> Double {
     let t = Double(tileSize)
     return min(t / Double(size.width), t / Double(size.height))
+  }
+
+  /// The placement in the job file's words, defaults left out.
+  static func placementSummary(_ place: PlaceSpec) -> String {
+    func number(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : String(format: "%g", (v * 1000).rounded() / 1000) }
+    var parts: [String] = []
+    if let crop = place.crop {
+      parts.append("crop \(number(crop.width))×\(number(crop.height)) at \(number(crop.x)), \(number(crop.y))")
+      if crop.angle != 0 { parts.append("angle \(number(crop.angle))°") }
+    } else {
+      if place.fit != .cover { parts.append("fit: \(place.fit.rawValue)") }
+      switch place.focus {
+      case .smart(let strategy): parts.append("focus: \(strategy.rawValue)")
+      case .named(let name): if name != .centre { parts.append("focus: \(name.rawValue)") }
+      case .point(let p): parts.append("focus: \(number(p.x)), \(number(p.y))")
+      }
+      if place.zoom != 1 { parts.append("zoom \(number(place.zoom))") }
+      if place.offset.x != 0 || place.offset.y != 0 { parts.append("offset \(number(place.offset.x)), \(number(place.offset.y))") }
+      if place.rotate != 0 { parts.append("rotate \(number(place.rotate))°") }
+    }
+    if place.flipHorizontal { parts.append("flip h") }
+    if place.flipVertical { parts.append("flip v") }
+    if place.overflow != .clamp { parts.append("overflow: \(place.overflow.rawValue)") }
+    return parts.joined(separator: " · ")
   }
 
   /// "256×256 png", "256×256 jpg ≤ 30 kB": each distinct size and format once, plan order.
