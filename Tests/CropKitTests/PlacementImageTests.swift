@@ -160,6 +160,9 @@ final class PlacementImageTests: XCTestCase {
       name: "alpha-source-jpeg-black", source: "coffee-alpha.png",
       guide: #"{"shape": "rect", "width": 300, "height": 200}"#,
       place: #"{"background": "black"}"#, output: jpeg()),
+    Case(
+      name: "alpha-source-box-shrink", source: "coffee-alpha.png",
+      guide: #"{"shape": "rect", "width": 150, "height": 100}"#, place: #"{"rotate": -6}"#, output: png()),
     // output scales, EXIF orientation 3
     Case(
       name: "scale-2x", source: "ladybird.jpg", guide: #"{"shape": "rect", "width": 160, "height": 100}"#,

@@ -63,11 +63,18 @@ public enum Renderer {
     m = m * Affine.translation(x: Double(x0), y: Double(y0))
     let scale = sqrt(abs(m.a * m.d - m.b * m.c))
     let boxShrink = scale < 0.5 ? Int((1 / scale).rounded(.down)) : 1
+    // A source with alpha is premultiplied before the box shrink too, so that the colour of
+    // transparent pixels never bleeds into visible ones; an opaque one (alpha added below, if
+    // at all, is 255 everywhere) is shrunk in 8 bits first, which gives the same pixels.
+    let premultiplyFirst = image.hasAlpha
+    if needsAlphaBand && premultiplyFirst {
+      image = try image.derive("premultiply") { cj_premultiply($0, $1) }
+    }
     if boxShrink > 1 && image.width >= boxShrink && image.height >= boxShrink {
       image = try image.derive("shrink") { cj_shrink($0, Double(boxShrink), Double(boxShrink), $1) }
       m = m * Affine.scale(Double(boxShrink))
     }
-    if needsAlphaBand {
+    if needsAlphaBand && !premultiplyFirst {
       image = try image.derive("bandjoin") { cj_ensure_alpha($0, $1) }
       image = try image.derive("premultiply") { cj_premultiply($0, $1) }
     }
