@@ -3,8 +3,9 @@ import Foundation
 
 /// Process-wide libvips set-up and the one place that reads libvips' error buffer.
 public enum Vips {
-  /// libvips' worker threads per pipeline. cropjob runs images in parallel on Dispatch
-  /// instead (measured faster on 2 cores: see README, Performance).
+  /// libvips' worker threads per pipeline: 1. cropjob runs photos in parallel on Dispatch
+  /// instead (`--jobs`); on 2 cores more libvips threads were no faster with two workers and
+  /// ~9 % slower with one (docs/threads.md).
   nonisolated(unsafe) private static var started = false
   private static let lock = NSLock()
 
