@@ -772,6 +772,20 @@ final class SpecDecoderTests: XCTestCase {
       ])
   }
 
+  func testSuggestionsCountASwapAsOneEditAndNeverRewriteShortWords() {
+    XCTAssertEqual(Suggestion.distance("rnu", "run"), 1)
+    XCTAssertEqual(Suggestion.distance("jepg", "jpeg"), 1)
+    XCTAssertEqual(Suggestion.distance("gif", "avif"), 2)
+    XCTAssertEqual(Suggestion.distance("kitten", "sitting"), 3)
+    XCTAssertEqual(Suggestion.closest(to: "rnu", in: ["run", "plan"]), "run")
+    XCTAssertEqual(Suggestion.closest(to: "jepg", in: JobSchema.formatNames), "jpeg")
+    XCTAssertNil(Suggestion.closest(to: "gif", in: OutputFormat.allCases.map(\.rawValue)))
+    XCTAssertEqual(Suggestion.closest(to: "gif", in: JobSchema.formatNames), "tif")
+    XCTAssertNil(Suggestion.closest(to: "c", in: ["a", "b"]))
+    XCTAssertEqual(Suggestion.closest(to: "qualty", in: JobSchema.encode.keys), "quality")
+    XCTAssertEqual(Suggestion.closest(to: "avatar-smal", in: ["avatar", "avatar-small"]), "avatar-small")
+  }
+
   // MARK: - All at once, in order
 
   func testAllDiagnosticsOfAFileAtOnceSortedByPosition() {

@@ -1,7 +1,8 @@
 /// "Did you mean …?" for misspelled keys and values.
 public enum Suggestion {
-  /// The closest candidate within a small edit distance, if any: one edit for words of up
-  /// to three letters (`gif` does not suggest `avif`, nor `c` `a`), else two or a third.
+  /// The closest candidate within a small edit distance, if any: one edit (a swap of two
+  /// neighbours counts as one) for words of up to three letters, so `rnu` suggests `run` but
+  /// `gif` not `avif` nor `c` `a`; else two edits or a third of the word.
   public static func closest(to word: String, in candidates: [String]) -> String? {
     let limit = word.count <= 3 ? 1 : max(2, word.count / 3)
     let scored = candidates.map { ($0, distance(word.lowercased(), $0.lowercased())) }
@@ -13,12 +14,14 @@ public enum Suggestion {
     closest(to: word, in: candidates).map { "; did you mean \"\($0)\"?" } ?? ""
   }
 
-  /// Levenshtein distance.
+  /// Edit distance where swapping two neighbours is one edit (optimal string alignment), so
+  /// `rnu` is one edit from `run` and `jepg` one from `jpeg`.
   static func distance(_ a: String, _ b: String) -> Int {
     let a = Array(a)
     let b = Array(b)
     if a.isEmpty { return b.count }
     if b.isEmpty { return a.count }
+    var before = [Int](repeating: 0, count: b.count + 1)
     var previous = Array(0...b.count)
     var current = [Int](repeating: 0, count: b.count + 1)
     for i in 1...a.count {
@@ -26,8 +29,11 @@ public enum Suggestion {
       for j in 1...b.count {
         let cost = a[i - 1] == b[j - 1] ? 0 : 1
         current[j] = Swift.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+        if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+          current[j] = Swift.min(current[j], before[j - 2] + 1)
+        }
       }
-      swap(&previous, &current)
+      (before, previous, current) = (previous, current, before)
     }
     return previous[b.count]
   }
