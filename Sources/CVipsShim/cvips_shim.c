@@ -173,20 +173,28 @@ int cj_ensure_alpha(VipsImage *in, VipsImage **out) {
   return vips_bandjoin_const1(in, out, 255.0, NULL);
 }
 
-int cj_affine(VipsImage *in, double a, double b, double c, double d, double idx, double idy,
-              double odx, double ody, int ox, int oy, int ow, int oh, const char *interpolator,
-              const double *background, int n, VipsImage **out) {
+int cj_affine_edges(VipsImage *in, double a, double b, double c, double d, double idx,
+                    double idy, double odx, double ody, int ox, int oy, int ow, int oh,
+                    const char *interpolator, const double *background, int n, int copy_edges,
+                    VipsImage **out) {
   VipsInterpolate *interp = vips_interpolate_new(interpolator);
   if (!interp) return -1;
   VipsArrayInt *area = vips_array_int_newv(4, ox, oy, ow, oh);
   VipsArrayDouble *bg = vips_array_double_new(background, n);
   int rc = vips_affine(in, out, a, b, c, d, "interpolate", interp, "idx", idx, "idy", idy,
                        "odx", odx, "ody", ody, "oarea", area, "background", bg, "extend",
-                       VIPS_EXTEND_BACKGROUND, NULL);
+                       copy_edges ? VIPS_EXTEND_COPY : VIPS_EXTEND_BACKGROUND, NULL);
   vips_area_unref(VIPS_AREA(bg));
   vips_area_unref(VIPS_AREA(area));
   g_object_unref(interp);
   return rc;
+}
+
+int cj_affine(VipsImage *in, double a, double b, double c, double d, double idx, double idy,
+              double odx, double ody, int ox, int oy, int ow, int oh, const char *interpolator,
+              const double *background, int n, VipsImage **out) {
+  return cj_affine_edges(in, a, b, c, d, idx, idy, odx, ody, ox, oy, ow, oh, interpolator,
+                         background, n, 0, out);
 }
 
 int cj_resize(VipsImage *in, double hscale, double vscale, const char *kernel, VipsImage **out) {

@@ -56,6 +56,12 @@ int cj_ensure_alpha(VipsImage *in, VipsImage **out);
 int cj_affine(VipsImage *in, double a, double b, double c, double d, double idx, double idy,
               double odx, double ody, int ox, int oy, int ow, int oh, const char *interpolator,
               const double *background, int n, VipsImage **out);
+/// As cj_affine; with `copy_edges` the interpolator's taps beyond the input's edge repeat the
+/// edge pixels instead of taking `background` (for outputs the photo covers entirely).
+int cj_affine_edges(VipsImage *in, double a, double b, double c, double d, double idx,
+                    double idy, double odx, double ody, int ox, int oy, int ow, int oh,
+                    const char *interpolator, const double *background, int n, int copy_edges,
+                    VipsImage **out);
 /// Kernel resize (lanczos3 etc. by nickname).
 int cj_resize(VipsImage *in, double hscale, double vscale, const char *kernel, VipsImage **out);
 /// Smart crop: the position (left, top) of the most interesting width x height window.

@@ -87,11 +87,15 @@ public enum Renderer {
       fill = [fill[0] * alpha / 255, fill[1] * alpha / 255, fill[2] * alpha / 255, alpha]
     }
     let affineMatrix = m
+    // Where the photo covers the whole output, the cubic's taps beyond its last pixel repeat
+    // that pixel: no background in the edge pixels (an upscaled crop at the photo's edge
+    // otherwise got a half-transparent or background-tinted first row).
+    let copyEdges: Int32 = geometry.coversOutput ? 1 : 0
     image = try image.derive("affine") { input, out in
       fill.withUnsafeBufferPointer { bg in
-        cj_affine(
+        cj_affine_edges(
           input, affineMatrix.a, affineMatrix.b, affineMatrix.c, affineMatrix.d, 0, 0, odx, ody, 0, 0,
-          Int32(size.width), Int32(size.height), "bicubic", bg.baseAddress, Int32(bg.count), out)
+          Int32(size.width), Int32(size.height), "bicubic", bg.baseAddress, Int32(bg.count), copyEdges, out)
       }
     }
     if needsAlphaBand {
