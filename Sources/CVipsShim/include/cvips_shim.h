@@ -144,5 +144,7 @@ int cj_decode_here(VipsImage *in, VipsImage **out);
 
 // SHA-256 through libcrypto when present (cj_sha256.c).
 #include "cj_sha256.h"
+// syncfs for batched durability (cj_fs.c).
+#include "cj_fs.h"
 
 #endif

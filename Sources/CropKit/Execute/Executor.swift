@@ -192,7 +192,7 @@ public final class Executor: Sendable {
         if let problem = OutputPaths.escapeProblem(output.absolutePath, root: plan.outputRoot) {
           throw AtomicWriter.WriteError(path: output.absolutePath, message: problem)
         }
-        try AtomicWriter.write(encoded.bytes, to: output.absolutePath)
+        try AtomicWriter.write(encoded.bytes, to: output.absolutePath, durable: false)
         let entry = Manifest.Entry(
           path: output.path, job: output.job, key: key, bytes: encoded.bytes.count, width: geometry.outputSize.width,
           height: geometry.outputSize.height, sha256: SHA256.hex(encoded.bytes),
@@ -322,6 +322,9 @@ public final class Executor: Sendable {
     let manifest = Manifest(outputs: Array(all.values))
     let path = (plan.outputRoot as NSString).appendingPathComponent(Manifest.fileName(shard: options.shard))
     do {
+      // Outputs were written without an fsync each: flush them all before the manifest says
+      // they exist.
+      if summary.withLock({ $0.written > 0 }) { try AtomicWriter.syncFileSystem(containing: plan.outputRoot) }
       try AtomicWriter.write(manifest.encoded(), to: path)
       // An unsharded run's manifest lists every output the plan has (and the stale ones):
       // earlier shard manifests are superseded, and removed so that they cannot mislead.
