@@ -16,6 +16,12 @@ private let path = FileManager.default.temporaryDirectory
 /// Small enough to keep the fuzzer fast; the CLI's default is 0x3FFF² (docs/reliability.md).
 private let maxPixels = 4_000_000
 
+@_cdecl("LLVMFuzzerInitialize")
+public func fuzzInitialize(_ argc: UnsafeMutablePointer<CInt>?, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>?) -> CInt {
+  Vips.start()
+  return 0
+}
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzImage(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
   let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)

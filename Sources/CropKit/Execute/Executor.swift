@@ -60,6 +60,7 @@ public final class Executor: Sendable {
     let selected = selectedOutputs()
     let previous = Manifest.loadAll(root: plan.outputRoot)
     let entries = LockedBox([String: Manifest.Entry]())
+    let journal = ManifestJournal(root: plan.outputRoot, shard: options.shard)
     let summary = LockedBox(RunSummary())
     summary.withLock { $0.planned = selected.count }
     reporter.report(.started(total: selected.count, upToDate: 0))
@@ -85,14 +86,15 @@ public final class Executor: Sendable {
             return value - 1
           }
           guard index < tasks.count else { return }
-          self.perform(tasks[index], previous: previous, budget: budget, entries: entries, summary: summary)
+          self.perform(tasks[index], previous: previous, budget: budget, entries: entries, journal: journal, summary: summary)
         }
       }
       if Cancellation.isCancelled || (options.failFast && summary.withLock({ $0.failed > 0 })) { stop = true }
     }
     if Cancellation.isCancelled { summary.withLock { $0.interrupted = true } }
     reportStale(previous: previous, selected: selected, entries: entries, summary: summary)
-    writeManifest(previous: previous, entries: entries, selected: selected, summary: summary)
+    let manifestWritten = writeManifest(previous: previous, entries: entries, selected: selected, summary: summary)
+    journal.finish(manifestWritten: manifestWritten)
     let result = summary.withLock { $0 }
     reporter.report(.finished(result))
     return result
@@ -126,7 +128,7 @@ public final class Executor: Sendable {
 
   private func perform(
     _ task: Task, previous: [String: Manifest.Entry], budget: PixelBudget, entries: LockedBox<[String: Manifest.Entry]>,
-    summary: LockedBox<RunSummary>
+    journal: ManifestJournal, summary: LockedBox<RunSummary>
   ) {
     let source = plan.sources[task.source]
     func failAll(_ outputs: [Int], _ reason: String) {
@@ -199,6 +201,7 @@ public final class Executor: Sendable {
           format: output.encode.options.format.rawValue, quality: encoded.quality, encodes: encoded.encodes, source: record,
           geometry: Self.geometryRecord(geometry, output: output))
         entries.withLock { $0[output.path] = entry }
+        journal.append(entry)
         summary.withLock {
           $0.written += 1
           $0.encodes += encoded.encodes
@@ -310,7 +313,7 @@ public final class Executor: Sendable {
   private func writeManifest(
     previous: [String: Manifest.Entry], entries: LockedBox<[String: Manifest.Entry]>, selected: [Int],
     summary: LockedBox<RunSummary>
-  ) {
+  ) -> Bool {
     var all = entries.withLock { $0 }
     for i in selected {
       let path = plan.outputs[i].path
@@ -329,11 +332,13 @@ public final class Executor: Sendable {
       // An unsharded run's manifest lists every output the plan has (and the stale ones):
       // earlier shard manifests are superseded, and removed so that they cannot mislead.
       if (options.shard?.count ?? 1) == 1 { Manifest.removeShardManifests(root: plan.outputRoot) }
+      return true
     } catch {
       summary.withLock {
         $0.failures.append(.init(output: Manifest.fileName(shard: options.shard), source: "", reason: error.description))
         $0.failed += 1
       }
+      return false
     }
   }
 }

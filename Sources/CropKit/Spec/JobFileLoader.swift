@@ -18,13 +18,40 @@ public enum JobFileLoader {
       return failure("no such job file")
     }
     if isDirectory.boolValue { return failure("is a folder; expected a YAML job file") }
-    if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > limits.maxBytes {
-      return failure("the job file is \(size) bytes; the limit is \(limits.maxBytes) bytes")
+    switch readBounded(path: path, limit: limits.maxBytes) {
+    case .success(let bytes): return load(bytes: bytes, path: path, limits: limits)
+    case .failure(let problem): return failure(problem.message)
     }
-    guard let data = FileManager.default.contents(atPath: path) else {
-      return failure("cannot read the job file (permission denied?)")
+  }
+
+  struct ReadProblem: Error { var message: String }
+
+  /// Reads at most `limit` bytes of a regular file: a FIFO, a device (/dev/zero) or a file
+  /// growing past the limit is refused instead of read forever (docs/reliability.md).
+  static func readBounded(path: String, limit: Int) -> Swift.Result<[UInt8], ReadProblem> {
+    let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+    guard fd >= 0 else {
+      return .failure(ReadProblem(message: "cannot read the job file: \(String(cString: strerror(errno)))"))
     }
-    return load(bytes: [UInt8](data), path: path, limits: limits)
+    defer { close(fd) }
+    var info = stat()
+    guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+      return .failure(ReadProblem(message: "is not a regular file; expected a YAML job file"))
+    }
+    if Int(info.st_size) > limit {
+      return .failure(ReadProblem(message: "the job file is \(info.st_size) bytes; the limit is \(limit) bytes"))
+    }
+    var bytes = [UInt8](repeating: 0, count: limit + 1)
+    var count = 0
+    while count < bytes.count {
+      let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + count, $0.count - count) }
+      if n < 0 && errno == EINTR { continue }
+      if n < 0 { return .failure(ReadProblem(message: "cannot read the job file: \(String(cString: strerror(errno)))")) }
+      if n == 0 { break }
+      count += n
+    }
+    if count > limit { return .failure(ReadProblem(message: "the job file is larger than the limit of \(limit) bytes")) }
+    return .success(Array(bytes.prefix(count)))
   }
 
   /// Validates job-file text already in memory; `path` names it in diagnostics.

@@ -33,11 +33,7 @@ public enum AtomicWriter {
   /// once the batch is written.
   public static func write(_ bytes: [UInt8], to path: String, durable: Bool = true) throws(WriteError) {
     let folder = PathText.deletingLastComponent(path)
-    do {
-      try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    } catch {
-      throw WriteError(path: folder, message: "cannot create the folder: \(reason(error))")
-    }
+    try createFolders(folder)
     let temporary = (folder as NSString).appendingPathComponent(
       "\(temporaryPrefix)\(getpid())-\(hostTag)-\(UInt64.random(in: 0...UInt64.max))")
     var fd = open(folder, openTemporaryFile | O_WRONLY | O_CLOEXEC, 0o644)
@@ -63,13 +59,21 @@ public enum AtomicWriter {
       written += n
     }
     if durable && fsync(fd) != 0 { throw fail("fsync failed") }
+    // A new file is linked straight under its name (no temporary name that a kill -9
+    // could leave behind); one that replaces a file goes through a temporary name and rename.
+    var placed = false
     if unnamed {
-      if linkat(AT_FDCWD, "/proc/self/fd/\(fd)", AT_FDCWD, temporary, AT_SYMLINK_FOLLOW) != 0 {
+      if linkat(AT_FDCWD, "/proc/self/fd/\(fd)", AT_FDCWD, path, AT_SYMLINK_FOLLOW) == 0 {
+        placed = true
+      } else if errno != EEXIST {
         throw fail("cannot link the new file")
+      } else if linkat(AT_FDCWD, "/proc/self/fd/\(fd)", AT_FDCWD, temporary, AT_SYMLINK_FOLLOW) != 0 {
+        throw fail("cannot link the new file")
+      } else {
+        linked = true
       }
-      linked = true
     }
-    if rename(temporary, path) != 0 { throw fail("cannot rename into place") }
+    if !placed && rename(temporary, path) != 0 { throw fail("cannot rename into place") }
     close(fd)
     // Make the rename durable.
     guard durable else { return }
@@ -77,6 +81,26 @@ public enum AtomicWriter {
     if dirFD >= 0 {
       fsync(dirFD)
       close(dirFD)
+    }
+  }
+
+  /// `mkdir -p` that says why it failed (FileManager only says "error 512"): "Not a
+  /// directory", "Read-only file system", "Permission denied", and which folder.
+  static func createFolders(_ folder: String) throws(WriteError) {
+    var info = stat()
+    if stat(folder, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR { return }
+    var prefix = folder.hasPrefix("/") ? "/" : ""
+    for component in folder.split(separator: "/") {
+      if !prefix.isEmpty && !prefix.hasSuffix("/") { prefix += "/" }
+      prefix += component
+      if mkdir(prefix, 0o755) == 0 { continue }
+      let error = errno
+      guard error == EEXIST else {
+        throw WriteError(path: folder, message: "cannot create the folder \(prefix): \(String(cString: strerror(error)))")
+      }
+      if stat(prefix, &info) != 0 || (info.st_mode & S_IFMT) != S_IFDIR {
+        throw WriteError(path: folder, message: "cannot create the folder: \(prefix) exists and is not a folder")
+      }
     }
   }
 

@@ -78,13 +78,15 @@ public struct Manifest: Codable, Sendable, Equatable {
       else { continue }
       for entry in manifest.outputs { result[entry.path] = entry }
     }
+    // Outputs a killed run finished after the last manifest was written.
+    for entry in ManifestJournal.loadEntries(root: root) { result[entry.path] = entry }
     return result
   }
 
   /// Removes the per-shard manifests in `root` (after an unsharded run wrote the whole one).
   public static func removeShardManifests(root: String) {
     guard let names = try? FileManager.default.contentsOfDirectory(atPath: root) else { return }
-    for name in names where name.hasPrefix("cropjob-manifest.shard-") && name.hasSuffix(".json") {
+    for name in names where name.hasPrefix("cropjob-manifest.shard-") && (name.hasSuffix(".json") || name.hasSuffix(".journal")) {
       unlink((root as NSString).appendingPathComponent(name))
     }
   }

@@ -29,7 +29,19 @@ public enum PathText {
     guard let slash = trimmed.lastIndex(of: "/") else { return "" }
     let parent = trimmingTrailingSlashes(String(trimmed[..<slash]))
     if parent.isEmpty { return path.hasPrefix("/") ? "/" : "" }
-    return String(parent)
+    return collapsingSlashes(parent)
+  }
+
+  /// Runs of "/" as one, as NSString's path methods return them.
+  static func collapsingSlashes<S: StringProtocol>(_ path: S) -> String {
+    var result = ""
+    var previousSlash = false
+    for character in path {
+      if character == "/" && previousSlash { continue }
+      previousSlash = character == "/"
+      result.append(character)
+    }
+    return result
   }
 
   /// NSString.pathExtension: "a/b.JPG" → "JPG", ".hidden" → "", "a." → "", "a.b/" → "b".
@@ -43,8 +55,8 @@ public enum PathText {
   public static func deletingPathExtension(_ path: String) -> String {
     let trimmed = String(trimmingTrailingSlashes(path))
     let name = lastComponent(trimmed)
-    guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return trimmed }
+    guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return collapsingSlashes(trimmed) }
     let removed = name.distance(from: dot, to: name.endIndex)
-    return String(trimmed.dropLast(removed))
+    return collapsingSlashes(trimmed.dropLast(removed))
   }
 }

@@ -1,0 +1,99 @@
+import CropKit
+import Foundation
+import XCTest
+
+/// Every file in ../shared/corpora's image folders through `cropjob run`, one job per file,
+/// each with a deadline: no crash, no hang; a failure is exit 1 with that file named in the
+/// summary; a success writes outputs that decode at the requested sizes
+/// (docs/reliability.md, "Corpus sweep"). Skips when ../shared/corpora is missing.
+final class CorpusSweepTests: XCTestCase {
+  static let corpora = CLIRunner.repoRoot.deletingLastPathComponent().appendingPathComponent("shared/corpora")
+  static let folders = ["pngsuite", "jpeg-decoder", "afl-testcases-images", "exif-orientation"]
+
+  static func corpusFiles() -> [String] {
+    var files: [String] = []
+    for folder in folders {
+      let root = corpora.appendingPathComponent(folder)
+      guard let walker = FileManager.default.enumerator(atPath: root.path) else { continue }
+      for case let relative as String in walker {
+        let path = root.appendingPathComponent(relative).path
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
+        if [".upstream", ".md", ".txt"].contains(where: { relative.hasSuffix($0) }) { continue }
+        files.append(path)
+      }
+    }
+    return files.sorted()
+  }
+
+  func testEveryCorpusFileRunsOrFailsAlone() throws {
+    guard FileManager.default.fileExists(atPath: Self.corpora.path) else { throw XCTSkip("../shared/corpora is missing") }
+    let files = Self.corpusFiles()
+    XCTAssertGreaterThan(files.count, 200)
+    let folder = try TimedRunner.openFolder("sweep")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    var succeeded: [String] = []
+    var failed: [(String, String)] = []
+    for (index, file) in files.enumerated() {
+      let job = folder.appendingPathComponent("job-\(index).yaml").path
+      let root = folder.appendingPathComponent("out-\(index)").path
+      // The path is quoted as YAML: corpus names are plain ASCII.
+      try """
+      version: 1
+      output: \(root)
+      jobs:
+        sweep:
+          sources: ["\(file)"]
+          guide: {shape: rect, width: 48, height: 32}
+          place: {fit: contain, upscale: true}
+          outputs:
+            - path: "{stem}@{scale}x.png"
+              scales: [1, 2]
+              encode: {format: png}
+      """.write(toFile: job, atomically: true, encoding: .utf8)
+      let result = try TimedRunner.run(["run", job, "--json", "--jobs", "1"], cwd: folder, timeout: 30)
+      let name = file.replacingOccurrences(of: Self.corpora.path + "/", with: "")
+      XCTAssertFalse(result.timedOut, "\(name): hung (killed after 30 s)")
+      XCTAssertFalse(result.signalled, "\(name): cropjob crashed: \(result.stderr)")
+      let finished = TimedRunner.finished(result.stdout)
+      XCTAssertNotNil(finished, "\(name): no summary: \(result.combined)")
+      let failures = (finished?["failures"] as? [[String: Any]]) ?? []
+      switch result.exitCode {
+      case 0:
+        XCTAssertTrue(failures.isEmpty, name)
+        for (scale, size) in [(1, [48, 32]), (2, [96, 64])] {
+          let stem = PathText.deletingPathExtension(PathText.lastComponent(file))
+          let path = "\(root)/\(stem)@\(scale)x.png"
+          do {
+            let header = try SourceHeader.read(path: path)
+            XCTAssertEqual([header.width, header.height], size, "\(name) @\(scale)x")
+            _ = try DecodedSource.decode(path: path, header: header, shrink: 1)
+          } catch {
+            XCTFail("\(name) @\(scale)x: \(error)")
+          }
+        }
+        succeeded.append(name)
+      case 1:
+        XCTAssertFalse(failures.isEmpty, "\(name): exit 1 without failures")
+        for failure in failures {
+          XCTAssertEqual(failure["source"] as? String, file, "\(name): failure names another file: \(failure)")
+          XCTAssertFalse((failure["reason"] as? String ?? "").isEmpty, name)
+        }
+        // Nothing partial: a failed source leaves no output (only, at most, the manifest).
+        let left = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
+        XCTAssertTrue(left.allSatisfy { $0.hasPrefix("cropjob-manifest") }, "\(name) left \(left)")
+        failed.append((name, failures.first?["reason"] as? String ?? ""))
+      default:
+        XCTFail("\(name): exit \(String(describing: result.exitCode)): \(result.combined)")
+      }
+      try? FileManager.default.removeItem(atPath: root)
+    }
+    // What must hold whatever the libvips version: the 14 corrupt PngSuite files fail, all
+    // the others and every EXIF orientation photo succeed.
+    let corruptPNG = failed.map(\.0).filter { $0.hasPrefix("pngsuite/x") }
+    XCTAssertEqual(corruptPNG.count, 14, "\(corruptPNG)")
+    XCTAssertTrue(failed.allSatisfy { !$0.0.hasPrefix("exif-orientation/") && !($0.0.hasPrefix("pngsuite/") && !$0.0.hasPrefix("pngsuite/x")) }, "\(failed)")
+    print("CorpusSweepTests: \(files.count) files, \(succeeded.count) written, \(failed.count) refused")
+    for (name, reason) in failed { print("  refused \(name): \(reason)") }
+  }
+}

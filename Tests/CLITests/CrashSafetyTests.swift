@@ -1,0 +1,128 @@
+import CropKit
+import Foundation
+import XCTest
+
+/// `cropjob run` killed with SIGKILL at random moments (seeded): what it leaves in the output
+/// root is only whole outputs, byte-identical to an uninterrupted run's, each recorded one
+/// matching its SHA-256 in the manifest or journal; no temporary file; and a re-run completes
+/// the batch byte for byte, redoing only what the killed run had not recorded
+/// (docs/reliability.md, "Crash safety").
+final class CrashSafetyTests: XCTestCase {
+  struct SeededRandom: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+      state &+= 0x9E37_79B9_7F4A_7C15
+      var z = state
+      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+      return z ^ (z >> 31)
+    }
+  }
+
+  /// Every file under `root`, by relative path.
+  static func files(_ root: String) throws -> [String: Data] {
+    var result: [String: Data] = [:]
+    guard let walker = FileManager.default.enumerator(atPath: root) else { return [:] }
+    for case let relative as String in walker {
+      let path = (root as NSString).appendingPathComponent(relative)
+      var isDirectory: ObjCBool = false
+      guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
+      result[relative] = try Data(contentsOf: URL(fileURLWithPath: path))
+    }
+    return result
+  }
+
+  func testKillNineAtRandomMomentsLosesNothingWhole() throws {
+    let folder = try TimedRunner.openFolder("crash")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let photos = folder.appendingPathComponent("photos")
+    try FileManager.default.createDirectory(at: photos, withIntermediateDirectories: true)
+    let samples = ["astronaut.jpg", "bridge.jpg", "cat.png", "coffee-alpha.png", "kite.jpg", "mountains.jpg", "nuthatch.jpg", "portrait-sideways-8.jpg"]
+    for name in samples {
+      try FileManager.default.copyItem(
+        atPath: CLIRunner.repoRoot.appendingPathComponent("samples/\(name)").path, toPath: photos.appendingPathComponent(name).path)
+    }
+    let job = folder.appendingPathComponent("job.yaml").path
+    try """
+    version: 1
+    output: out
+    jobs:
+      thumbs:
+        sources: ["photos/*"]
+        guide: {shape: rect, aspect: "4:3", width: 160}
+        place: {fit: cover}
+        outputs:
+          - path: "jpeg/{stem}-{width}.jpg"
+            widths: [160, 320, 480]
+            encode: {quality: 80}
+          - path: "png/{stem}.png"
+            encode: {format: png}
+    """.write(toFile: job, atomically: true, encoding: .utf8)
+
+    // The uninterrupted reference.
+    let referenceRoot = folder.appendingPathComponent("reference").path
+    let reference = try TimedRunner.run(["run", job, "--output", referenceRoot, "--quiet", "--jobs", "2"], cwd: folder, timeout: 120)
+    XCTAssertEqual(reference.exitCode, 0, reference.combined)
+    let expected = try Self.files(referenceRoot)
+    XCTAssertEqual(expected.keys.filter { !$0.hasPrefix("cropjob-manifest") }.count, samples.count * 4)
+    let duration = reference.seconds
+
+    var random = SeededRandom(state: 20_261_130)
+    var summary: [String] = []
+    let trials = 24
+    for trial in 0..<trials {
+      let root = folder.appendingPathComponent("out-\(trial)").path
+      let delay = Double.random(in: 0.02...(duration * 1.15), using: &random)
+      let process = Process()
+      process.executableURL = CLIRunner.binary
+      process.arguments = ["run", job, "--output", root, "--quiet", "--jobs", "2"]
+      process.currentDirectoryURL = folder
+      process.standardOutput = FileHandle.nullDevice
+      process.standardError = FileHandle.nullDevice
+      try process.run()
+      usleep(UInt32(delay * 1_000_000))
+      kill(process.processIdentifier, SIGKILL)
+      process.waitUntilExit()
+      let killed = process.terminationReason == .uncaughtSignal
+
+      // What the kill left: only whole outputs, each one the reference's bytes, each
+      // recorded one with its recorded hash; no temporary files.
+      let left = try Self.files(root)
+      let recorded = Manifest.loadAll(root: root)
+      var orphans = 0
+      for (relative, bytes) in left {
+        let name = PathText.lastComponent(relative)
+        XCTAssertFalse(name.hasPrefix(AtomicWriter.temporaryPrefix), "trial \(trial): temporary file \(relative)")
+        if name.hasPrefix("cropjob-manifest") { continue }
+        XCTAssertEqual(bytes, expected[relative], "trial \(trial): \(relative) is not the reference output")
+        if let entry = recorded[relative] {
+          XCTAssertEqual(SHA256.hex([UInt8](bytes)), entry.sha256, "trial \(trial): \(relative) differs from its record")
+        } else {
+          orphans += 1  // renamed into place just before the kill, not yet journaled
+        }
+      }
+      for (relative, _) in recorded {
+        XCTAssertNotNil(left[relative], "trial \(trial): \(relative) recorded but absent")
+      }
+      if let sample = left.keys.sorted().first(where: { !$0.hasPrefix("cropjob-manifest") }) {
+        let path = (root as NSString).appendingPathComponent(sample)
+        XCTAssertNoThrow(try DecodedSource.decode(path: path, header: try SourceHeader.read(path: path), shrink: 1), sample)
+      }
+
+      // A re-run finishes the batch, skipping what was recorded, byte-identical throughout.
+      let rerun = try TimedRunner.run(["run", job, "--output", root, "--json", "--jobs", "2"], cwd: folder, timeout: 120)
+      XCTAssertEqual(rerun.exitCode, 0, "trial \(trial): \(rerun.combined)")
+      let finished = TimedRunner.finished(rerun.stdout) ?? [:]
+      XCTAssertEqual(finished["upToDate"] as? Int, recorded.count, "trial \(trial): recorded outputs were redone")
+      let after = try Self.files(root)
+      XCTAssertEqual(Set(after.keys), Set(expected.keys), "trial \(trial)")
+      for (relative, bytes) in expected {
+        XCTAssertEqual(after[relative], bytes, "trial \(trial): \(relative) differs from the uninterrupted run")
+      }
+      summary.append(
+        "trial \(trial): kill at \(String(format: "%.2f", delay)) s\(killed ? "" : " (already done)"), left \(left.count) files, \(recorded.count) recorded, \(orphans) unrecorded")
+      try? FileManager.default.removeItem(atPath: root)
+    }
+    print("CrashSafetyTests: reference run \(String(format: "%.2f", duration)) s\n" + summary.joined(separator: "\n"))
+  }
+}

@@ -1,0 +1,278 @@
+import CropKit
+import Foundation
+import XCTest
+
+/// File-system faults through `cropjob run`: each gives a clear error naming the path,
+/// leaves nothing partial, and the other outputs carry on (docs/reliability.md, "File-system
+/// faults"). The tests run as root, which file modes do not stop: permission tests run the
+/// binary as `nobody` (setpriv), read-only and full disks are small tmpfs mounts; each skips
+/// when this machine cannot do that.
+final class FilesystemFaultTests: XCTestCase {
+  var folder: URL!
+  var mounts: [String] = []
+
+  override func setUpWithError() throws {
+    folder = try TimedRunner.openFolder("fs")
+    let photos = folder.appendingPathComponent("photos")
+    try FileManager.default.createDirectory(at: photos, withIntermediateDirectories: true)
+    chmod(photos.path, 0o755)
+    for name in ["kite.jpg", "cat.png", "bridge.jpg", "coffee-alpha.png"] {
+      let target = photos.appendingPathComponent(name).path
+      try FileManager.default.copyItem(atPath: CLIRunner.repoRoot.appendingPathComponent("samples/\(name)").path, toPath: target)
+      chmod(target, 0o644)
+    }
+  }
+
+  override func tearDown() {
+    for mount in mounts.reversed() { _ = Self.shell("/bin/umount", ["-l", mount]) }
+    try? FileManager.default.removeItem(at: folder)
+  }
+
+  @discardableResult
+  static func shell(_ tool: String, _ arguments: [String]) -> Int32 {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: tool)
+    process.arguments = arguments
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    guard (try? process.run()) != nil else { return -1 }
+    process.waitUntilExit()
+    return process.terminationStatus
+  }
+
+  /// Mounts a tmpfs of `kilobytes` at `path` (read-only with `readOnly`), or skips.
+  func mountTmpfs(_ path: String, kilobytes: Int, readOnly: Bool = false) throws {
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    let options = "size=\(kilobytes)k,mode=0777" + (readOnly ? ",ro" : "")
+    guard getuid() == 0, Self.shell("/bin/mount", ["-t", "tmpfs", "-o", options, "tmpfs", path]) == 0 else {
+      throw XCTSkip("cannot mount a tmpfs here (needs root and CAP_SYS_ADMIN)")
+    }
+    mounts.append(path)
+  }
+
+  func writeJob(_ outputs: String, sources: String = #"["photos/*"]"#, output: String = "out") throws -> String {
+    let path = folder.appendingPathComponent("job-\(UUID().uuidString.prefix(6)).yaml").path
+    try """
+    version: 1
+    output: \(output)
+    jobs:
+      t:
+        sources: \(sources)
+        guide: {shape: square, size: 96}
+        outputs:
+    \(outputs)
+    """.write(toFile: path, atomically: true, encoding: .utf8)
+    chmod(path, 0o644)
+    return path
+  }
+
+  struct Outcome {
+    var result: TimedRunner.Result
+    /// Failure reasons by output path (plan-time failures by source path).
+    var failures: [String: String]
+    var written: [String]
+  }
+
+  func run(_ job: String, _ extra: [String] = [], wrapper: [String] = []) throws -> Outcome {
+    let result = try TimedRunner.run(["run", job, "--json"] + extra, cwd: folder, timeout: 60, wrapper: wrapper)
+    XCTAssertFalse(result.timedOut, result.combined)
+    XCTAssertFalse(result.signalled, "cropjob crashed: \(result.combined)")
+    var failures: [String: String] = [:]
+    for failure in (TimedRunner.finished(result.stdout)?["failures"] as? [[String: Any]]) ?? [] {
+      let output = failure["output"] as? String ?? ""
+      let key = output.hasPrefix("(") ? (failure["source"] as? String ?? "") : output
+      failures[key] = failure["reason"] as? String ?? ""
+    }
+    var written: [String] = []
+    for line in result.stdout.split(separator: "\n") {
+      if let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], object["event"] as? String == "wrote" {
+        written.append(object["path"] as? String ?? "")
+      }
+    }
+    return Outcome(result: result, failures: failures, written: written.sorted())
+  }
+
+  /// Nothing partial under `root`: no temporary files, every image decodes, and every output
+  /// the manifest lists has its recorded SHA-256.
+  func assertNothingPartial(_ root: String, file: StaticString = #filePath, line: UInt = #line) throws {
+    let manifest = Manifest.loadAll(root: root)
+    guard let walker = FileManager.default.enumerator(atPath: root) else { return }
+    for case let relative as String in walker {
+      let path = (root as NSString).appendingPathComponent(relative)
+      var isDirectory: ObjCBool = false
+      guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
+      let name = PathText.lastComponent(relative)
+      XCTAssertFalse(name.hasPrefix(AtomicWriter.temporaryPrefix), "temporary file left: \(relative)", file: file, line: line)
+      if name.hasPrefix("cropjob-manifest") { continue }
+      do {
+        let header = try SourceHeader.read(path: path)
+        _ = try DecodedSource.decode(path: path, header: header, shrink: 1)
+      } catch {
+        XCTFail("\(relative) does not decode: \(error)", file: file, line: line)
+      }
+      if let entry = manifest[relative] {
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        XCTAssertEqual(SHA256.hex([UInt8](data)), entry.sha256, "\(relative) differs from the manifest", file: file, line: line)
+      }
+    }
+  }
+
+  func testOutputRootUnderAFileFailsEveryOutputNamingTheFolder() throws {
+    let blocker = folder.appendingPathComponent("blocker").path
+    try "not a folder".write(toFile: blocker, atomically: true, encoding: .utf8)
+    let job = try writeJob(#"      - path: "{stem}.jpg""#, output: "blocker/out")
+    let outcome = try run(job)
+    XCTAssertEqual(outcome.result.exitCode, 1, outcome.result.combined)
+    XCTAssertTrue(outcome.written.isEmpty)
+    XCTAssertEqual(outcome.failures.count, 5, outcome.result.combined)  // 4 outputs + the manifest
+    for (path, reason) in outcome.failures {
+      XCTAssertTrue(reason.contains(blocker), "\(path): \(reason)")
+      XCTAssertTrue(reason.contains("is not a folder") || reason.contains("Not a directory"), "\(path): \(reason)")
+    }
+    XCTAssertFalse(outcome.result.combined.contains("error 512"), outcome.result.combined)
+    // A missing output folder is created, however deep.
+    let deep = try writeJob(#"      - path: "{stem}.jpg""#, output: "new/deeper/out")
+    let created = try run(deep)
+    XCTAssertEqual(created.result.exitCode, 0, created.result.combined)
+    XCTAssertEqual(created.written.count, 4)
+    try assertNothingPartial(folder.appendingPathComponent("new/deeper/out").path)
+  }
+
+  func testReadOnlyOutputFolderFailsItsOutputsOnly() throws {
+    let root = folder.appendingPathComponent("out").path
+    try mountTmpfs(root + "/readonly", kilobytes: 64, readOnly: true)
+    let job = try writeJob(
+      """
+            - path: "readonly/{stem}.jpg"
+            - path: "writable/{stem}.jpg"
+      """)
+    let outcome = try run(job)
+    XCTAssertEqual(outcome.result.exitCode, 1, outcome.result.combined)
+    XCTAssertEqual(outcome.written, ["bridge.jpg", "cat.jpg", "coffee-alpha.jpg", "kite.jpg"].map { "writable/\($0)" })
+    XCTAssertEqual(outcome.failures.keys.sorted(), ["bridge.jpg", "cat.jpg", "coffee-alpha.jpg", "kite.jpg"].map { "readonly/\($0)" })
+    for (path, reason) in outcome.failures {
+      XCTAssertTrue(reason.contains(root + "/" + path), "\(path): \(reason)")
+      XCTAssertTrue(reason.contains("Read-only file system"), "\(path): \(reason)")
+    }
+    XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: root + "/readonly"), [])
+    try assertNothingPartial(root)
+    XCTAssertEqual(Manifest.loadAll(root: root).keys.sorted(), outcome.written)
+  }
+
+  func testReadOnlyOutputFolderAsAnotherUser() throws {
+    guard let nobody = TimedRunner.asNobody else { throw XCTSkip("not root, or no setpriv") }
+    let root = folder.appendingPathComponent("out").path
+    try FileManager.default.createDirectory(atPath: root + "/locked", withIntermediateDirectories: true)
+    chmod(root, 0o777)
+    chmod(root + "/locked", 0o755)  // root's: nobody may not write here
+    let job = try writeJob(
+      """
+            - path: "locked/{stem}.png"
+            - path: "open/{stem}.png"
+      """)
+    let outcome = try run(job, wrapper: nobody)
+    XCTAssertEqual(outcome.result.exitCode, 1, outcome.result.combined)
+    XCTAssertEqual(outcome.written.count, 4, outcome.result.combined)
+    XCTAssertEqual(outcome.failures.count, 4, outcome.result.combined)
+    for (path, reason) in outcome.failures {
+      XCTAssertTrue(path.hasPrefix("locked/") && reason.contains("Permission denied") && reason.contains(root + "/" + path), "\(path): \(reason)")
+    }
+    XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: root + "/locked"), [])
+    try assertNothingPartial(root)
+  }
+
+  /// Root reads any file whatever its mode, so the run is made as `nobody` (setpriv); and,
+  /// for any user, sources that are a FIFO or a device.
+  func testUnreadableSourcesFailAloneNamingThePath() throws {
+    let secret = folder.appendingPathComponent("photos/secret.jpg").path
+    try FileManager.default.copyItem(atPath: CLIRunner.repoRoot.appendingPathComponent("samples/nuthatch.jpg").path, toPath: secret)
+    chmod(secret, 0o000)
+    XCTAssertEqual(mkfifo(folder.appendingPathComponent("photos/pipe.jpg").path, 0o644), 0)
+    let job = try writeJob(
+      #"      - path: "{stem}.jpg""#,
+      sources: #"["photos/kite.jpg", "photos/cat.png", "photos/secret.jpg", "photos/pipe.jpg", "/dev/zero"]"#)
+    if let nobody = TimedRunner.asNobody {
+      chmod(folder.path, 0o777)
+      let outcome = try run(job, wrapper: nobody)
+      XCTAssertEqual(outcome.result.exitCode, 1, outcome.result.combined)
+      XCTAssertEqual(outcome.written, ["cat.jpg", "kite.jpg"], outcome.result.combined)
+      XCTAssertTrue(outcome.failures["photos/secret.jpg"]?.lowercased().contains("permission denied") ?? false, outcome.result.combined)
+      XCTAssertTrue(outcome.failures["photos/pipe.jpg"]?.contains("FIFO") ?? false, outcome.result.combined)
+      XCTAssertTrue(outcome.failures["/dev/zero"]?.contains("character device") ?? false, outcome.result.combined)
+    }
+    // As root: the mode does not stop the read, the special files still fail alone.
+    chmod(secret, 0o644)
+    let outcome = try run(job, ["--output", "out-root"])
+    XCTAssertEqual(outcome.result.exitCode, 1, outcome.result.combined)
+    XCTAssertEqual(outcome.written, ["cat.jpg", "kite.jpg", "secret.jpg"], outcome.result.combined)
+    XCTAssertEqual(outcome.failures.keys.sorted(), ["/dev/zero", "photos/pipe.jpg"], outcome.result.combined)
+    try assertNothingPartial(folder.appendingPathComponent("out-root").path)
+  }
+
+  /// A 200 kB tmpfs fills up part way: the outputs that fit are whole and recorded, the
+  /// others fail with ENOSPC naming their path, nothing partial stays; with room again, a
+  /// re-run writes only what is missing.
+  func testDiskFullMidRun() throws {
+    let root = folder.appendingPathComponent("out").path
+    try mountTmpfs(root, kilobytes: 200)
+    let job = try writeJob(
+      """
+            - path: "{stem}-{width}.png"
+              widths: [96, 192, 288]
+              encode: {format: png, compression: 0}
+      """)
+    let outcome = try run(job, ["--jobs", "1"])
+    XCTAssertEqual(outcome.result.exitCode, 1, outcome.result.combined)
+    XCTAssertFalse(outcome.failures.isEmpty)
+    XCTAssertFalse(outcome.written.isEmpty, "nothing fit: \(outcome.result.combined)")
+    for (path, reason) in outcome.failures where path != "cropjob-manifest.json" {
+      XCTAssertTrue(reason.contains("No space left on device"), "\(path): \(reason)")
+      XCTAssertTrue(reason.contains(root + "/" + path), "\(path): \(reason)")
+      XCTAssertFalse(FileManager.default.fileExists(atPath: root + "/" + path), "\(path) left behind")
+    }
+    try assertNothingPartial(root)
+    // Room again: the failed outputs are written, the recorded ones (in the journal, or the
+    // manifest if it fitted) are not redone.
+    let recorded = Set(Manifest.loadAll(root: root).keys)
+    XCTAssertFalse(recorded.isEmpty)
+    XCTAssertEqual(Self.shell("/bin/mount", ["-o", "remount,size=20m", root]), 0)
+    let again = try run(job)
+    XCTAssertEqual(again.result.exitCode, 0, again.result.combined)
+    XCTAssertTrue(Set(again.written).isSuperset(of: Set(outcome.failures.keys).subtracting(["cropjob-manifest.json"])), again.result.combined)
+    XCTAssertTrue(Set(again.written).isDisjoint(with: recorded), again.result.combined)
+    try assertNothingPartial(root)
+    XCTAssertEqual(Manifest.loadAll(root: root).count, 12)
+  }
+
+  /// A source deleted (or replaced by something else) after the plan was made fails alone,
+  /// naming the path; the other sources' outputs are written.
+  func testSourceDeletedOrReplacedBetweenPlanAndRun() throws {
+    let job = try writeJob(#"      - path: "{stem}.jpg""#)
+    let loaded = JobFileLoader.load(path: job)
+    let file = try XCTUnwrap(loaded.jobFile, loaded.diagnostics.map(\.description).joined(separator: "\n"))
+    let plan = Planner().plan(file)
+    XCTAssertTrue(plan.isRunnable)
+    let deleted = folder.appendingPathComponent("photos/kite.jpg").path
+    let replaced = folder.appendingPathComponent("photos/cat.png").path
+    try FileManager.default.removeItem(atPath: deleted)
+    try FileManager.default.removeItem(atPath: replaced)
+    try FileManager.default.copyItem(atPath: CLIRunner.repoRoot.appendingPathComponent("samples/mountains.jpg").path, toPath: replaced)
+    let reporter = Reasons()
+    var options = RunOptions()
+    options.jobs = 2
+    let summary = Executor(plan: plan, options: options, reporter: reporter).run()
+    XCTAssertEqual(summary.written, 2)
+    XCTAssertEqual(summary.failed, 2)
+    let reasons = Dictionary(summary.failures.map { ($0.source, $0.reason) }, uniquingKeysWith: { a, _ in a })
+    XCTAssertTrue(reasons["photos/kite.jpg"]?.lowercased().contains("no such file") ?? false, "\(reasons)")
+    XCTAssertTrue(reasons["photos/cat.png"]?.contains("changed since it was planned") ?? false, "\(reasons)")
+    let root = folder.appendingPathComponent("out").path
+    XCTAssertFalse(FileManager.default.fileExists(atPath: root + "/kite.jpg"))
+    XCTAssertFalse(FileManager.default.fileExists(atPath: root + "/cat.jpg"))
+    try assertNothingPartial(root)
+  }
+
+  final class Reasons: RunReporter, @unchecked Sendable {
+    func report(_ event: RunEvent) {}
+  }
+}
