@@ -101,7 +101,9 @@ def rounds(name, tools):
                 print(f"  round {r:2d} {t:14s} {rec['wall']:7.2f} s wall {rec['cpu']:7.2f} s cpu "
                       f"{rec['rss_kib'] / 1024:6.0f} MiB  load {rec['load']}", flush=True)
     os.makedirs(RES, exist_ok=True)
-    meta = {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "runs": RUNS, "warmup": WARMUP}
+    meta = {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "runs": RUNS, "warmup": WARMUP,
+            "sched": open("/proc/self/autogroup").read().strip() if os.path.exists("/proc/self/autogroup") else "",
+            "cropjob": os.environ.get("CROPJOB_DESC", "")}
     json.dump({"meta": meta, "records": recs}, open(os.path.join(RES, name + ".json"), "w"), indent=1)
 
 
@@ -256,7 +258,9 @@ def table():
         out += ["", f"### {title}", "",
                 f"{d['meta']['date']}, medians of {d['meta']['runs']} alternating rounds after "
                 f"{d['meta']['warmup']} warm-up; load average at the runs' starts "
-                f"{min(float(r['load']) for r in recs):.2f}–{max(float(r['load']) for r in recs):.2f}.", "",
+                f"{min(float(r['load']) for r in recs):.2f}–{max(float(r['load']) for r in recs):.2f}"
+                + (f"; scheduler {d['meta']['sched']}" if d["meta"].get("sched") else "")
+                + (f"; {d['meta']['cropjob']}" if d["meta"].get("cropjob") else "") + ".", "",
                 "| tool | median wall s (min–max) | images/s | median CPU s | peak RSS MiB | time ÷ cropjob's (paired median) | outputs checked | mean abs diff vs Lanczos reference (256) |",
                 "|---|---|---|---|---|---|---|---|"]
         rows = []

@@ -173,6 +173,7 @@ EOF
 
 bench() {
   cd "$W"; cat corpus/* >/dev/null   # warm the page cache
+  CROPJOB_DESC="$("$CJ" --version | head -1), $CJ"; export CROPJOB_DESC
   log "bench: job A, $RUNS rounds"
   # shellcheck disable=SC2086
   "$PY" "$HERE/bench.py" rounds A cj-A cj-A-noop cj-A-plan $PEERS_A
@@ -230,8 +231,6 @@ table() {
     echo "## cropjob benchmark"
     echo
     echo "Machine: $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')), $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(. /etc/os-release && echo "$PRETTY_NAME"), kernel $(uname -r); libvips $(vips --version | cut -d- -f2), ImageMagick $(/usr/bin/convert-im6.q16 -version | head -1 | awk '{print $3}'), Python $("$PY" -c 'import sys, PIL, pyvips; print(sys.version.split()[0], "Pillow", PIL.__version__, "pyvips", pyvips.__version__)'); cropjob $(cd "$REPO" && git rev-parse --short HEAD)$(cd "$REPO" && git diff --quiet HEAD -- Sources Package.swift || echo '+local changes')."
-    echo
-    echo "Scheduling: $(cat /proc/self/autogroup) (own autogroup: ${BENCH_IN_GROUP:+yes}${BENCH_IN_GROUP:-no}); load average now $(cut -d' ' -f1-3 /proc/loadavg)."
     echo
     echo "Command: \`RUNS=$RUNS SCALE=\"$SCALE\" bench/run.sh${STEPS_SHOWN:+ $STEPS_SHOWN}\`${CROPJOB_ARGS:+ with CROPJOB_ARGS=\"$CROPJOB_ARGS\"}."
     "$PY" "$HERE/bench.py" table
