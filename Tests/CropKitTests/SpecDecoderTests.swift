@@ -335,6 +335,29 @@ final class SpecDecoderTests: XCTestCase {
       ])
   }
 
+  func testKeysAtTheWrongLevelSayWhereTheyBelong() {
+    XCTAssertEqual(
+      errors(
+        """
+        version: 1
+        output: out
+        quality: 80
+        jobs:
+          a:
+            sources: a.jpg
+            zoom: 2
+            guide: {size: 10, x: 3}
+            outputs: [{path: "{stem}-{width}.jpg", width: 90, quality: 90}]
+        """),
+      [
+        "job.yaml:3:1: error: quality: expected one of the keys version, output, limits, defaults, jobs, overrides but received the unknown key \"quality\"; \"quality\" is a key of encode",
+        "job.yaml:7:5: error: jobs.a.zoom: expected one of the keys sources, exclude, from, guide, place, outputs, encode, metadata but received the unknown key \"zoom\"; \"zoom\" is a key of place",
+        "job.yaml:8:23: error: jobs.a.guide.x: expected one of the keys shape, size, width, height, aspect but received the unknown key \"x\"; \"x\" is a key of place.crop",
+        "job.yaml:9:44: error: jobs.a.outputs[0].width: expected one of the keys path, size, scales, widths, encode, metadata but received the unknown key \"width\"; did you mean \"widths\"?",
+        "job.yaml:9:55: error: jobs.a.outputs[0].quality: expected one of the keys path, size, scales, widths, encode, metadata but received the unknown key \"quality\"; \"quality\" is a key of encode",
+      ])
+  }
+
   func testTypeMismatches() {
     XCTAssertEqual(
       errors(

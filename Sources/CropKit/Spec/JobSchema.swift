@@ -531,6 +531,18 @@ public enum JobSchema {
         schema: ["anyOf": .array(placeFields.map { ["required": [.string($0.name)]] })]),
     ])
 
+  /// `; "zoom" is a key of place` when `key` belongs to other mappings than the one whose
+  /// keys are `known` (a key written one level too high or too low), else "".
+  public static func elsewhere(_ key: String, notIn known: [String]) -> String {
+    let names = [
+      "file": "the top level", "limits": "limits", "job": "a job", "guide": "guide", "place": "place",
+      "crop": "place.crop", "output": "an output", "encode": "encode",
+    ]
+    let homes = objects.filter { $0.keys.contains(key) && $0.keys != known }.compactMap { names[$0.name] }
+    guard !homes.isEmpty else { return "" }
+    return "; \"\(key)\" is a key of " + homes.joined(separator: " or ")
+  }
+
   /// Every mapping, in the order the schema and the reference list them.
   public static let objects: [SchemaObject] = [
     file, limits, defaults, job, guide, place, crop, output, encode, override,

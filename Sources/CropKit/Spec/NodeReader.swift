@@ -114,12 +114,22 @@ struct NodeReader {
           pair.key.mark, join(field, key),
           Diagnostic.expected(
             "one of the keys " + known.joined(separator: ", "), received: "the unknown key \"\(key)\"")
-            + Suggestion.didYouMean(key, in: known))
+            + hint(forUnknown: key, known: known))
         continue
       }
       entries[key] = pair.value
     }
     return entries
+  }
+
+  /// A known key one edit away (`width` → `widths` in an output), else where a key written at
+  /// the wrong level belongs (`"zoom" is a key of place`), else the nearest known key.
+  private func hint(forUnknown key: String, known: [String]) -> String {
+    if let near = Suggestion.closest(to: key, in: known), Suggestion.distance(key, near) <= 1 {
+      return Suggestion.didYouMean(key, in: known)
+    }
+    let elsewhere = JobSchema.elsewhere(key, notIn: known)
+    return elsewhere.isEmpty ? Suggestion.didYouMean(key, in: known) : elsewhere
   }
 
   /// Keys of a mapping with their nodes, in file order (for named jobs).
