@@ -298,6 +298,23 @@ final class ExecutorTests: XCTestCase {
 
   static let wroteCount = LockedBox(0)
 
+  func testWorkersRunAtOnceEvenBeyondTheCores() {
+    // `--jobs 4` on 2 cores must run 4 (concurrentPerform ran only as many as the cores).
+    let count = ProcessInfo.processInfo.activeProcessorCount * 2
+    let running = LockedBox((now: 0, most: 0))
+    let start = Date()
+    Executor.runWorkers(count) {
+      running.withLock {
+        $0.now += 1
+        $0.most = max($0.most, $0.now)
+      }
+      usleep(300_000)
+      running.withLock { $0.now -= 1 }
+    }
+    XCTAssertEqual(running.withLock { $0.most }, count)
+    XCTAssertLessThan(Date().timeIntervalSince(start), 0.3 * 2)
+  }
+
   func testATinyPixelBudgetStillRunsEverything() throws {
     let h = try harness()
     defer { h.remove() }

@@ -77,10 +77,10 @@ public final class Executor: Sendable {
       let next = LockedBox(0)
       let budget = PixelBudget(limit: options.maxPixelsInFlight)
       let workers = max(1, min(options.jobs, tasks.count))
-      DispatchQueue.concurrentPerform(iterations: workers) { _ in
+      Self.runWorkers(workers) {
         while true {
           if Cancellation.isCancelled { return }
-          if options.failFast && summary.withLock({ $0.failed > 0 }) { return }
+          if self.options.failFast && summary.withLock({ $0.failed > 0 }) { return }
           let index = next.withLock { value -> Int in
             value += 1
             return value - 1
@@ -98,6 +98,24 @@ public final class Executor: Sendable {
     let result = summary.withLock { $0 }
     reporter.report(.finished(result))
     return result
+  }
+
+  /// Runs `body` on `count` threads at once and waits for all of them. Not
+  /// `concurrentPerform`: it never runs more than the cores at once, so `--jobs 4` on 2 cores
+  /// ran 2 (photos on a network file system wait on reads and gain from more workers).
+  static func runWorkers(_ count: Int, _ body: @escaping @Sendable () -> Void) {
+    guard count > 1 else { return body() }
+    let group = DispatchGroup()
+    for _ in 0..<count {
+      group.enter()
+      let thread = Thread {
+        body()
+        group.leave()
+      }
+      thread.stackSize = 8 << 20
+      thread.start()
+    }
+    group.wait()
   }
 
   /// Outputs among `selected` whose files match the manifest of an earlier run (for `plan`).
