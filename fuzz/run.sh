@@ -15,7 +15,7 @@ seconds="${2:?usage: fuzz/run.sh jobfile|image SECONDS [libFuzzer flags...]}"
 shift 2
 build="${FUZZ_BUILD:-$here/.build}"
 work="${FUZZ_WORK:-$here/.work}/$target"
-artifacts="$here/artifacts/$target"
+artifacts="${FUZZ_ARTIFACTS:-$here/artifacts}/$target"
 corpora="${CORPORA:-$root/../shared/corpora}"
 binary="$build/fuzz-$target"
 
