@@ -90,10 +90,10 @@ final class HostileJobFileTests: XCTestCase {
     // UTF-16 with a byte order mark (libyaml would accept it; job files are UTF-8).
     var utf16: [UInt8] = [0xFF, 0xFE]
     for unit in job.utf16 { utf16 += [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
-    try assertRefused(utf16, ["UTF-8"], name: "utf16.yaml")
+    try assertRefused(utf16, ["UTF-16", "save it as UTF-8", ":1:1:"], name: "utf16.yaml")
     var utf16be: [UInt8] = [0xFE, 0xFF]
     for unit in job.utf16 { utf16be += [UInt8(unit >> 8), UInt8(unit & 0xFF)] }
-    try assertRefused(utf16be, ["UTF-8"], name: "utf16be.yaml")
+    try assertRefused(utf16be, ["UTF-16", "save it as UTF-8"], name: "utf16be.yaml")
     // Latin-1 bytes (é as 0xE9) on line 2.
     try assertRefused(Array("version: 1\noutput: caf".utf8) + [0xE9] + Array("\njobs: {}\n".utf8), ["UTF-8", ":2:"], name: "latin1.yaml")
     // A NUL byte on line 3.

@@ -98,7 +98,7 @@ final class JobFileHostileInputTests: XCTestCase {
       ])
     XCTAssertEqual(
       load([0xFF, 0xFE] + Array("v: 1".utf8)),
-      ["job.yaml:1:1: error: invalid UTF-8 at byte offset 0 (byte 0xFF cannot start a character); expected UTF-8 text"])
+      ["job.yaml:1:1: error: the file is UTF-16 (it starts with a UTF-16 byte order mark); save it as UTF-8"])
   }
 
   func testTabsInIndentation() {
