@@ -15,8 +15,10 @@ struct YAMLSource {
   /// Throws at the first byte that is not part of well-formed UTF-8, and at any NUL byte.
   func validateUTF8() throws(YAMLError) {
     // UTF-16 and UTF-32 (which libyaml would read) are named, so the fix is obvious.
-    for (mark, name) in [([0x00, 0x00, 0xFE, 0xFF], "UTF-32"), ([0xFF, 0xFE, 0x00, 0x00], "UTF-32"), ([0xFE, 0xFF], "UTF-16"), ([0xFF, 0xFE], "UTF-16")]
-    where bytes.starts(with: mark as [UInt8]) {
+    let byteOrderMarks: [([UInt8], String)] = [
+      ([0x00, 0x00, 0xFE, 0xFF], "UTF-32"), ([0xFF, 0xFE, 0x00, 0x00], "UTF-32"), ([0xFE, 0xFF], "UTF-16"), ([0xFF, 0xFE], "UTF-16"),
+    ]
+    for (mark, name) in byteOrderMarks where bytes.starts(with: mark) {
       throw YAMLError(
         message: "the file is \(name) (it starts with a \(name) byte order mark); save it as UTF-8",
         mark: SourceMark(line: 1, column: 1))
