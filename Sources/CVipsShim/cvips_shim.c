@@ -421,7 +421,14 @@ void *cj_capture_begin(void) {
 int cj_capture_end(void *token, char *buf, size_t size) {
   CjCapture *capture = token;
   if (!capture) return 0;
-  if (cj_capture_top == capture) cj_capture_top = capture->outer;
+  // Unlink it wherever it is (captures end in the reverse order they began, but a
+  // mismatched end must not leave a freed capture on the stack).
+  for (CjCapture **link = &cj_capture_top; *link; link = &(*link)->outer) {
+    if (*link == capture) {
+      *link = capture->outer;
+      break;
+    }
+  }
   int count = capture->count;
   if (buf && size > 0) {
     g_strlcpy(buf, capture->text->str, size);
