@@ -96,4 +96,59 @@ final class CorpusSweepTests: XCTestCase {
     print("CorpusSweepTests: \(files.count) files, \(succeeded.count) written, \(failed.count) refused")
     for (name, reason) in failed { print("  refused \(name): \(reason)") }
   }
+
+  /// Truncated copies of the samples beside a whole one, through `cropjob run`. A cut that
+  /// reaches decoded pixels fails that file alone and leaves no output (libvips with
+  /// fail_on=truncated used to leave a partial file behind a non-atomic writer). A cut that
+  /// only removes the end of a JPEG's last partial block row, which shrink-on-load never
+  /// decodes, gives the intact file's output byte for byte: damaged files never make wrong
+  /// outputs.
+  func testTruncatedCopiesFailAloneOrGiveTheIntactOutput() throws {
+    let folder = try TimedRunner.openFolder("truncated")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let samples = CLIRunner.repoRoot.appendingPathComponent("samples")
+    var broken: [String] = []
+    for variant in ["photos", "intact"] {
+      let photos = folder.appendingPathComponent(variant)
+      try FileManager.default.createDirectory(at: photos, withIntermediateDirectories: true)
+      try FileManager.default.copyItem(atPath: samples.appendingPathComponent("kite.jpg").path, toPath: photos.appendingPathComponent("whole.jpg").path)
+      for name in ["bridge.jpg", "cat.png", "mountains.jpg", "coffee-alpha.png"] {
+        let bytes = try Data(contentsOf: samples.appendingPathComponent(name))
+        for (label, keep) in [("half", bytes.count / 2), ("short", bytes.count - 64)] {
+          let target = "\(label)-\(name)"
+          try (variant == "photos" ? bytes.prefix(keep) : bytes).write(to: photos.appendingPathComponent(target))
+          if variant == "photos" { broken.append(target) }
+        }
+      }
+      try """
+      version: 1
+      output: out-\(variant)
+      jobs:
+        t:
+          sources: ["\(variant)/*"]
+          guide: {shape: circle, size: 64}
+          outputs:
+            - path: "{stem}.png"
+            - path: "{stem}.jpg"
+      """.write(toFile: folder.appendingPathComponent("\(variant).yaml").path, atomically: true, encoding: .utf8)
+    }
+    let intact = try TimedRunner.run(["run", "intact.yaml", "--quiet"], cwd: folder, timeout: 60)
+    XCTAssertEqual(intact.exitCode, 0, intact.combined)
+    let result = try TimedRunner.run(["run", "photos.yaml", "--json"], cwd: folder, timeout: 60)
+    XCTAssertEqual(result.exitCode, 1, result.combined)
+    let failures = (TimedRunner.finished(result.stdout)?["failures"] as? [[String: Any]]) ?? []
+    let failed = Set(failures.compactMap { ($0["source"] as? String).map(PathText.lastComponent) })
+    XCTAssertTrue(failed.isSuperset(of: broken.filter { $0.hasPrefix("half-") || $0.hasSuffix(".png") }), "\(failed)")
+    XCTAssertTrue(failed.isSubset(of: Set(broken)), "\(failed)")
+    let out = folder.appendingPathComponent("out-photos")
+    for name in try FileManager.default.contentsOfDirectory(atPath: out.path) where !name.hasPrefix("cropjob-manifest") {
+      let stem = PathText.deletingPathExtension(name)
+      XCTAssertFalse(failed.contains { PathText.deletingPathExtension($0) == stem }, "\(name) written for a failed source")
+      XCTAssertEqual(
+        try Data(contentsOf: out.appendingPathComponent(name)),
+        try Data(contentsOf: folder.appendingPathComponent("out-intact/\(name)")), "\(name) differs from the intact file's output")
+    }
+    XCTAssertTrue(FileManager.default.fileExists(atPath: out.appendingPathComponent("whole.png").path))
+  }
+
 }
