@@ -19,6 +19,7 @@ private let maxPixels = 4_000_000
 @_cdecl("LLVMFuzzerInitialize")
 public func fuzzInitialize(_ argc: UnsafeMutablePointer<CInt>?, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>?) -> CInt {
   Vips.start()
+  atexit { unlink(path) }
   return 0
 }
 
