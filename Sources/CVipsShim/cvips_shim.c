@@ -151,6 +151,11 @@ int cj_to_srgb(VipsImage *in, int use_icc, VipsImage **out) {
   return 0;
 }
 
+int cj_is_rgb(VipsImage *image) {
+  VipsInterpretation kind = vips_image_guess_interpretation(image);
+  return image->Bands >= 3 && (kind == VIPS_INTERPRETATION_sRGB || kind == VIPS_INTERPRETATION_RGB16);
+}
+
 int cj_copy_memory(VipsImage *in, VipsImage **out) {
   *out = vips_image_copy_memory(in);
   return *out ? 0 : -1;
@@ -354,6 +359,19 @@ int cj_keep_metadata(VipsImage *in, int keep, VipsImage **out) {
     vips_image_remove(*out, (const char *)p->data);
   }
   g_slist_free_full(state.remove, g_free);
+  return 0;
+}
+
+int cj_copy_icc(VipsImage *in, VipsImage *from, VipsImage **out) {
+  const void *data = NULL;
+  size_t length = 0;
+  if (vips_copy(in, out, NULL)) return -1;
+  if (vips_image_get_typeof(from, VIPS_META_ICC_NAME) &&
+      vips_image_get_blob(from, VIPS_META_ICC_NAME, &data, &length) == 0) {
+    vips_image_set_blob_copy(*out, VIPS_META_ICC_NAME, data, length);
+  } else {
+    vips_image_remove(*out, VIPS_META_ICC_NAME);
+  }
   return 0;
 }
 

@@ -17,6 +17,9 @@ public enum PlacementNote: Sendable, Hashable, Codable, CustomStringConvertible 
   case cropOutsidePhoto
   /// `overflow: shrink` trimmed the output from `from` to `to` pixels.
   case shrunkToFootprint(from: PixelSize, to: PixelSize)
+  /// `over_budget: shrink`: the output did not fit `maxBytes` even at its lowest quality and
+  /// was written at `to` pixels instead of `from` (decided when it is encoded).
+  case downsizedToBudget(from: PixelSize, to: PixelSize, maxBytes: Int)
 
   /// A one-line human description.
   public var description: String {
@@ -35,6 +38,8 @@ public enum PlacementNote: Sendable, Hashable, Codable, CustomStringConvertible 
       return "the crop reaches outside the photo; that part is filled with the background"
     case .shrunkToFootprint(let from, let to):
       return "output trimmed from \(from) to \(to) to fit the photo"
+    case .downsizedToBudget(let from, let to, let maxBytes):
+      return "output downsized from \(from) to \(to) to fit max_bytes \(maxBytes)"
     }
   }
 }

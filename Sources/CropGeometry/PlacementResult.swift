@@ -47,4 +47,18 @@ public struct PlacementResult: Sendable, Hashable, Codable {
 
   /// Output pixels → source pixels.
   public var inverse: Affine { transform.inverted()! }
+
+  /// The same placement written at `size` pixels: the output rectangle is scaled onto the
+  /// new size axis by axis, so the same part of the photo fills it (`sourceRegion`, `centre`,
+  /// `coversOutput` and `angle` are unchanged; `scale` follows the width).
+  public func resized(to size: PixelSize) -> PlacementResult {
+    let sx = Double(size.width) / Double(outputSize.width)
+    let sy = Double(size.height) / Double(outputSize.height)
+    var result = self
+    result.transform = Affine.scale(x: sx, y: sy) * transform
+    result.outputSize = size
+    result.scale = scale * sx
+    result.guideRect = Rect(x: guideRect.x * sx, y: guideRect.y * sy, width: guideRect.width * sx, height: guideRect.height * sy)
+    return result
+  }
 }

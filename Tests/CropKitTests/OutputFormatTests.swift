@@ -4,27 +4,6 @@ import XCTest
 
 /// Issue 5: formats round-trip, byte budgets, metadata policy, colour conversion.
 final class OutputFormatTests: XCTestCase {
-  /// Runs a tool and returns its stdout; fails the test on a non-zero exit.
-  @discardableResult
-  func tool(_ path: String, _ arguments: [String], file: StaticString = #filePath, line: UInt = #line) throws -> String {
-    guard FileManager.default.isExecutableFile(atPath: path) else { throw XCTSkip("\(path) is not installed") }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: path)
-    process.arguments = arguments
-    let out = Pipe()
-    process.standardOutput = out
-    process.standardError = Pipe()
-    try process.run()
-    let data = out.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    XCTAssertEqual(process.terminationStatus, 0, "\(path) \(arguments)", file: file, line: line)
-    return String(decoding: data, as: UTF8.self)
-  }
-
-  func header(_ path: String, _ field: String) throws -> String {
-    try tool("/usr/bin/vipsheader", ["-f", field, path]).trimmingCharacters(in: .whitespacesAndNewlines)
-  }
-
   /// Mean absolute difference (0...255) over all bands, measured by libvips' CLI.
   func meanDifference(_ a: String, _ b: String, in folder: URL) throws -> Double {
     let d = folder.appendingPathComponent("d-\(UUID().uuidString).v").path
@@ -39,11 +18,6 @@ final class OutputFormatTests: XCTestCase {
     try tool("/usr/bin/vips", ["subtract", fa, fb, d])
     try tool("/usr/bin/vips", ["abs", d, abs])
     return Double(try tool("/usr/bin/vips", ["avg", abs]).trimmingCharacters(in: .whitespacesAndNewlines)) ?? .infinity
-  }
-
-  func manifest(_ harness: RunHarness) throws -> Manifest {
-    let data = try Data(contentsOf: URL(fileURLWithPath: harness.outputRoot).appendingPathComponent("cropjob-manifest.json"))
-    return try JSONDecoder().decode(Manifest.self, from: data)
   }
 
   func testEveryAvailableFormatRoundTrips() throws {

@@ -87,6 +87,8 @@ final class SpecDecoderTests: XCTestCase {
     XCTAssertEqual(jpeg.encode.options.effort, 5, "inherited from defaults")
     XCTAssertEqual(jpeg.encode.maxBytes, 200_000)
     XCTAssertEqual(jpeg.encode.minQuality, 40)
+    XCTAssertEqual(jpeg.encode.overBudget, .shrink)
+    XCTAssertEqual(jpeg.encode.colour, .keep)
     XCTAssertEqual(jpeg.metadata, .strip)
     let png = banner.outputs[1]
     XCTAssertEqual(png.sizes, .scales([0.5, 1]))
@@ -103,6 +105,8 @@ final class SpecDecoderTests: XCTestCase {
     XCTAssertEqual(webp.encode.options.quality, 75, "the job's encode over the defaults'")
     XCTAssertNil(webp.encode.maxBytes)
     XCTAssertEqual(webp.encode.minQuality, 30)
+    XCTAssertEqual(webp.encode.overBudget, .fail)
+    XCTAssertEqual(webp.encode.colour, .srgb)
 
     let avatar = file.jobs[1]
     XCTAssertEqual(avatar.input, .sources(include: ["people"], exclude: []))
@@ -330,7 +334,7 @@ final class SpecDecoderTests: XCTestCase {
         "job.yaml:2:1: error: outptu: expected one of the keys version, output, limits, defaults, jobs, overrides but received the unknown key \"outptu\"; did you mean \"output\"?",
         "job.yaml:6:23: error: jobs.a.guide.shap: expected one of the keys shape, size, width, height, aspect but received the unknown key \"shap\"; did you mean \"shape\"?",
         "job.yaml:7:13: error: jobs.a.place.zom: expected one of the keys fit, zoom, offset, focus, rotate, flip, crop, overflow, background, upscale but received the unknown key \"zom\"; did you mean \"zoom\"?",
-        "job.yaml:8:45: error: jobs.a.outputs[0].encode.qualty: expected one of the keys format, quality, lossless, effort, max_bytes, min_quality, progressive, subsample, compression, palette but received the unknown key \"qualty\"; did you mean \"quality\"?",
+        "job.yaml:8:45: error: jobs.a.outputs[0].encode.qualty: expected one of the keys format, quality, lossless, effort, max_bytes, min_quality, over_budget, colour, progressive, subsample, compression, palette but received the unknown key \"qualty\"; did you mean \"quality\"?",
         "job.yaml:8:58: error: jobs.a.outputs[0].xyz: expected one of the keys path, size, scales, widths, encode, metadata but received the unknown key \"xyz\"",
       ])
   }
@@ -859,6 +863,86 @@ final class SpecDecoderTests: XCTestCase {
       [
         "\(url.path):4:37: error: jobs.a.guide.size: expected an integer between 1 and 16384 but received the number 0",
         "\(url.path):4:58: error: jobs.a.outputs[0].path: expected {stem} or {name} in the path (else every photo is written to the same file) but received \"x.jpg\"",
+      ])
+  }
+}
+
+// MARK: - Colour policy and over_budget
+
+extension SpecDecoderTests {
+  func testColourAndOverBudgetAreInheritedFieldByField() throws {
+    let (file, warnings) = try valid(
+      """
+      version: 1
+      output: out
+      defaults:
+        encode: {colour: keep, max_bytes: 9000, over_budget: shrink}
+      jobs:
+        a:
+          sources: [a.jpg]
+          guide: {shape: square, size: 64}
+          outputs:
+            - {path: "{stem}.jpg"}
+            - {path: "{stem}-y.jpg", encode: {colour: srgb, over_budget: fail}}
+      """)
+    XCTAssertEqual(warnings, [])
+    let outputs = file.jobs[0].outputs
+    XCTAssertEqual(outputs.map(\.encode.colour), [.keep, .srgb])
+    XCTAssertEqual(outputs.map(\.encode.overBudget), [.shrink, .fail])
+    XCTAssertEqual(outputs.map(\.encode.maxBytes), [9000, 9000])
+  }
+
+  func testColourAndOverBudgetValuesAreChecked() {
+    let lines = errors(
+      job(
+        """
+        sources: [a.jpg]
+        guide: {shape: square, size: 64}
+        outputs: [{path: "{stem}.jpg", encode: {colour: p3, over_budget: shrnk, max_bytes: 900}}]
+        """))
+    XCTAssertEqual(
+      lines,
+      [
+        "job.yaml:7:53: error: jobs.a.outputs[0].encode.colour: expected one of srgb, keep but received the string \"p3\"",
+        "job.yaml:7:70: error: jobs.a.outputs[0].encode.over_budget: expected one of fail, shrink but received the string \"shrnk\"; did you mean \"shrink\"?",
+      ])
+  }
+
+  func testOverBudgetWithoutABudgetIsAWarning() throws {
+    let (_, warnings) = try valid(
+      job(
+        """
+        sources: [a.jpg]
+        guide: {shape: square, size: 64}
+        outputs: [{path: "{stem}.jpg", encode: {over_budget: shrink}}]
+        """))
+    XCTAssertEqual(
+      warnings,
+      [
+        "job.yaml:7:58: warning: jobs.a.outputs[0].encode.over_budget: expected max_bytes beside over_budget: shrink but received no max_bytes (over_budget does nothing)"
+      ])
+  }
+
+  /// A `from:` job is planned from its upstream output's planned size.
+  func testFromAJobWhoseFirstOutputMayShrinkIsAnError() {
+    let lines = errors(
+      """
+      version: 1
+      output: out
+      jobs:
+        big:
+          sources: [a.jpg]
+          guide: {shape: square, size: 512}
+          outputs: [{path: "{stem}.jpg", encode: {max_bytes: 20000, over_budget: shrink}}]
+        small:
+          from: big
+          guide: {shape: square, size: 64}
+          outputs: [{path: "{stem}-small.jpg"}]
+      """)
+    XCTAssertEqual(
+      lines,
+      [
+        "job.yaml:9:11: error: jobs.small.from: expected a job whose first output keeps its planned size but received \"big\", whose first output may shrink to meet max_bytes (over_budget: shrink)"
       ])
   }
 }

@@ -45,6 +45,10 @@ int cj_yoffset(VipsImage *image);
 int cj_autorot(VipsImage *in, VipsImage **out);
 /// Converts to sRGB (through the embedded ICC profile when there is one), 8 bits per band.
 int cj_to_srgb(VipsImage *in, int use_icc, VipsImage **out);
+/// 1 when the image is RGB (8 or 16 bits, with or without alpha), not CMYK, grey or Lab.
+int cj_is_rgb(VipsImage *image);
+/// A copy of `in` carrying the ICC profile of `from` (none if `from` has none).
+int cj_copy_icc(VipsImage *in, VipsImage *from, VipsImage **out);
 int cj_copy_memory(VipsImage *in, VipsImage **out);
 int cj_shrink(VipsImage *in, double hshrink, double vshrink, VipsImage **out);
 int cj_extract_area(VipsImage *in, int left, int top, int width, int height, VipsImage **out);

@@ -19,9 +19,11 @@ public final class Executor: Sendable {
     rootSources = Self.rootSources(of: plan)
   }
 
-  /// One decode task: a source and the outputs it feeds in one stage.
+  /// One decode task: a source and the outputs it feeds in one stage with one colour
+  /// policy (outputs that keep the source's colour space need their own decode).
   struct Task: Sendable {
     var source: Int
+    var colour: ColourPolicy
     var outputs: [Int]
   }
 
@@ -73,7 +75,13 @@ public final class Executor: Sendable {
     for stage in stages where !stop {
       var bySource: [Int: [Int]] = [:]
       for i in selected where plan.outputs[i].stage == stage { bySource[plan.outputs[i].sourceIndex, default: []].append(i) }
-      let tasks = bySource.keys.sorted().map { Task(source: $0, outputs: bySource[$0]!) }
+      let tasks = bySource.keys.sorted().flatMap { source in
+        let outputs = bySource[source]!
+        return ColourPolicy.allCases.compactMap { colour in
+          let these = outputs.filter { plan.outputs[$0].encode.colour == colour }
+          return these.isEmpty ? nil : Task(source: source, colour: colour, outputs: these)
+        }
+      }
       let next = LockedBox(0)
       let budget = PixelBudget(limit: options.maxPixelsInFlight)
       let workers = max(1, min(options.jobs, tasks.count))
@@ -194,7 +202,8 @@ public final class Executor: Sendable {
     let decoded: DecodedSource
     do {
       decoded = try DecodedSource.decode(
-        path: source.absolutePath, header: header, shrink: source.loadShrink, strictness: options.strictness)
+        path: source.absolutePath, header: header, shrink: source.loadShrink, strictness: options.strictness,
+        colour: task.colour)
     } catch {
       failAll(pending.map(\.0), error.description)
       return
@@ -206,9 +215,10 @@ public final class Executor: Sendable {
       let output = plan.outputs[i]
       do {
         // Smart focus is resolved from the pixels (shared with `preview`: RunGeometry.swift).
-        let geometry = try output.runGeometry(decoded: decoded).geometry
+        let planned = try output.runGeometry(decoded: decoded).geometry
         let encoded = try OutputEncoder.produce(
-          decoded, geometry: geometry, style: output.style, encode: output.encode, metadata: output.metadata)
+          decoded, geometry: planned, style: output.style, encode: output.encode, metadata: output.metadata)
+        let geometry = encoded.geometry
         if let problem = OutputPaths.escapeProblem(output.absolutePath, root: plan.outputRoot) {
           throw AtomicWriter.WriteError(path: output.absolutePath, message: problem)
         }

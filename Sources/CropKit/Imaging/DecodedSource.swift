@@ -6,7 +6,8 @@ public enum DecodeStrictness: Int32, Sendable, Codable {
   case none = 0, truncated = 1, error = 2, warning = 3
 }
 
-/// A source decoded once, oriented and in sRGB, held in memory for all of its outputs.
+/// A source decoded once, oriented, 8-bit RGB (sRGB unless `colour: keep`), held in memory
+/// for all of its outputs that share a colour policy.
 public final class DecodedSource: @unchecked Sendable {
   let image: VipsImage
   /// Decoded pixels per oriented-source pixel, per axis (1 unless shrunk on load).
@@ -18,6 +19,9 @@ public final class DecodedSource: @unchecked Sendable {
   public var width: Int { image.width }
   public var height: Int { image.height }
   public var hasAlpha: Bool { image.hasAlpha }
+  /// Whether the pixels are in the source's own colour space, described by its embedded ICC
+  /// profile (which the image carries), rather than sRGB: `colour: keep` on a tagged RGB source.
+  public let keepsSourceProfile: Bool
 
   /// Oriented-source pixels → decoded pixels. JPEG shrink-on-load decodes whole blocks of
   /// `shrink` stored pixels counted from the stored top-left corner (libvips drops a partial
@@ -26,8 +30,9 @@ public final class DecodedSource: @unchecked Sendable {
   /// Other loaders resample the whole image to the decoded size.
   public let toDecoded: Affine
 
-  init(image: VipsImage, header: SourceHeader, path: String, shrink: Int = 1) {
+  init(image: VipsImage, header: SourceHeader, path: String, shrink: Int = 1, keepsSourceProfile: Bool = false) {
     self.image = image
+    self.keepsSourceProfile = keepsSourceProfile
     self.header = header
     self.path = path
     scaleX = Double(image.width) / Double(header.width)
@@ -59,16 +64,19 @@ public final class DecodedSource: @unchecked Sendable {
     max(1, min(header.storedWidth, header.storedHeight))
   }
 
-  /// Decodes `path` once: shrink-on-load by `shrink`, convert to sRGB 8-bit, into memory,
-  /// then apply EXIF orientation. The decode runs on the calling thread, and any libvips
+  /// Decodes `path` once: shrink-on-load by `shrink`, convert to 8-bit sRGB (or with
+  /// `colour: keep`, an RGB source to 8 bits in its own colour space), into memory, then
+  /// apply EXIF orientation. The decode runs on the calling thread, and any libvips
   /// warning raised meanwhile fails it (as does `strictness`, libvips' `fail_on`): damaged
   /// files never pass as damaged pixels. A file that no longer matches `header` (replaced
   /// since planning) is refused before its pixels are decoded.
   public static func decode(
-    path: String, header: SourceHeader, shrink: Int, strictness: DecodeStrictness = .warning
+    path: String, header: SourceHeader, shrink: Int, strictness: DecodeStrictness = .warning,
+    colour: ColourPolicy = .srgb
   ) throws(ImagingError) -> DecodedSource {
     var shrink = max(1, shrink)
     while shrink > largestShrink(header) { shrink /= 2 }
+    var keepsProfile = false
     let (memory, warnings) = try SourceOpening.capturingWarnings { () throws(ImagingError) -> VipsImage in
       let (loaded, format) = try SourceOpening.open(path: path, headerOnly: false, shrink: shrink, strictness: strictness)
       // Shrink-on-load gives ceil(size / shrink) (JPEG) or round(size / shrink) (WebP).
@@ -81,8 +89,11 @@ public final class DecodedSource: @unchecked Sendable {
           message: "the file changed since it was planned (now \(format.rawValue) \(loaded.width)x\(loaded.height), "
             + "planned \(header.format.rawValue) \(header.storedWidth)x\(header.storedHeight))")
       }
-      let srgb = try loaded.derive("colour conversion") { cj_to_srgb($0, 1, $1) }
-      return try SourceOpening.decodeHere(srgb)
+      // An RGB source kept in its own colour space only changes depth (16 -> 8 bits); its
+      // profile stays attached to describe the pixels.
+      keepsProfile = colour == .keep && cj_is_rgb(loaded.pointer) != 0 && cj_has_icc(loaded.pointer) != 0
+      let rgb = try loaded.derive("colour conversion") { cj_to_srgb($0, keepsProfile ? 0 : 1, $1) }
+      return try SourceOpening.decodeHere(rgb)
     }
     if !warnings.isEmpty {
       throw ImagingError(operation: "decode", path: path, message: "damaged: \(warnings.joined(separator: "; "))")
@@ -94,6 +105,6 @@ public final class DecodedSource: @unchecked Sendable {
     } else {
       oriented = memory
     }
-    return DecodedSource(image: oriented, header: header, path: path, shrink: shrink)
+    return DecodedSource(image: oriented, header: header, path: path, shrink: shrink, keepsSourceProfile: keepsProfile)
   }
 }

@@ -1,3 +1,4 @@
+import CVipsShim
 import CropGeometry
 
 /// One encoded output and how it was reached.
@@ -6,6 +7,9 @@ public struct EncodedOutput: Sendable {
   public var quality: Int
   /// Encodes made (more than one when a byte budget was searched).
   public var encodes: Int
+  /// The geometry written: the planned one, or with `over_budget: shrink` that placement at
+  /// the smaller size that fitted (its notes then say so).
+  public var geometry: PlacementResult
 }
 
 /// Renders one output from a decoded source and encodes it, honouring the byte budget.
@@ -15,8 +19,12 @@ public enum OutputEncoder {
     public var minQuality: Int
     public var smallest: Int
     public var encodes: Int
+    /// The smallest pixel size tried, when `over_budget: shrink` tried smaller sizes.
+    public var smallestSize: PixelSize? = nil
     public var description: String {
-      "cannot fit in max_bytes \(maxBytes): \(smallest) bytes even at min_quality \(minQuality) (\(encodes) encodes)"
+      let size = smallestSize.map { " and \($0) pixels" } ?? ""
+      return
+        "cannot fit in max_bytes \(maxBytes): \(smallest) bytes even at min_quality \(minQuality)\(size) (\(encodes) encodes)"
     }
   }
 
@@ -24,22 +32,42 @@ public enum OutputEncoder {
     _ source: DecodedSource, geometry: PlacementResult, style: RenderStyle, encode: EncodeSpec,
     metadata: MetadataPolicy = .strip
   ) throws -> EncodedOutput {
-    let rendered = try Renderer.render(source, geometry: geometry, style: style)
-    let filtered = try MetadataFilter.apply(metadata, to: rendered)
-    var output = try encodeWithBudget(filtered, encode: encode, strip: metadata.kept.isEmpty)
+    // Pixels kept in the source's colour space mean nothing without its profile.
+    let keepsProfile = source.keepsSourceProfile
+    let kept = MetadataPolicy(kept: keepsProfile ? metadata.kept.union([.icc]) : metadata.kept)
+    func image(_ geometry: PlacementResult) throws -> VipsImage {
+      var image = try Renderer.render(source, geometry: geometry, style: style)
+      if keepsProfile {
+        // Re-attached from the decode: a background-only output is made from scratch.
+        image = try image.derive("icc profile") { cj_copy_icc($0, source.image.pointer, $1) }
+      }
+      return try MetadataFilter.apply(kept, to: image)
+    }
+    let strip = kept.kept.isEmpty
+    var output: EncodedOutput
+    do {
+      output = try encodeWithBudget(image(geometry), encode: encode, strip: strip, geometry: geometry)
+    } catch let error as BudgetError where encode.overBudget == .shrink {
+      output = try downsize(geometry, after: error, encode: encode, strip: strip, image: image)
+    }
     if encode.options.format == .webp && metadata.kept.isEmpty {
-      output.bytes = WebPChunks.strip(output.bytes, keepICC: false)
+      output.bytes = WebPChunks.strip(output.bytes, keepICC: keepsProfile)
+    }
+    if encode.options.format == .jpeg && !strip && kept.kept.isDisjoint(with: MetadataPolicy.Kind.exif) {
+      output.bytes = JPEGSegments.stripExif(output.bytes)
     }
     return output
   }
 
   /// Without a budget: one encode at `quality`. With one: the highest quality in
   /// [min_quality, quality] whose file fits, by bisection (at most 1 + ⌈log2(range)⌉ encodes).
-  static func encodeWithBudget(_ image: VipsImage, encode: EncodeSpec, strip: Bool) throws -> EncodedOutput {
+  static func encodeWithBudget(_ image: VipsImage, encode: EncodeSpec, strip: Bool, geometry: PlacementResult) throws
+    -> EncodedOutput
+  {
     let top = encode.options.quality
     let first = try Encoder.encode(image, options: encode.options, quality: top, strip: strip)
     guard let budget = encode.maxBytes, first.count > budget else {
-      return EncodedOutput(bytes: first, quality: top, encodes: 1)
+      return EncodedOutput(bytes: first, quality: top, encodes: 1, geometry: geometry)
     }
     var encodes = 1
     var low = encode.minQuality
@@ -52,7 +80,7 @@ public enum OutputEncoder {
       encodes += 1
       smallest = min(smallest, bytes.count)
       if bytes.count <= budget {
-        best = EncodedOutput(bytes: bytes, quality: mid, encodes: 0)
+        best = EncodedOutput(bytes: bytes, quality: mid, encodes: 0, geometry: geometry)
         low = mid + 1
       } else {
         high = mid - 1
@@ -62,6 +90,43 @@ public enum OutputEncoder {
       throw BudgetError(maxBytes: budget, minQuality: encode.minQuality, smallest: smallest, encodes: encodes)
     }
     result.encodes = encodes
+    return result
+  }
+
+  /// `over_budget: shrink`, after even `min_quality` did not fit: the largest width (height
+  /// following the aspect) whose file fits at `min_quality`, by bisection. The first width
+  /// tried assumes bytes grow with pixels; then at most 1 + ⌈log2(width)⌉ more encodes.
+  static func downsize(
+    _ geometry: PlacementResult, after error: BudgetError, encode: EncodeSpec, strip: Bool,
+    image: (PlacementResult) throws -> VipsImage
+  ) throws -> EncodedOutput {
+    let planned = geometry.outputSize
+    var failure = error
+    var low = 1
+    var high = planned.width - 1
+    let estimate = Double(planned.width) * (Double(error.maxBytes) / Double(error.smallest)).squareRoot()
+    var guess: Int? = min(high, max(low, Int(estimate)))
+    var best: EncodedOutput? = nil
+    while low <= high {
+      let width = guess ?? (low + high + 1) / 2
+      guess = nil
+      let size = PixelSize(
+        width: width, height: max(1, Int((Double(width) * Double(planned.height) / Double(planned.width)).rounded())))
+      var resized = geometry.resized(to: size)
+      let bytes = try Encoder.encode(image(resized), options: encode.options, quality: encode.minQuality, strip: strip)
+      failure.encodes += 1
+      if bytes.count <= error.maxBytes {
+        resized.notes.append(.downsizedToBudget(from: planned, to: size, maxBytes: error.maxBytes))
+        best = EncodedOutput(bytes: bytes, quality: encode.minQuality, encodes: 0, geometry: resized)
+        low = width + 1
+      } else {
+        failure.smallest = min(failure.smallest, bytes.count)
+        failure.smallestSize = failure.smallestSize.map { $0.width < size.width ? $0 : size } ?? size
+        high = width - 1
+      }
+    }
+    guard var result = best else { throw failure }
+    result.encodes = failure.encodes
     return result
   }
 }

@@ -16,6 +16,12 @@ public enum PlanRenderer {
     }
   }
 
+  /// Decodes the run makes: one per source and colour policy (`colour: keep` outputs need
+  /// the source in its own colour space, the others in sRGB).
+  static func decodeCount(_ plan: Plan, _ indices: [Int]) -> Int {
+    Set(indices.map { "\(plan.outputs[$0].sourceIndex) \(plan.outputs[$0].encode.colour.rawValue)" }).count
+  }
+
   static func text(_ plan: Plan, _ indices: [Int], _ upToDate: Set<String>) -> String {
     var lines = ["Plan for \(plan.jobFile.path) → \(plan.outputRoot)"]
     for job in plan.jobFile.jobs {
@@ -26,7 +32,7 @@ public enum PlanRenderer {
       lines.append(
         "  job \(job.name): \(sources.count) sources, \(outputs.count) outputs (\(done) up to date), guide \(guide)")
     }
-    let decodes = Set(indices.map { plan.outputs[$0].sourceIndex }).count
+    let decodes = decodeCount(plan, indices)
     lines.append("Total: \(indices.count) outputs from \(decodes) decodes")
     let errors = plan.issues.filter { $0.severity == .error }
     let warnings = plan.issues.filter { $0.severity == .warning }
@@ -91,7 +97,7 @@ public enum PlanRenderer {
     }
     let value = PlanJSON(
       jobFile: plan.jobFile.path, outputRoot: plan.outputRoot, runnable: plan.isRunnable, sources: plan.sources.count,
-      decodes: Set(indices.map { plan.outputs[$0].sourceIndex }).count, outputs: outputs, issues: plan.issues)
+      decodes: decodeCount(plan, indices), outputs: outputs, issues: plan.issues)
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
     return String(decoding: (try? encoder.encode(value)) ?? Data(), as: UTF8.self)

@@ -470,6 +470,19 @@ public enum JobSchema {
       SchemaField(
         "min_quality", .integer(qualityRange), "Lowest quality the max_bytes search may use.", default: 30,
         formats: lossy + [.png]),
+      SchemaField(
+        "over_budget", .choice(OverBudget.allCases.map(\.rawValue)),
+        "What an output that does not fit max_bytes even at min_quality does: fail (nothing is written), or shrink: "
+          + "it is written at min_quality at the largest pixel size, same aspect, whose file fits (found by "
+          + "bisection; the manifest records the size written).",
+        default: "fail", formats: lossy + [.png]),
+      SchemaField(
+        "colour", .choice(ColourPolicy.allCases.map(\.rawValue)),
+        "Colour space of the output's pixels: srgb converts through the source's ICC profile (CMYK and wide gamut "
+          + "included; untagged sources are taken as sRGB); keep leaves RGB pixels in the source's colour space and "
+          + "embeds its ICC profile whatever metadata says (CMYK, greyscale and Lab sources are still converted to "
+          + "sRGB). Background colours are numbers in the output's colour space.",
+        default: "srgb"),
       SchemaField("progressive", .boolean, "Progressive (interlaced) JPEG.", default: false, formats: [.jpeg]),
       SchemaField(
         "subsample", .choice(subsampleNames),

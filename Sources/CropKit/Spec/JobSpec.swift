@@ -99,6 +99,30 @@ public struct EncodeSpec: Sendable, Hashable {
   public var maxBytes: Int?
   /// Lowest quality the budget search may go down to.
   public var minQuality: Int = 30
+  /// What an output too big for `maxBytes` even at `minQuality` does.
+  public var overBudget: OverBudget = .fail
+  /// The colour space the output's pixels are written in.
+  public var colour: ColourPolicy = .srgb
+}
+
+/// What an output does when even `min_quality` does not fit its `max_bytes`.
+public enum OverBudget: String, Sendable, Hashable, Codable, CaseIterable {
+  /// The output fails with the smallest size reached (nothing is written).
+  case fail
+  /// The output is written at the largest pixel size (same aspect, found by bisection) whose
+  /// file fits at `min_quality`; the manifest records the size written.
+  case shrink
+}
+
+/// The colour space of an output's pixels.
+public enum ColourPolicy: String, Sendable, Hashable, Codable, CaseIterable {
+  /// Converted to sRGB through the source's ICC profile (CMYK and wide gamut included);
+  /// untagged sources are taken as sRGB.
+  case srgb
+  /// RGB pixels stay in the source's colour space (Display P3, Adobe RGB …) and the
+  /// source's ICC profile is embedded, whatever `metadata` says. Sources that are not RGB
+  /// (CMYK, greyscale, Lab) are converted to sRGB all the same: outputs are RGB.
+  case keep
 }
 
 /// Which metadata outputs keep: nothing by default (`strip`), everything (`keep`), or a
@@ -119,6 +143,9 @@ public struct MetadataPolicy: Sendable, Hashable, Codable, CustomStringConvertib
     case xmp, iptc
 
     public static func < (a: Kind, b: Kind) -> Bool { a.rawValue < b.rawValue }
+
+    /// The kinds stored in EXIF.
+    public static let exif: Set<Kind> = [.copyright, .artist, .date, .camera, .gps]
   }
 
   public var kept: Set<Kind>

@@ -122,6 +122,7 @@ struct SpecDecoder {
       }
     }
     checkJobGraph()
+    checkFromSizes(jobs)
     let base = PathText.deletingLastComponent(path)
     return JobFile(
       path: path, baseDirectory: base.isEmpty ? "." : base, version: version, outputRoot: outputRoot, limits: limits,
@@ -814,6 +815,19 @@ struct SpecDecoder {
       }
     }
     if let v = int("min_quality", JobSchema.qualityRange) { spec.minQuality = v }
+    func choice<E: RawRepresentable & CaseIterable>(_ key: String, _ type: E.Type) -> E? where E.RawValue == String {
+      guard let entry = e[key] else { return nil }
+      let value = reader.choice(entry.node, entry.field, type)
+      if value == nil { ok = false }
+      return value
+    }
+    if let v = choice("over_budget", OverBudget.self) { spec.overBudget = v }
+    if let v = choice("colour", ColourPolicy.self) { spec.colour = v }
+    if spec.overBudget == .shrink, spec.maxBytes == nil, own.contains("over_budget"), let entry = e["over_budget"] {
+      reader.warning(
+        entry.node.mark, entry.field,
+        Diagnostic.expected("max_bytes beside over_budget: shrink", received: "no max_bytes (over_budget does nothing)"))
+    }
     if spec.maxBytes != nil, spec.minQuality > options.quality {
       if let entry = e["min_quality"] {
         reader.error(
@@ -876,6 +890,21 @@ struct SpecDecoder {
   }
 
   // MARK: Checks across jobs
+
+  /// A `from:` job is planned from the size its upstream output is planned at; an output
+  /// that may shrink to meet its byte budget has no size known before it is written.
+  mutating func checkFromSizes(_ jobs: [Job]) {
+    let byName = Dictionary(jobs.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+    for edge in fromEdges {
+      guard let first = byName[edge.target]?.outputs.first, first.encode.maxBytes != nil, first.encode.overBudget == .shrink
+      else { continue }
+      reader.error(
+        edge.mark, "jobs.\(edge.job).from",
+        Diagnostic.expected(
+          "a job whose first output keeps its planned size",
+          received: "\"\(edge.target)\", whose first output may shrink to meet max_bytes (over_budget: shrink)"))
+    }
+  }
 
   mutating func checkJobGraph() {
     var edges: [String: (target: String, mark: SourceMark)] = [:]

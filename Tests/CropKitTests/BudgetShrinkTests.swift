@@ -1,0 +1,131 @@
+import CropGeometry
+import CropKit
+import Foundation
+import XCTest
+
+/// Issue 5: `over_budget: shrink` — an output that does not fit `max_bytes` even at
+/// `min_quality` is written smaller instead of failing.
+final class BudgetShrinkTests: XCTestCase {
+  func testAnUnreachableBudgetShrinksThePixelSizeUntilTheFileFits() throws {
+    let harness = try RunHarness(
+      samples: ["mountains.jpg", "coffee-alpha.png"],
+      job: """
+        version: 1
+        output: out
+        jobs:
+          tight:
+            sources: ["photos"]
+            guide: {shape: rect, width: 600, height: 400}
+            outputs:
+              - {path: "{stem}-small.jpg", encode: {quality: 80, max_bytes: 4000, min_quality: 50, over_budget: shrink}}
+              - {path: "{stem}-small.webp", encode: {quality: 80, max_bytes: 3000, min_quality: 50, over_budget: shrink}}
+              - {path: "{stem}-strict.jpg", encode: {quality: 80, max_bytes: 4000, min_quality: 50}}
+        """)
+    defer { harness.remove() }
+    let (summary, _) = try harness.run()
+    // The outputs without over_budget fail as before; the others are written smaller.
+    XCTAssertEqual(Set(summary.failures.map(\.output)), ["mountains-strict.jpg", "coffee-alpha-strict.jpg"])
+    XCTAssertEqual(summary.written, 4)
+    for entry in try manifest(harness).outputs {
+      let path = "\(harness.outputRoot)/\(entry.path)"
+      let bytes = try FileManager.default.attributesOfItem(atPath: path)[.size] as! Int
+      let budget = entry.path.hasSuffix(".jpg") ? 4000 : 3000
+      let width = Int(try header(path, "width"))!
+      let height = Int(try header(path, "height"))!
+      print("over_budget shrink \(entry.path): \(width)x\(height), \(bytes) bytes ≤ \(budget), \(entry.encodes) encodes")
+      XCTAssertLessThanOrEqual(bytes, budget, entry.path)
+      XCTAssertEqual(bytes, entry.bytes)
+      XCTAssertEqual([entry.width, entry.height], [width, height], "the manifest records the size written")
+      XCTAssertLessThan(width, 600)
+      XCTAssertGreaterThan(width, 30, "shrunk far more than needed")
+      XCTAssertEqual(Double(height), Double(width) * 400 / 600, accuracy: 0.5, "aspect kept")
+      XCTAssertEqual(entry.quality, 50)
+      // 1 + 6 quality encodes (50...79), then a guess and at most ⌈log2 600⌉ + 1 widths.
+      XCTAssertLessThanOrEqual(entry.encodes, 1 + 6 + 1 + 11)
+      XCTAssertEqual(
+        entry.geometry.notes, ["output downsized from 600x400 to \(width)x\(height) to fit max_bytes \(budget)"])
+      // Still the whole guide's part of the photo: the same crop as planned.
+      XCTAssertEqual(entry.geometry.crop.width, entry.path.hasPrefix("mountains") ? 1600 : 600, accuracy: 1e-6)
+    }
+  }
+
+  /// The picture is the planned one, only smaller: compared with Pillow's resize of the
+  /// full-size output of the same job written without a budget.
+  func testTheShrunkOutputShowsTheSamePicture() throws {
+    guard let python = TestPaths.python else { throw XCTSkip("no /usr/bin/python3") }
+    let harness = try RunHarness(
+      samples: ["kite.jpg"],
+      job: """
+        version: 1
+        output: out
+        jobs:
+          tight:
+            sources: ["photos"]
+            guide: {shape: square, size: 500}
+            place: {zoom: 1.5, focus: [0.3, 0.6]}
+            outputs:
+              - {path: "{stem}-small.png", encode: {palette: true, quality: 60, max_bytes: 6000, min_quality: 40, over_budget: shrink}}
+              - {path: "{stem}-full.png"}
+        """)
+    defer { harness.remove() }
+    let (summary, _) = try harness.run()
+    XCTAssertEqual(summary.failed, 0, "\(summary.failures)")
+    let script = """
+      import sys
+      from PIL import Image
+      import numpy as np
+      small = Image.open(sys.argv[1]).convert("RGB")
+      full = Image.open(sys.argv[2]).convert("RGB").resize(small.size, Image.LANCZOS)
+      d = np.abs(np.asarray(small, dtype=float) - np.asarray(full, dtype=float))[2:-2, 2:-2].mean()
+      print(small.size[0], "%.3f" % d)
+      """
+    let fields = try tool(python, ["-c", script, "\(harness.outputRoot)/kite-small.png", "\(harness.outputRoot)/kite-full.png"])
+      .split(separator: " ").map { String($0).trimmingCharacters(in: .whitespacesAndNewlines) }
+    let width = Int(fields[0]) ?? 0
+    let difference = Double(fields[1]) ?? .infinity
+    print("shrunk to \(width) px wide: mean difference \(difference) / 255 from the full output resized by Pillow")
+    XCTAssertLessThan(width, 500)
+    // A 256-colour palette quantises; a displaced or differently cropped picture differs by 20+.
+    XCTAssertLessThan(difference, 8.0)
+  }
+
+  func testABudgetNoSizeCanMeetFailsNamingTheSmallestTried() throws {
+    let harness = try RunHarness(
+      samples: ["mountains.jpg"],
+      job: """
+        version: 1
+        output: out
+        jobs:
+          tight:
+            sources: ["photos"]
+            guide: {shape: square, size: 300}
+            outputs:
+              - {path: "{stem}.jpg", encode: {max_bytes: 100, min_quality: 50, over_budget: shrink}}
+        """)
+    defer { harness.remove() }
+    let (summary, _) = try harness.run()
+    XCTAssertEqual(summary.failed, 1)
+    let reason = try XCTUnwrap(summary.failures.first?.reason)
+    XCTAssertTrue(reason.hasPrefix("cannot fit in max_bytes 100:"), reason)
+    XCTAssertTrue(reason.contains("at min_quality 50 and 1x1 pixels"), reason)
+    XCTAssertFalse(FileManager.default.fileExists(atPath: "\(harness.outputRoot)/mountains.jpg"))
+  }
+
+  func testTwoRunsAreByteIdentical() throws {
+    let job = """
+      version: 1
+      output: out
+      jobs:
+        tight:
+          sources: ["photos"]
+          guide: {shape: circle, size: 400}
+          outputs: [{path: "{stem}.webp", encode: {max_bytes: 2500, min_quality: 40, over_budget: shrink}}]
+      """
+    let harness = try RunHarness(samples: ["nuthatch.jpg", "ladybird.jpg"], job: job)
+    defer { harness.remove() }
+    try harness.run()
+    let first = try manifest(harness).outputs.map(\.sha256)
+    try harness.run { $0.force = true; $0.jobs = 1 }
+    XCTAssertEqual(try manifest(harness).outputs.map(\.sha256), first)
+  }
+}
