@@ -78,6 +78,50 @@ final class ColourPolicyTests: XCTestCase {
     XCTAssertEqual(try header("\(out)/ladybird-p3-keep.avif", "icc-profile-data").isEmpty, false)
   }
 
+  /// A 16-bit RGB source under `keep` comes out 8-bit in its own colour space: the same
+  /// numbers as an 8-bit P3 rendering of the photo (Pillow resizes it), with its profile.
+  func testKeepOnA16BitSourceOnlyChangesTheDepth() throws {
+    guard let python = TestPaths.python else { throw XCTSkip("no /usr/bin/python3") }
+    let harness = try RunHarness(
+      samples: ["ladybird.jpg"],
+      job: """
+        version: 1
+        output: out
+        jobs:
+          colour:
+            sources: ["photos/ladybird-p3-16.png"]
+            guide: {shape: rect, width: 320, height: 200}
+            outputs: [{path: "{stem}.png", encode: {colour: keep}}]
+        """)
+    defer { harness.remove() }
+    let photo = harness.folder.appendingPathComponent("photos/ladybird.jpg").path
+    let sixteen = harness.folder.appendingPathComponent("photos/ladybird-p3-16.png").path
+    let eight = harness.folder.appendingPathComponent("reference-p3-8.png").path
+    try tool("/usr/bin/vips", ["icc_transform", photo, sixteen, "p3", "--depth", "16"])
+    try tool("/usr/bin/vips", ["icc_transform", photo, eight, "p3"])
+    XCTAssertTrue(try header(sixteen, "format").contains("USHORT"))
+    let (summary, _) = try harness.run()
+    XCTAssertEqual(summary.failed, 0, "\(summary.failures)")
+    let script = """
+      import sys
+      from PIL import Image
+      import numpy as np
+      ref = Image.open(sys.argv[1]); out = Image.open(sys.argv[2])
+      expected = np.asarray(ref.convert("RGB").resize((320, 200), Image.LANCZOS), dtype=float)
+      got = np.asarray(out, dtype=float)
+      same = int(out.info.get("icc_profile") == ref.info.get("icc_profile"))
+      print(out.mode, "%.3f" % np.abs(got - expected)[2:-2, 2:-2].mean(), same)
+      """
+    let fields = try tool(python, ["-c", script, eight, "\(harness.outputRoot)/ladybird-p3-16.png"])
+      .split(separator: " ").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+    XCTAssertEqual(fields.count, 3)
+    guard fields.count == 3 else { return }
+    print("colour keep, 16-bit P3 source: \(fields[0]), mean difference \(fields[1]) / 255 from the 8-bit P3 reference")
+    XCTAssertEqual(fields[0], "RGB")
+    XCTAssertLessThan(Double(fields[1]) ?? .infinity, 1.5)
+    XCTAssertEqual(fields[2], "1", "the output carries the source's P3 profile")
+  }
+
   /// With `metadata: strip`, `keep` adds the profile and nothing else (libvips' JPEG saver
   /// writes an EXIF block of its own as soon as any metadata is written: it is removed).
   func testKeepWithStripWritesTheProfileOnly() throws {
