@@ -40,8 +40,8 @@ final class BudgetShrinkTests: XCTestCase {
       XCTAssertGreaterThan(width, 30, "shrunk far more than needed")
       XCTAssertEqual(Double(height), Double(width) * 400 / 600, accuracy: 0.5, "aspect kept")
       XCTAssertEqual(entry.quality, 50)
-      // 1 + 6 quality encodes (50...79), then a guess and at most ⌈log2 600⌉ + 1 widths.
-      XCTAssertLessThanOrEqual(entry.encodes, 1 + 6 + 1 + 11)
+      // 1 + 6 quality encodes (50...79), then at most 2 × ⌈log2 600⌉ widths.
+      XCTAssertLessThanOrEqual(entry.encodes, 1 + 6 + 2 * 10)
       XCTAssertEqual(
         entry.geometry.notes, ["output downsized from 600x400 to \(width)x\(height) to fit max_bytes \(budget)"])
       // Still the whole guide's part of the photo: the same crop as planned.

@@ -57,6 +57,10 @@ public enum PlanRenderer {
     var format: String
     var quality: Int
     var maxBytes: Int?
+    /// `shrink` when the output may be written smaller to meet `maxBytes` (absent: fails).
+    var overBudget: String?
+    /// `keep` when the pixels stay in the source's colour space (absent: sRGB).
+    var colour: String?
     var crop: Rect
     var scale: Double
     var angle: Double
@@ -91,7 +95,8 @@ public enum PlanRenderer {
       return OutputJSON(
         job: o.job, source: s.path, path: o.path, key: OutputKey.recipeKey(o.recipe), width: o.geometry.outputSize.width, height: o.geometry.outputSize.height,
         format: o.encode.options.format.rawValue, quality: o.encode.options.quality, maxBytes: o.encode.maxBytes,
-        crop: o.geometry.sourceRegion, scale: o.geometry.scale, angle: o.geometry.angle, centre: o.geometry.centre,
+        overBudget: o.encode.maxBytes != nil && o.encode.overBudget != .fail ? o.encode.overBudget.rawValue : nil,
+        colour: o.encode.colour == .srgb ? nil : o.encode.colour.rawValue, crop: o.geometry.sourceRegion, scale: o.geometry.scale, angle: o.geometry.angle, centre: o.geometry.centre,
         focus: focus, loadShrink: s.loadShrink, stage: o.stage, upToDate: upToDate.contains(o.path),
         notes: o.geometry.notes.map(\.description))
     }
