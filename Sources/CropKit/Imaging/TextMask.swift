@@ -15,7 +15,7 @@ public struct TextMask: Sendable {
     let trimmed = text.trimmingCharacters(in: .whitespaces)
     guard !trimmed.isEmpty else { return nil }
     Vips.start()
-    let markup = bold ? "<b>\(escaped(text))</b>" : escaped(text)
+    let markup = bold ? "<b>\(MarkupText.escaped(text))</b>" : MarkupText.escaped(text)
     var out: OpaquePointer?
     guard cj_text(markup, font, Int32(width ?? 0), 72, &out) == 0, let out else {
       _ = Vips.takeError()
@@ -25,19 +25,5 @@ public struct TextMask: Sendable {
     let top = Int(cj_yoffset(out))
     guard let raster = try? image.raster(), raster.bands == 1 else { return nil }
     return TextMask(mask: raster, inkTop: max(0, top))
-  }
-
-  /// Pango markup escaping.
-  static func escaped(_ text: String) -> String {
-    var result = ""
-    for c in text {
-      switch c {
-      case "&": result += "&amp;"
-      case "<": result += "&lt;"
-      case ">": result += "&gt;"
-      default: result.append(c)
-      }
-    }
-    return result
   }
 }

@@ -80,18 +80,5 @@ enum ProofSheetHTML {
     return html
   }
 
-  static func escape(_ text: String) -> String {
-    var result = ""
-    for c in text {
-      switch c {
-      case "&": result += "&amp;"
-      case "<": result += "&lt;"
-      case ">": result += "&gt;"
-      case "\"": result += "&quot;"
-      case "'": result += "&#39;"
-      default: result.append(c)
-      }
-    }
-    return result
-  }
+  static func escape(_ text: String) -> String { MarkupText.escaped(text) }
 }

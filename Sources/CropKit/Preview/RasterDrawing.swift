@@ -98,28 +98,30 @@ extension Raster {
   /// Blends `colour` with the opacity `coverage(p)` (0…1, p = pixel centre) over the pixels of
   /// `box` (clipped to the raster).
   mutating func paint(in box: Rect, colour: [UInt8], opacity: Double = 1, coverage: (Point) -> Double) {
-    let x0 = max(0, Int(box.minX.rounded(.down)))
-    let y0 = max(0, Int(box.minY.rounded(.down)))
-    let x1 = min(width, Int(box.maxX.rounded(.up)))
-    let y1 = min(height, Int(box.maxY.rounded(.up)))
-    guard x0 < x1, y0 < y1 else { return }
-    for row in y0..<y1 {
-      for col in x0..<x1 {
+    let (cols, rows) = pixels(in: box)
+    for row in rows {
+      for col in cols {
         let c = coverage(Point(x: Double(col) + 0.5, y: Double(row) + 0.5))
         if c > 0 { blend(x: col, y: row, colour: colour, alpha: c * opacity) }
       }
     }
   }
 
-  /// Multiplies the pixels of `box` by `factor(p)` (1 = unchanged).
-  mutating func scaleBrightness(in box: Rect, factor: (Point) -> Double) {
+  /// The columns and rows of the pixels `box` touches, clipped to the raster (empty ranges
+  /// when it misses).
+  func pixels(in box: Rect) -> (cols: Range<Int>, rows: Range<Int>) {
     let x0 = max(0, Int(box.minX.rounded(.down)))
     let y0 = max(0, Int(box.minY.rounded(.down)))
     let x1 = min(width, Int(box.maxX.rounded(.up)))
     let y1 = min(height, Int(box.maxY.rounded(.up)))
-    guard x0 < x1, y0 < y1 else { return }
-    for row in y0..<y1 {
-      for col in x0..<x1 {
+    return (x0..<max(x0, x1), y0..<max(y0, y1))
+  }
+
+  /// Multiplies the pixels of `box` by `factor(p)` (1 = unchanged).
+  mutating func scaleBrightness(in box: Rect, factor: (Point) -> Double) {
+    let (cols, rows) = pixels(in: box)
+    for row in rows {
+      for col in cols {
         let f = factor(Point(x: Double(col) + 0.5, y: Double(row) + 0.5))
         guard f < 1 else { continue }
         let i = (row * width + col) * bands
