@@ -27,11 +27,13 @@ let package = Package(
       name: "CropKit", dependencies: ["CropGeometry", "CVipsShim", "CYAML"],
       path: "Sources/CropKit", swiftSettings: optimized),
     .executableTarget(name: "cropjob", dependencies: ["CropKit"], path: "Sources/cropjob"),
-    .testTarget(name: "GeometryTests", dependencies: ["CropGeometry"], path: "Tests/GeometryTests"),
+    // What the test targets share: running other programs, seeded randomness.
+    .target(name: "TestSupport", path: "Tests/TestSupport"),
+    .testTarget(name: "GeometryTests", dependencies: ["CropGeometry", "TestSupport"], path: "Tests/GeometryTests"),
     // Fixtures (job files, plans) and the Python oracle are read by path, not built.
     .testTarget(
-      name: "CropKitTests", dependencies: ["CropKit"], path: "Tests/CropKitTests",
+      name: "CropKitTests", dependencies: ["CropKit", "TestSupport"], path: "Tests/CropKitTests",
       exclude: ["Fixtures", "Oracle/placement_oracle.py"]),
-    .testTarget(name: "CLITests", dependencies: ["CropKit", "cropjob"], path: "Tests/CLITests"),
+    .testTarget(name: "CLITests", dependencies: ["CropKit", "cropjob", "TestSupport"], path: "Tests/CLITests"),
   ]
 )

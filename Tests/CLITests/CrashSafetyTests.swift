@@ -1,5 +1,6 @@
 import CropKit
 import Foundation
+import TestSupport
 import XCTest
 
 /// `cropjob run` killed with SIGKILL at random moments (seeded): what it leaves in the output
@@ -8,17 +9,6 @@ import XCTest
 /// the batch byte for byte, redoing only what the killed run had not recorded
 /// (docs/reliability.md, "Crash safety").
 final class CrashSafetyTests: XCTestCase {
-  struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
-  }
-
   /// Every file under `root`, by relative path.
   static func files(_ root: String) throws -> [String: Data] {
     var result: [String: Data] = [:]
@@ -67,7 +57,7 @@ final class CrashSafetyTests: XCTestCase {
     XCTAssertEqual(expected.keys.filter { !$0.hasPrefix("cropjob-manifest") }.count, samples.count * 4)
     let duration = reference.seconds
 
-    var random = SeededRandom(state: 20_261_130)
+    var random = SeededRandom(seed: 20_261_130)
     var summary: [String] = []
     let trials = 24
     for trial in 0..<trials {

@@ -1,5 +1,6 @@
 import CropKit
 import Foundation
+import TestSupport
 import XCTest
 
 /// File-system faults through `cropjob run`: each gives a clear error naming the path,
@@ -30,14 +31,7 @@ final class FilesystemFaultTests: XCTestCase {
 
   @discardableResult
   static func shell(_ tool: String, _ arguments: [String]) -> Int32 {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: tool)
-    process.arguments = arguments
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    guard (try? process.run()) != nil else { return -1 }
-    process.waitUntilExit()
-    return process.terminationStatus
+    (try? Subprocess.run(tool, arguments))?.status ?? -1
   }
 
   /// Mounts a tmpfs of `kilobytes` at `path` (read-only with `readOnly`), or skips.

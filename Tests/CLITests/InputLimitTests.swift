@@ -1,5 +1,6 @@
 import CropKit
 import Foundation
+import TestSupport
 import XCTest
 
 /// Input limits (pixels, file bytes, pages), from the job file and from the command line,
@@ -100,16 +101,14 @@ final class InputLimitTests: XCTestCase {
     guard FileManager.default.isExecutableFile(atPath: python) else { throw XCTSkip("python3 missing") }
     // A 5-frame GIF made with PIL.
     let gif = folder.appendingPathComponent("photos/frames.gif").path
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: python)
-    process.arguments = [
-      "-c",
-      "import sys; from PIL import Image; fr=[Image.new('RGB',(40,30),(i*50,0,0)) for i in range(5)]; fr[0].save(sys.argv[1], save_all=True, append_images=fr[1:])",
-      gif,
-    ]
-    try process.run()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else { throw XCTSkip("python3-pil missing") }
+    let made = Subprocess.succeeds(
+      python,
+      [
+        "-c",
+        "import sys; from PIL import Image; fr=[Image.new('RGB',(40,30),(i*50,0,0)) for i in range(5)]; fr[0].save(sys.argv[1], save_all=True, append_images=fr[1:])",
+        gif,
+      ])
+    guard made else { throw XCTSkip("python3-pil missing") }
     XCTAssertEqual(try header("frames.gif").pages, 5)
     var (status, failures, output) = try run(try job(limits: "limits: {max_pages: 4}"))
     XCTAssertEqual(status, 1, output)
@@ -131,12 +130,7 @@ final class InputLimitTests: XCTestCase {
     if !FileManager.default.fileExists(atPath: bomb.path) {
       guard FileManager.default.isExecutableFile(atPath: "/usr/bin/vips") else { throw XCTSkip("libvips-tools missing") }
       let partial = cache.appendingPathComponent("black-\(getpid()).png")
-      let process = Process()
-      process.executableURL = URL(fileURLWithPath: "/usr/bin/vips")
-      process.arguments = ["black", partial.path + "[compression=9]", "30000", "30000"]
-      try process.run()
-      process.waitUntilExit()
-      XCTAssertEqual(process.terminationStatus, 0)
+      try tool("/usr/bin/vips", ["black", partial.path + "[compression=9]", "30000", "30000"])
       _ = rename(partial.path, bomb.path)
     }
     let size = try FileManager.default.attributesOfItem(atPath: bomb.path)[.size] as! Int

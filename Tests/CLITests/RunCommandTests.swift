@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// `cropjob run` and `cropjob plan` end to end: decode counts, incremental re-runs, exit
@@ -424,16 +425,8 @@ final class RunCommandTests: XCTestCase {
     XCTAssertEqual(lines.filter { $0.contains("[shape=box") }.count, 10)
     XCTAssertEqual(lines.filter { $0.contains("[style=dashed]") }.count, 5)
     if let dot = ["/usr/bin/dot"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) {
-      let process = Process()
-      process.executableURL = URL(fileURLWithPath: dot)
-      process.arguments = ["-Tsvg", "-o", "/dev/null"]
-      let input = Pipe()
-      process.standardInput = input
-      try process.run()
-      input.fileHandleForWriting.write(Data(result.stdout.utf8))
-      try input.fileHandleForWriting.close()
-      process.waitUntilExit()
-      XCTAssertEqual(process.terminationStatus, 0, "graphviz rejects the plan")
+      let graphviz = try Subprocess.run(dot, ["-Tsvg", "-o", "/dev/null"], input: Data(result.stdout.utf8))
+      XCTAssertEqual(graphviz.status, 0, "graphviz rejects the plan: \(graphviz.stderr)")
     }
   }
 }

@@ -1,36 +1,9 @@
+import TestSupport
 import XCTest
 
 /// The sample jobs run end to end and write exactly the requested pixel sizes, and photos
 /// stored sideways come out upright (compared with libvips' own `autorot`).
 final class SampleJobTests: XCTestCase {
-  func header(_ path: String) throws -> (Int, Int, Int) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/vipsheader")
-    process.arguments = ["-f", "width", path]
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    try process.run()
-    process.waitUntilExit()
-    let width = Int(String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
-    let p2 = Process()
-    p2.executableURL = process.executableURL
-    p2.arguments = ["-f", "height", path]
-    let pipe2 = Pipe()
-    p2.standardOutput = pipe2
-    try p2.run()
-    p2.waitUntilExit()
-    let height = Int(String(decoding: pipe2.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
-    let p3 = Process()
-    p3.executableURL = process.executableURL
-    p3.arguments = ["-f", "bands", path]
-    let pipe3 = Pipe()
-    p3.standardOutput = pipe3
-    try p3.run()
-    p3.waitUntilExit()
-    let bands = Int(String(decoding: pipe3.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
-    return (width, height, bands)
-  }
-
   func testAvatarsJobWritesExactSizes() throws {
     guard FileManager.default.isExecutableFile(atPath: "/usr/bin/vipsheader") else { throw XCTSkip("libvips-tools missing") }
     let out = FileManager.default.temporaryDirectory.appendingPathComponent("cropjob-avatars-\(UUID().uuidString)")
@@ -42,10 +15,10 @@ final class SampleJobTests: XCTestCase {
     XCTAssertGreaterThanOrEqual(samples.count, 10)
     for sample in samples {
       let stem = (sample as NSString).deletingPathExtension
-      XCTAssertEqual(try header(out.appendingPathComponent("\(stem)@1x.png").path).0, 256)
-      let (w2, h2, b2) = try header(out.appendingPathComponent("\(stem)@2x.png").path)
+      XCTAssertEqual(try dimensions(out.appendingPathComponent("\(stem)@1x.png").path).0, 256)
+      let (w2, h2, b2) = try dimensions(out.appendingPathComponent("\(stem)@2x.png").path)
       XCTAssertEqual([w2, h2, b2], [512, 512, 4], stem)
-      let (wj, hj, bj) = try header(out.appendingPathComponent("\(stem).jpg").path)
+      let (wj, hj, bj) = try dimensions(out.appendingPathComponent("\(stem).jpg").path)
       XCTAssertEqual([wj, hj, bj], [256, 256, 3], stem)
       let bytes = try FileManager.default.attributesOfItem(atPath: out.appendingPathComponent("\(stem).jpg").path)[.size] as! Int
       XCTAssertLessThanOrEqual(bytes, 30000, stem)
@@ -63,11 +36,11 @@ final class SampleJobTests: XCTestCase {
     XCTAssertFalse(banner.isEmpty)
     XCTAssertFalse(banner.contains { $0.contains("sideways") }, "exclude ignored")
     for name in banner {
-      let (w, h, _) = try header(out.appendingPathComponent("banner/\(name)").path)
+      let (w, h, _) = try dimensions(out.appendingPathComponent("banner/\(name)").path)
       XCTAssertEqual([w, h], [640, 360], name)
     }
     for name in try FileManager.default.contentsOfDirectory(atPath: out.appendingPathComponent("square").path) {
-      let (w, h, _) = try header(out.appendingPathComponent("square/\(name)").path)
+      let (w, h, _) = try dimensions(out.appendingPathComponent("square/\(name)").path)
       let expected = name.hasSuffix("-100.jpg") ? 100 : 200
       XCTAssertEqual([w, h], [expected, expected], name)
     }
@@ -85,12 +58,7 @@ final class SampleJobTests: XCTestCase {
     for (name, width) in [("dragonfly-sideways-6", 720), ("portrait-sideways-8", 210), ("sunset-upside-down-3", 960)] {
       // Reference: libvips' own autorot, saved losslessly, then the same job on it.
       let upright = dir.appendingPathComponent("\(name)-upright.png").path
-      let vips = Process()
-      vips.executableURL = URL(fileURLWithPath: "/usr/bin/vips")
-      vips.arguments = ["autorot", "\(samples)/\(name).jpg", upright]
-      try vips.run()
-      vips.waitUntilExit()
-      XCTAssertEqual(vips.terminationStatus, 0)
+      try tool("/usr/bin/vips", ["autorot", "\(samples)/\(name).jpg", upright])
       let job = """
         version: 1
         output: out
@@ -105,36 +73,9 @@ final class SampleJobTests: XCTestCase {
       try job.write(to: jobPath, atomically: true, encoding: .utf8)
       let result = try CLIRunner.run(["run", jobPath.path, "--quiet"])
       XCTAssertEqual(result.status, 0, result.stderr)
-      let diff = try meanAbsoluteDifference(
-        dir.appendingPathComponent("out/\(name).png").path, dir.appendingPathComponent("out/\(name)-upright.png").path)
+      let diff = try meanDifference(
+        dir.appendingPathComponent("out/\(name).png").path, dir.appendingPathComponent("out/\(name)-upright.png").path, in: dir)
       XCTAssertLessThan(diff, 1.0, "\(name): mean difference \(diff)")
     }
-  }
-
-  /// Mean absolute difference (0...255) of two images, measured by `vips` itself.
-  func meanAbsoluteDifference(_ a: String, _ b: String) throws -> Double {
-    let dir = (a as NSString).deletingLastPathComponent
-    let diff = (dir as NSString).appendingPathComponent("diff-\(UUID().uuidString).v")
-    for args in [["subtract", a, b, diff]] {
-      let p = Process()
-      p.executableURL = URL(fileURLWithPath: "/usr/bin/vips")
-      p.arguments = args
-      try p.run()
-      p.waitUntilExit()
-    }
-    let abs = Process()
-    abs.executableURL = URL(fileURLWithPath: "/usr/bin/vips")
-    let absPath = (dir as NSString).appendingPathComponent("abs-\(UUID().uuidString).v")
-    abs.arguments = ["abs", diff, absPath]
-    try abs.run()
-    abs.waitUntilExit()
-    let avg = Process()
-    avg.executableURL = URL(fileURLWithPath: "/usr/bin/vips")
-    avg.arguments = ["avg", absPath]
-    let pipe = Pipe()
-    avg.standardOutput = pipe
-    try avg.run()
-    avg.waitUntilExit()
-    return Double(String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? .infinity
   }
 }

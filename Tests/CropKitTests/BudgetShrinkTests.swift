@@ -1,6 +1,7 @@
 import CropGeometry
 import CropKit
 import Foundation
+import TestSupport
 import XCTest
 
 /// Issue 5: `over_budget: shrink` — an output that does not fit `max_bytes` even at

@@ -1,5 +1,6 @@
 import CropKit
 import Foundation
+import TestSupport
 import XCTest
 
 /// Issue 5: `encode.colour` — sRGB by default, or the source's own colour space and profile.

@@ -1,24 +1,13 @@
 @testable import CropKit
 import Dispatch
 import Foundation
+import TestSupport
 import XCTest
 
 /// Damaged, truncated, bit-flipped, unsupported and special files through the imaging layer:
 /// every one is refused with a clear error for that file, never decoded into damaged pixels,
 /// never a crash or a hang (docs/reliability.md, "Decoding").
 final class DecodeReliabilityTests: XCTestCase {
-  /// Deterministic generator for the damaged copies (SplitMix64).
-  struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
-  }
-
   var scratch: URL!
 
   override func setUp() {
@@ -75,7 +64,7 @@ final class DecodeReliabilityTests: XCTestCase {
   }
 
   func testBitFlippedSamplesFailOrDecodeAtTheirSize() throws {
-    var random = SeededRandom(state: 8)
+    var random = SeededRandom(seed: 8)
     var pngFailures = 0
     var pngCopies = 0
     var jpegOutcomes = [String: Int]()

@@ -1,5 +1,6 @@
 import CropGeometry
 import Foundation
+import TestSupport
 import XCTest
 
 @testable import CropKit
@@ -71,14 +72,7 @@ final class ExifOrientationImageTests: XCTestCase {
     try FileManager.default.createDirectory(at: upright, withIntermediateDirectories: true)
     let samples = ["dragonfly-sideways-6", "portrait-sideways-8", "sunset-upside-down-3"]
     for stem in samples {
-      let process = Process()
-      process.executableURL = URL(fileURLWithPath: vips)
-      process.arguments = [
-        "autorot", TestPaths.sample("\(stem).jpg"), upright.appendingPathComponent("\(stem).png").path,
-      ]
-      try process.run()
-      process.waitUntilExit()
-      XCTAssertEqual(process.terminationStatus, 0, "vips autorot \(stem)")
+      try tool(vips, ["autorot", TestPaths.sample("\(stem).jpg"), upright.appendingPathComponent("\(stem).png").path])
     }
     let list = { (paths: [String]) in paths.map { "\"\($0)\"" }.joined(separator: ", ") }
     let job = """

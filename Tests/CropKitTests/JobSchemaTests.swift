@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 @testable import CropKit
@@ -14,19 +15,10 @@ final class JobSchemaTests: XCTestCase {
     guard let python = TestPaths.python else { throw XCTSkip("no /usr/bin/python3") }
     let schema = TestPaths.scratch().appendingPathComponent("job-file.schema.json")
     try JobSchema.text.write(to: schema, atomically: true, encoding: .utf8)
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: python)
-    process.arguments = [Self.checker.path, schema.path] + files
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let data = out.fileHandleForReading.readDataToEndOfFile()
-    let errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    if process.terminationStatus == 3 { throw XCTSkip("python3-jsonschema or python3-yaml missing: \(errors)") }
-    XCTAssertEqual(process.terminationStatus, 0, "the schema is not a valid draft 2020-12 schema: \(errors)")
+    let checked = try Subprocess.run(python, [Self.checker.path, schema.path] + files)
+    let (data, errors) = (checked.stdoutData, checked.stderr)
+    if checked.status == 3 { throw XCTSkip("python3-jsonschema or python3-yaml missing: \(errors)") }
+    XCTAssertEqual(checked.status, 0, "the schema is not a valid draft 2020-12 schema: \(errors)")
     var verdicts: [String: (Bool, [String])] = [:]
     for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
       let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])

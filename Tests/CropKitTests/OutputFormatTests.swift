@@ -1,25 +1,10 @@
 import CropKit
 import Foundation
+import TestSupport
 import XCTest
 
 /// Issue 5: formats round-trip, byte budgets, metadata policy, colour conversion.
 final class OutputFormatTests: XCTestCase {
-  /// Mean absolute difference (0...255) over all bands, measured by libvips' CLI.
-  func meanDifference(_ a: String, _ b: String, in folder: URL) throws -> Double {
-    let d = folder.appendingPathComponent("d-\(UUID().uuidString).v").path
-    let abs = folder.appendingPathComponent("a-\(UUID().uuidString).v").path
-    let fa = folder.appendingPathComponent("fa-\(UUID().uuidString).v").path
-    let fb = folder.appendingPathComponent("fb-\(UUID().uuidString).v").path
-    // Flatten both onto white so formats with and without alpha compare.
-    for (input, flat) in [(a, fa), (b, fb)] {
-      let bands = try header(input, "bands")
-      try tool("/usr/bin/vips", bands == "4" || bands == "2" ? ["flatten", input, flat, "--background", "255"] : ["copy", input, flat])
-    }
-    try tool("/usr/bin/vips", ["subtract", fa, fb, d])
-    try tool("/usr/bin/vips", ["abs", d, abs])
-    return Double(try tool("/usr/bin/vips", ["avg", abs]).trimmingCharacters(in: .whitespacesAndNewlines)) ?? .infinity
-  }
-
   func testEveryAvailableFormatRoundTrips() throws {
     let formats = OutputFormat.available
     XCTAssertTrue(formats.contains(.jpeg) && formats.contains(.png) && formats.contains(.webp))

@@ -1,5 +1,6 @@
 import CropGeometry
 import Foundation
+import TestSupport
 import XCTest
 
 @testable import CropKit
@@ -181,14 +182,7 @@ final class PlacementImageTests: XCTestCase {
   /// /usr/bin/python3 when it can import PIL and numpy.
   static func pythonWithPillow() -> String? {
     guard let python = TestPaths.python else { return nil }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: python)
-    process.arguments = ["-c", "import PIL, numpy"]
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    guard (try? process.run()) != nil else { return nil }
-    process.waitUntilExit()
-    return process.terminationStatus == 0 ? python : nil
+    return Subprocess.succeeds(python, ["-c", "import PIL, numpy"]) ? python : nil
   }
 
   func testPlacementsMatchAnIndependentComputation() throws {
@@ -230,20 +224,10 @@ final class PlacementImageTests: XCTestCase {
     let casesPath = folder.appendingPathComponent("cases.json")
     try JSONSerialization.data(withJSONObject: ["cases": oracleCases]).write(to: casesPath)
 
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: python)
-    process.arguments = [Self.oracle, casesPath.path]
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let stdout = out.fileHandleForReading.readDataToEndOfFile()
-    let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    print(stderr)
-    XCTAssertEqual(process.terminationStatus, 0, "oracle failed: \(stderr)")
-    let results = try XCTUnwrap(try JSONSerialization.jsonObject(with: stdout) as? [[String: Any]])
+    let oracle = try Subprocess.run(python, [Self.oracle, casesPath.path])
+    print(oracle.stderr)
+    XCTAssertEqual(oracle.status, 0, "oracle failed: \(oracle.stderr)")
+    let results = try XCTUnwrap(try JSONSerialization.jsonObject(with: oracle.stdoutData) as? [[String: Any]])
     XCTAssertEqual(results.count, Self.cases.count)
 
     for r in results {

@@ -1,4 +1,5 @@
 import CropGeometry
+import TestSupport
 import XCTest
 
 final class AffineTests: XCTestCase {
@@ -39,7 +40,7 @@ final class AffineTests: XCTestCase {
   }
 
   func testInverseRoundTrips() {
-    var rng = SeededGenerator(seed: 1)
+    var rng = SeededRandom(seed: 1)
     for _ in 0..<200 {
       let m = Affine(
         a: .random(in: -3...3, using: &rng), b: .random(in: -3...3, using: &rng),

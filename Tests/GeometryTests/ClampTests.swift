@@ -1,4 +1,5 @@
 import CropGeometry
+import TestSupport
 import XCTest
 
 final class ClampTests: XCTestCase {
@@ -27,7 +28,7 @@ final class ClampTests: XCTestCase {
   /// With clamp, the output's preimage lies inside the photo whenever the photo can cover
   /// the guide (cover, zoom ≥ 1), whatever the focus, offset, rotation, flip and scale.
   func testClampKeepsThePreimageInsideThePhoto() {
-    var rng = SeededGenerator(seed: 2024)
+    var rng = SeededRandom(seed: 2024)
     for _ in 0..<1000 {
       let source = randomSource(&rng)
       let guide = randomGuide(&rng)
@@ -47,7 +48,7 @@ final class ClampTests: XCTestCase {
 
   /// For every random placement, sourceRegion stays inside the photo.
   func testSourceRegionAlwaysInsideThePhoto() {
-    var rng = SeededGenerator(seed: 99)
+    var rng = SeededRandom(seed: 99)
     for _ in 0..<1000 {
       let source = randomSource(&rng)
       let placement = randomPlacement(&rng)
@@ -64,7 +65,7 @@ final class ClampTests: XCTestCase {
   /// Clamp moves the photo the least: a placement that already covers is left alone, and a
   /// moved axis ends with the preimage touching the photo's edge on that axis.
   func testClampIsMinimal() {
-    var rng = SeededGenerator(seed: 5)
+    var rng = SeededRandom(seed: 5)
     for _ in 0..<600 {
       let source = randomSource(&rng)
       let guide = randomGuide(&rng)

@@ -1,5 +1,6 @@
 import CropGeometry
 import Foundation
+import TestSupport
 import XCTest
 
 final class CodableValidationTests: XCTestCase {
@@ -87,7 +88,7 @@ final class CodableValidationTests: XCTestCase {
   }
 
   func testPlacementIsDeterministic() {
-    var rng = SeededGenerator(seed: 77)
+    var rng = SeededRandom(seed: 77)
     for _ in 0..<100 {
       let source = randomSource(&rng)
       let guide = randomGuide(&rng)

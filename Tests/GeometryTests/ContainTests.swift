@@ -1,4 +1,5 @@
 import CropGeometry
+import TestSupport
 import XCTest
 
 final class ContainTests: XCTestCase {
@@ -34,7 +35,7 @@ final class ContainTests: XCTestCase {
   /// Contain never cuts the photo: all four corners land inside the output, for any angle,
   /// zoom ≤ 1, flip, focus, overflow and output scale.
   func testContainNeverCutsThePhoto() {
-    var rng = SeededGenerator(seed: 11)
+    var rng = SeededRandom(seed: 11)
     for _ in 0..<500 {
       let source = randomSource(&rng)
       let guide = randomGuide(&rng)

@@ -1,4 +1,5 @@
 import CropGeometry
+import TestSupport
 import XCTest
 
 final class CropTests: XCTestCase {
@@ -33,7 +34,7 @@ final class CropTests: XCTestCase {
   }
 
   func testRandomCropsMapCornerToCorner() {
-    var rng = SeededGenerator(seed: 21)
+    var rng = SeededRandom(seed: 21)
     for _ in 0..<300 {
       let w = Double.random(in: 10...2000, using: &rng)
       let guideW = Int.random(in: 16...1024, using: &rng)

@@ -1,4 +1,5 @@
 import CropGeometry
+import TestSupport
 import XCTest
 
 final class OffsetZoomTests: XCTestCase {
@@ -19,7 +20,7 @@ final class OffsetZoomTests: XCTestCase {
 
   /// The drag is in guide pixels and on-screen direction, whatever the rotation and flips.
   func testOffsetIsIndependentOfRotationAndFlip() {
-    var rng = SeededGenerator(seed: 3)
+    var rng = SeededRandom(seed: 3)
     for _ in 0..<300 {
       var placement = randomPlacement(&rng, overflows: [.fill])
       let offset = placement.offset
@@ -54,7 +55,7 @@ final class OffsetZoomTests: XCTestCase {
 
   /// Double-tap zoom: doubling zoom keeps the focus on the output centre and doubles scale.
   func testZoomKeepsTheFocusFixed() {
-    var rng = SeededGenerator(seed: 4)
+    var rng = SeededRandom(seed: 4)
     for _ in 0..<200 {
       let focus = Point(x: .random(in: 0...1, using: &rng), y: .random(in: 0...1, using: &rng))
       let angle = Double.random(in: -180...180, using: &rng)

@@ -1,4 +1,5 @@
 import CropGeometry
+import TestSupport
 import XCTest
 
 final class OutputScaleTests: XCTestCase {
@@ -35,7 +36,7 @@ final class OutputScaleTests: XCTestCase {
   }
 
   func testOutputIsAlwaysCoveredUnderCoverAndClampAtAnyScale() {
-    var rng = SeededGenerator(seed: 31)
+    var rng = SeededRandom(seed: 31)
     for _ in 0..<500 {
       let source = randomSource(&rng)
       let guide = randomGuide(&rng)
@@ -101,7 +102,7 @@ final class OutputScaleTests: XCTestCase {
   }
 
   func testUpscaleFalseNeverExceedsOne() {
-    var rng = SeededGenerator(seed: 41)
+    var rng = SeededRandom(seed: 41)
     for _ in 0..<500 {
       var placement = randomPlacement(&rng)
       placement.upscale = false

@@ -1,4 +1,5 @@
 import CropGeometry
+import TestSupport
 import XCTest
 
 /// `PlacementResult.resized(to:)`: the same placement written at another pixel size (used
@@ -22,7 +23,7 @@ final class ResizeTests: XCTestCase {
   /// Property: the output rectangle's preimage (the part of the photo shown) does not change,
   /// whatever the placement and the new size, so the picture is the planned one, smaller.
   func testThePreimageOfTheOutputIsUnchanged() {
-    var rng = SeededGenerator(seed: 77)
+    var rng = SeededRandom(seed: 77)
     for _ in 0..<500 {
       let r = Geometry.place(source: randomSource(&rng), guide: randomGuide(&rng), placement: randomPlacement(&rng))
       let width = Int.random(in: 1...r.outputSize.width, using: &rng)

@@ -1,4 +1,5 @@
 import CropGeometry
+import TestSupport
 import XCTest
 
 final class RotationFlipTests: XCTestCase {
@@ -55,7 +56,7 @@ final class RotationFlipTests: XCTestCase {
   /// for any rotation, zoom, focus, overflow and scale. The drag is on-screen, so it is
   /// mirrored too.
   func testFlipTwiceIsIdentity() {
-    var rng = SeededGenerator(seed: 12)
+    var rng = SeededRandom(seed: 12)
     for _ in 0..<500 {
       let guide = randomGuide(&rng)
       let src = randomSource(&rng)

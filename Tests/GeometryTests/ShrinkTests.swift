@@ -1,4 +1,5 @@
 import CropGeometry
+import TestSupport
 import XCTest
 
 final class ShrinkTests: XCTestCase {
@@ -55,7 +56,7 @@ final class ShrinkTests: XCTestCase {
 
   /// A shrunk output is a whole-pixel window of the fill output: same pixels, fewer of them.
   func testShrinkIsAWholePixelWindowOfFill() {
-    var rng = SeededGenerator(seed: 51)
+    var rng = SeededRandom(seed: 51)
     for _ in 0..<300 {
       let source = randomSource(&rng)
       let guide = randomGuide(&rng)

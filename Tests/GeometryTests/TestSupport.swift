@@ -1,20 +1,6 @@
 import CropGeometry
+import TestSupport
 import XCTest
-
-/// A small seeded generator (SplitMix64) so random property tests are reproducible.
-struct SeededGenerator: RandomNumberGenerator {
-  private var state: UInt64
-
-  init(seed: UInt64) { state = seed }
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
 
 func assertPoint(
   _ actual: Point, _ expected: Point, accuracy: Double = 1e-9,
@@ -49,7 +35,7 @@ func outputPreimage(_ r: PlacementResult) -> [Point] {
 
 /// A random placement for property tests (no crop).
 func randomPlacement(
-  _ rng: inout SeededGenerator, fits: [Fit] = Fit.allCases,
+  _ rng: inout SeededRandom, fits: [Fit] = Fit.allCases,
   overflows: [Overflow] = Overflow.allCases
 ) -> Placement {
   let angles: [Double] = [0, 90, 180, 270, -90, 45]
@@ -72,19 +58,19 @@ func randomPlacement(
     upscale: Bool.random(using: &rng))
 }
 
-func randomSource(_ rng: inout SeededGenerator) -> Size {
+func randomSource(_ rng: inout SeededRandom) -> Size {
   Size(
     width: Double(Int.random(in: 40...6000, using: &rng)),
     height: Double(Int.random(in: 40...6000, using: &rng)))
 }
 
-func randomGuide(_ rng: inout SeededGenerator) -> Guide {
+func randomGuide(_ rng: inout SeededRandom) -> Guide {
   let shape = GuideShape.allCases.randomElement(using: &rng)!
   let w = Int.random(in: 16...2000, using: &rng)
   let h = shape == .rect ? Int.random(in: 16...2000, using: &rng) : w
   return Guide(shape: shape, size: PixelSize(width: w, height: h))
 }
 
-func randomOutputScale(_ rng: inout SeededGenerator) -> Double {
+func randomOutputScale(_ rng: inout SeededRandom) -> Double {
   [0.25, 0.4, 0.5, 1, 1, 1, 1.5, 2, 3, 0.3333].randomElement(using: &rng)!
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// A scratch folder for end-to-end runs of the built binary: job files, copies of samples,
@@ -52,30 +53,8 @@ struct CLIJob {
 
   /// Runs `cropjob` in `folder` (or `cwd`) and waits.
   func run(_ arguments: [String], cwd: URL? = nil, environment: [String: String] = [:]) throws -> CLIRunner.Result {
-    let process = Process()
-    process.executableURL = CLIRunner.binary
-    process.arguments = arguments
-    process.currentDirectoryURL = cwd ?? folder
-    process.environment = Self.environment(environment)
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    // Read both pipes at once so that neither fills up.
-    let errData = LockedData()
-    let group = DispatchGroup()
-    group.enter()
-    DispatchQueue.global().async {
-      errData.set(err.fileHandleForReading.readDataToEndOfFile())
-      group.leave()
-    }
-    let outData = out.fileHandleForReading.readDataToEndOfFile()
-    group.wait()
-    process.waitUntilExit()
-    return CLIRunner.Result(
-      status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-      stderr: String(decoding: errData.get(), as: UTF8.self))
+    try Subprocess.run(
+      CLIRunner.binary.path, arguments, cwd: cwd ?? folder, environment: environment, unset: Self.shardVariables)
   }
 
   /// Every regular file below `relative` (path → bytes).
