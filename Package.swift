@@ -20,7 +20,10 @@ let package = Package(
       name: "CYAML", path: "Sources/CYAML", pkgConfig: "yaml-0.1",
       providers: [.apt(["libyaml-dev"])]),
     // Fixed-arity C wrappers over libvips' variadic API (Swift cannot call C variadics).
-    .target(name: "CVipsShim", dependencies: ["CVips"], path: "Sources/CVipsShim"),
+    // gmodule: cj_init opens libvips' heif module itself (the others are not loaded).
+    .target(
+      name: "CVipsShim", dependencies: ["CVips"], path: "Sources/CVipsShim",
+      linkerSettings: [.linkedLibrary("gmodule-2.0")]),
     // Pure placement math: no libvips, no I/O.
     .target(name: "CropGeometry", path: "Sources/CropGeometry", swiftSettings: optimized),
     .target(

@@ -10,6 +10,7 @@
 typedef struct _VipsImage VipsImage;
 
 /// Starts libvips once per process. `threads` is libvips' own worker count per pipeline.
+/// Of libvips' modules only heif's is loaded (unless VIPSHOME is set): see cvips_shim.c.
 int cj_init(const char *argv0, int threads, int cache_max, int block_untrusted);
 const char *cj_vips_version(void);
 
@@ -66,6 +67,16 @@ int cj_affine_edges(VipsImage *in, double a, double b, double c, double d, doubl
                     double idy, double odx, double ody, int ox, int oy, int ow, int oh,
                     const char *interpolator, const double *background, int n, int copy_edges,
                     VipsImage **out);
+/// The same resample as cj_affine_edges with b = c = 0, idx = idy = 0 and copy_edges, done
+/// separably on the calling thread: output pixel (X, Y) takes the Catmull-Rom cubic ("bicubic")
+/// of `in` at ((X - odx) / a, (Y - ody) / d), pixel centres on integer coordinates, taps beyond
+/// the edges repeating the edge pixels. Rows, then columns; exact sub-pixel positions, float
+/// arithmetic (libvips' interpolator rounds positions to 1/64 px, 8-bit weights to 12 bits).
+/// `in`: uchar or float, any bands; `out`: same format, in memory, deterministic. Returns 1
+/// (nothing done) for anything else (a <= 0, d <= 0, other formats), so that the caller falls
+/// back to cj_affine_edges; -1 on a libvips error.
+int cj_resample_axis(VipsImage *in, double a, double d, double odx, double ody, int ow, int oh,
+                     VipsImage **out);
 /// Kernel resize (lanczos3 etc. by nickname).
 int cj_resize(VipsImage *in, double hscale, double vscale, const char *kernel, VipsImage **out);
 /// Smart crop: the position (left, top) of the most interesting width x height window.
