@@ -17,7 +17,7 @@ mkdir -p "$out/modules"
 
 cc="$(dirname "$(readlink -f "$(command -v swiftc)")")/clang"
 vips_cflags="$(pkg-config --cflags vips)"
-vips_libs="$(pkg-config --libs vips gmodule-2.0) $(pkg-config --libs yaml-0.1)"
+vips_libs="$(pkg-config --libs vips) -lgmodule-2.0 $(pkg-config --libs yaml-0.1)"
 clang_san="-fsanitize=${sanitizers/fuzzer/fuzzer-no-link}"
 
 # C shim, instrumented.
