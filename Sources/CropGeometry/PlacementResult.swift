@@ -58,7 +58,8 @@ public struct PlacementResult: Sendable, Hashable, Codable {
     result.transform = Affine.scale(x: sx, y: sy) * transform
     result.outputSize = size
     result.scale = scale * sx
-    result.guideRect = Rect(x: guideRect.x * sx, y: guideRect.y * sy, width: guideRect.width * sx, height: guideRect.height * sy)
+    result.guideRect = Rect(
+      x: guideRect.x * sx, y: guideRect.y * sy, width: guideRect.width * sx, height: guideRect.height * sy)
     return result
   }
 }

@@ -11,7 +11,9 @@ struct Arguments {
   private var flags: Set<String> = []
 
   /// `flagNames` take no value; `optionNames` take one. Short aliases map to long names.
-  init(_ raw: [String], flags flagNames: Set<String>, options optionNames: Set<String>, aliases: [String: String] = [:]) throws {
+  init(_ raw: [String], flags flagNames: Set<String>, options optionNames: Set<String>, aliases: [String: String] = [:])
+    throws
+  {
     var index = 0
     var onlyPositionals = false
     while index < raw.count {
@@ -62,7 +64,8 @@ struct Arguments {
   func int(_ name: String, in range: ClosedRange<Int>) throws -> Int? {
     guard let text = options[name] else { return nil }
     guard let value = Int(text), range.contains(value) else {
-      throw UsageError(message: "\(name) expects an integer between \(range.lowerBound) and \(range.upperBound), got \"\(text)\"")
+      throw UsageError(
+        message: "\(name) expects an integer between \(range.lowerBound) and \(range.upperBound), got \"\(text)\"")
     }
     return value
   }
@@ -70,7 +73,8 @@ struct Arguments {
   func choice<E: RawRepresentable & CaseIterable>(_ name: String, _: E.Type) throws -> E? where E.RawValue == String {
     guard let text = options[name] else { return nil }
     guard let value = E(rawValue: text) else {
-      throw UsageError(message: "\(name) expects one of \(E.allCases.map(\.rawValue).joined(separator: ", ")), got \"\(text)\"")
+      throw UsageError(
+        message: "\(name) expects one of \(E.allCases.map(\.rawValue).joined(separator: ", ")), got \"\(text)\"")
     }
     return value
   }

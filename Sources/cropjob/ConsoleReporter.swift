@@ -48,7 +48,9 @@ final class ConsoleReporter: RunReporter, @unchecked Sendable {
       Console.err(line)
       if !s.failures.isEmpty {
         Console.err("failures:")
-        for f in s.failures.sorted(by: { $0.output < $1.output }) { Console.err("  \(f.output) (from \(f.source)): \(f.reason)") }
+        for f in s.failures.sorted(by: { $0.output < $1.output }) {
+          Console.err("  \(f.output) (from \(f.source)): \(f.reason)")
+        }
       }
     }
   }
@@ -66,11 +68,14 @@ final class ConsoleReporter: RunReporter, @unchecked Sendable {
       let filled = total > 0 ? width * done / total : width
       let bar = String(repeating: "█", count: filled) + String(repeating: "·", count: width - filled)
       FileHandle.standardError.write(
-        Data("\r\(bar) \(done)/\(total) \(String(format: "%.1f", rate))/s ETA \(String(format: "%.0f", eta))s\u{1B}[K".utf8))
+        Data(
+          "\r\(bar) \(done)/\(total) \(String(format: "%.1f", rate))/s ETA \(String(format: "%.0f", eta))s\u{1B}[K".utf8
+        ))
     case .lines:
       guard now.timeIntervalSince(lastPrint) > 2 || done == total else { return }
       lastPrint = now
-      Console.err("progress: \(done)/\(total) (\(String(format: "%.1f", rate))/s, ETA \(String(format: "%.0f", eta)) s)")
+      Console.err(
+        "progress: \(done)/\(total) (\(String(format: "%.1f", rate))/s, ETA \(String(format: "%.0f", eta)) s)")
     case .quiet, .json:
       break
     }
@@ -84,7 +89,8 @@ final class ConsoleReporter: RunReporter, @unchecked Sendable {
     case .wrote(let path, let bytes, let quality, let encodes):
       object = ["event": "wrote", "path": path, "bytes": bytes, "quality": quality, "encodes": encodes]
     case .skipped(let path): object = ["event": "up-to-date", "path": path]
-    case .failed(let path, let source, let reason): object = ["event": "failed", "path": path, "source": source, "reason": reason]
+    case .failed(let path, let source, let reason):
+      object = ["event": "failed", "path": path, "source": source, "reason": reason]
     case .pruned(let path): object = ["event": "pruned", "path": path]
     case .stale(let path): object = ["event": "stale", "path": path]
     case .finished(let s):

@@ -42,14 +42,14 @@ enum CLI {
 
       """ + list.joined(separator: "\n") + """
 
-        help <command>          Show help for a command.
+          help <command>          Show help for a command.
 
-      EXIT CODES:
-        0 success, 1 failure (some outputs failed, or the plan/job file is invalid),
-        2 invalid job file or unrunnable plan (run), 64 usage error, 130 interrupted.
+        EXIT CODES:
+          0 success, 1 failure (some outputs failed, or the plan/job file is invalid),
+          2 invalid job file or unrunnable plan (run), 64 usage error, 130 interrupted.
 
-      See 'cropjob help <command>' for a command's options.
-      """
+        See 'cropjob help <command>' for a command's options.
+        """
   }
 
   static func usageError(_ message: String, usage: String) -> Int32 {
@@ -58,7 +58,9 @@ enum CLI {
   }
 
   static func main(_ arguments: [String]) -> Int32 {
-    guard let first = arguments.first else { return usageError("missing command", usage: "cropjob <command> [options]") }
+    guard let first = arguments.first else {
+      return usageError("missing command", usage: "cropjob <command> [options]")
+    }
     switch first {
     case "-h", "--help":
       Console.out(overview)

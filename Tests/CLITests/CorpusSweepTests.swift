@@ -18,7 +18,9 @@ final class CorpusSweepTests: XCTestCase {
       for case let relative as String in walker {
         let path = root.appendingPathComponent(relative).path
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+          continue
+        }
         if [".upstream", ".md", ".txt"].contains(where: { relative.hasSuffix($0) }) { continue }
         files.append(path)
       }
@@ -27,7 +29,9 @@ final class CorpusSweepTests: XCTestCase {
   }
 
   func testEveryCorpusFileRunsOrFailsAlone() throws {
-    guard FileManager.default.fileExists(atPath: Self.corpora.path) else { throw XCTSkip("../shared/corpora is missing") }
+    guard FileManager.default.fileExists(atPath: Self.corpora.path) else {
+      throw XCTSkip("../shared/corpora is missing")
+    }
     let files = Self.corpusFiles()
     XCTAssertGreaterThan(files.count, 200)
     let folder = try TimedRunner.openFolder("sweep")
@@ -92,7 +96,10 @@ final class CorpusSweepTests: XCTestCase {
     // the others and every EXIF orientation photo succeed.
     let corruptPNG = failed.map(\.0).filter { $0.hasPrefix("pngsuite/x") }
     XCTAssertEqual(corruptPNG.count, 14, "\(corruptPNG)")
-    XCTAssertTrue(failed.allSatisfy { !$0.0.hasPrefix("exif-orientation/") && !($0.0.hasPrefix("pngsuite/") && !$0.0.hasPrefix("pngsuite/x")) }, "\(failed)")
+    XCTAssertTrue(
+      failed.allSatisfy {
+        !$0.0.hasPrefix("exif-orientation/") && !($0.0.hasPrefix("pngsuite/") && !$0.0.hasPrefix("pngsuite/x"))
+      }, "\(failed)")
     print("CorpusSweepTests: \(files.count) files, \(succeeded.count) written, \(failed.count) refused")
     for (name, reason) in failed { print("  refused \(name): \(reason)") }
   }
@@ -111,7 +118,9 @@ final class CorpusSweepTests: XCTestCase {
     for variant in ["photos", "intact"] {
       let photos = folder.appendingPathComponent(variant)
       try FileManager.default.createDirectory(at: photos, withIntermediateDirectories: true)
-      try FileManager.default.copyItem(atPath: samples.appendingPathComponent("kite.jpg").path, toPath: photos.appendingPathComponent("whole.jpg").path)
+      try FileManager.default.copyItem(
+        atPath: samples.appendingPathComponent("kite.jpg").path, toPath: photos.appendingPathComponent("whole.jpg").path
+      )
       for name in ["bridge.jpg", "cat.png", "mountains.jpg", "coffee-alpha.png"] {
         let bytes = try Data(contentsOf: samples.appendingPathComponent(name))
         for (label, keep) in [("half", bytes.count / 2), ("short", bytes.count - 64)] {
@@ -141,12 +150,15 @@ final class CorpusSweepTests: XCTestCase {
     XCTAssertTrue(failed.isSuperset(of: broken.filter { $0.hasPrefix("half-") || $0.hasSuffix(".png") }), "\(failed)")
     XCTAssertTrue(failed.isSubset(of: Set(broken)), "\(failed)")
     let out = folder.appendingPathComponent("out-photos")
-    for name in try FileManager.default.contentsOfDirectory(atPath: out.path) where !name.hasPrefix("cropjob-manifest") {
+    for name in try FileManager.default.contentsOfDirectory(atPath: out.path) where !name.hasPrefix("cropjob-manifest")
+    {
       let stem = PathText.deletingPathExtension(name)
-      XCTAssertFalse(failed.contains { PathText.deletingPathExtension($0) == stem }, "\(name) written for a failed source")
+      XCTAssertFalse(
+        failed.contains { PathText.deletingPathExtension($0) == stem }, "\(name) written for a failed source")
       XCTAssertEqual(
         try Data(contentsOf: out.appendingPathComponent(name)),
-        try Data(contentsOf: folder.appendingPathComponent("out-intact/\(name)")), "\(name) differs from the intact file's output")
+        try Data(contentsOf: folder.appendingPathComponent("out-intact/\(name)")),
+        "\(name) differs from the intact file's output")
     }
     XCTAssertTrue(FileManager.default.fileExists(atPath: out.appendingPathComponent("whole.png").path))
   }

@@ -16,7 +16,9 @@ final class CrashSafetyTests: XCTestCase {
     for case let relative as String in walker {
       let path = (root as NSString).appendingPathComponent(relative)
       var isDirectory: ObjCBool = false
-      guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
+      guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+        continue
+      }
       result[relative] = try Data(contentsOf: URL(fileURLWithPath: path))
     }
     return result
@@ -27,10 +29,14 @@ final class CrashSafetyTests: XCTestCase {
     defer { try? FileManager.default.removeItem(at: folder) }
     let photos = folder.appendingPathComponent("photos")
     try FileManager.default.createDirectory(at: photos, withIntermediateDirectories: true)
-    let samples = ["astronaut.jpg", "bridge.jpg", "cat.png", "coffee-alpha.png", "kite.jpg", "mountains.jpg", "nuthatch.jpg", "portrait-sideways-8.jpg"]
+    let samples = [
+      "astronaut.jpg", "bridge.jpg", "cat.png", "coffee-alpha.png", "kite.jpg", "mountains.jpg", "nuthatch.jpg",
+      "portrait-sideways-8.jpg",
+    ]
     for name in samples {
       try FileManager.default.copyItem(
-        atPath: CLIRunner.repoRoot.appendingPathComponent("samples/\(name)").path, toPath: photos.appendingPathComponent(name).path)
+        atPath: CLIRunner.repoRoot.appendingPathComponent("samples/\(name)").path,
+        toPath: photos.appendingPathComponent(name).path)
     }
     let job = folder.appendingPathComponent("job.yaml").path
     try """
@@ -51,7 +57,8 @@ final class CrashSafetyTests: XCTestCase {
 
     // The uninterrupted reference.
     let referenceRoot = folder.appendingPathComponent("reference").path
-    let reference = try TimedRunner.run(["run", job, "--output", referenceRoot, "--quiet", "--jobs", "2"], cwd: folder, timeout: 120)
+    let reference = try TimedRunner.run(
+      ["run", job, "--output", referenceRoot, "--quiet", "--jobs", "2"], cwd: folder, timeout: 120)
     XCTAssertEqual(reference.exitCode, 0, reference.combined)
     let expected = try Self.files(referenceRoot)
     XCTAssertEqual(expected.keys.filter { !$0.hasPrefix("cropjob-manifest") }.count, samples.count * 4)
@@ -86,7 +93,8 @@ final class CrashSafetyTests: XCTestCase {
         if name.hasPrefix("cropjob-manifest") { continue }
         XCTAssertEqual(bytes, expected[relative], "trial \(trial): \(relative) is not the reference output")
         if let entry = recorded[relative] {
-          XCTAssertEqual(SHA256.hex([UInt8](bytes)), entry.sha256, "trial \(trial): \(relative) differs from its record")
+          XCTAssertEqual(
+            SHA256.hex([UInt8](bytes)), entry.sha256, "trial \(trial): \(relative) differs from its record")
         } else {
           orphans += 1  // renamed into place just before the kill, not yet journaled
         }
@@ -96,11 +104,13 @@ final class CrashSafetyTests: XCTestCase {
       }
       if let sample = left.keys.sorted().first(where: { !$0.hasPrefix("cropjob-manifest") }) {
         let path = (root as NSString).appendingPathComponent(sample)
-        XCTAssertNoThrow(try DecodedSource.decode(path: path, header: try SourceHeader.read(path: path), shrink: 1), sample)
+        XCTAssertNoThrow(
+          try DecodedSource.decode(path: path, header: try SourceHeader.read(path: path), shrink: 1), sample)
       }
 
       // A re-run finishes the batch, skipping what was recorded, byte-identical throughout.
-      let rerun = try TimedRunner.run(["run", job, "--output", root, "--json", "--jobs", "2"], cwd: folder, timeout: 120)
+      let rerun = try TimedRunner.run(
+        ["run", job, "--output", root, "--json", "--jobs", "2"], cwd: folder, timeout: 120)
       XCTAssertEqual(rerun.exitCode, 0, "trial \(trial): \(rerun.combined)")
       let finished = TimedRunner.finished(rerun.stdout) ?? [:]
       XCTAssertEqual(finished["upToDate"] as? Int, recorded.count, "trial \(trial): recorded outputs were redone")
@@ -110,7 +120,8 @@ final class CrashSafetyTests: XCTestCase {
         XCTAssertEqual(after[relative], bytes, "trial \(trial): \(relative) differs from the uninterrupted run")
       }
       summary.append(
-        "trial \(trial): kill at \(String(format: "%.2f", delay)) s\(killed ? "" : " (already done)"), left \(left.count) files, \(recorded.count) recorded, \(orphans) unrecorded")
+        "trial \(trial): kill at \(String(format: "%.2f", delay)) s\(killed ? "" : " (already done)"), left \(left.count) files, \(recorded.count) recorded, \(orphans) unrecorded"
+      )
       try? FileManager.default.removeItem(atPath: root)
     }
     print("CrashSafetyTests: reference run \(String(format: "%.2f", duration)) s\n" + summary.joined(separator: "\n"))

@@ -19,7 +19,8 @@ final class FilesystemFaultTests: XCTestCase {
     chmod(photos.path, 0o755)
     for name in ["kite.jpg", "cat.png", "bridge.jpg", "coffee-alpha.png"] {
       let target = photos.appendingPathComponent(name).path
-      try FileManager.default.copyItem(atPath: CLIRunner.repoRoot.appendingPathComponent("samples/\(name)").path, toPath: target)
+      try FileManager.default.copyItem(
+        atPath: CLIRunner.repoRoot.appendingPathComponent("samples/\(name)").path, toPath: target)
       chmod(target, 0o644)
     }
   }
@@ -79,7 +80,9 @@ final class FilesystemFaultTests: XCTestCase {
     }
     var written: [String] = []
     for line in result.stdout.split(separator: "\n") {
-      if let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], object["event"] as? String == "wrote" {
+      if let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+        object["event"] as? String == "wrote"
+      {
         written.append(object["path"] as? String ?? "")
       }
     }
@@ -94,9 +97,12 @@ final class FilesystemFaultTests: XCTestCase {
     for case let relative as String in walker {
       let path = (root as NSString).appendingPathComponent(relative)
       var isDirectory: ObjCBool = false
-      guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
+      guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+        continue
+      }
       let name = PathText.lastComponent(relative)
-      XCTAssertFalse(name.hasPrefix(AtomicWriter.temporaryPrefix), "temporary file left: \(relative)", file: file, line: line)
+      XCTAssertFalse(
+        name.hasPrefix(AtomicWriter.temporaryPrefix), "temporary file left: \(relative)", file: file, line: line)
       if name.hasPrefix("cropjob-manifest") { continue }
       do {
         let header = try SourceHeader.read(path: path)
@@ -106,7 +112,8 @@ final class FilesystemFaultTests: XCTestCase {
       }
       if let entry = manifest[relative] {
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
-        XCTAssertEqual(SHA256.hex([UInt8](data)), entry.sha256, "\(relative) differs from the manifest", file: file, line: line)
+        XCTAssertEqual(
+          SHA256.hex([UInt8](data)), entry.sha256, "\(relative) differs from the manifest", file: file, line: line)
       }
     }
   }
@@ -143,7 +150,9 @@ final class FilesystemFaultTests: XCTestCase {
     let outcome = try run(job)
     XCTAssertEqual(outcome.result.exitCode, 1, outcome.result.combined)
     XCTAssertEqual(outcome.written, ["bridge.jpg", "cat.jpg", "coffee-alpha.jpg", "kite.jpg"].map { "writable/\($0)" })
-    XCTAssertEqual(outcome.failures.keys.sorted(), ["bridge.jpg", "cat.jpg", "coffee-alpha.jpg", "kite.jpg"].map { "readonly/\($0)" })
+    XCTAssertEqual(
+      outcome.failures.keys.sorted(),
+      ["bridge.jpg", "cat.jpg", "coffee-alpha.jpg", "kite.jpg"].map { "readonly/\($0)" })
     for (path, reason) in outcome.failures {
       XCTAssertTrue(reason.contains(root + "/" + path), "\(path): \(reason)")
       XCTAssertTrue(reason.contains("Read-only file system"), "\(path): \(reason)")
@@ -169,7 +178,9 @@ final class FilesystemFaultTests: XCTestCase {
     XCTAssertEqual(outcome.written.count, 4, outcome.result.combined)
     XCTAssertEqual(outcome.failures.count, 4, outcome.result.combined)
     for (path, reason) in outcome.failures {
-      XCTAssertTrue(path.hasPrefix("locked/") && reason.contains("Permission denied") && reason.contains(root + "/" + path), "\(path): \(reason)")
+      XCTAssertTrue(
+        path.hasPrefix("locked/") && reason.contains("Permission denied") && reason.contains(root + "/" + path),
+        "\(path): \(reason)")
     }
     XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: root + "/locked"), [])
     try assertNothingPartial(root)
@@ -179,7 +190,8 @@ final class FilesystemFaultTests: XCTestCase {
   /// for any user, sources that are a FIFO or a device.
   func testUnreadableSourcesFailAloneNamingThePath() throws {
     let secret = folder.appendingPathComponent("photos/secret.jpg").path
-    try FileManager.default.copyItem(atPath: CLIRunner.repoRoot.appendingPathComponent("samples/nuthatch.jpg").path, toPath: secret)
+    try FileManager.default.copyItem(
+      atPath: CLIRunner.repoRoot.appendingPathComponent("samples/nuthatch.jpg").path, toPath: secret)
     chmod(secret, 0o000)
     XCTAssertEqual(mkfifo(folder.appendingPathComponent("photos/pipe.jpg").path, 0o644), 0)
     let job = try writeJob(
@@ -190,7 +202,9 @@ final class FilesystemFaultTests: XCTestCase {
       let outcome = try run(job, wrapper: nobody)
       XCTAssertEqual(outcome.result.exitCode, 1, outcome.result.combined)
       XCTAssertEqual(outcome.written, ["cat.jpg", "kite.jpg"], outcome.result.combined)
-      XCTAssertTrue(outcome.failures["photos/secret.jpg"]?.lowercased().contains("permission denied") ?? false, outcome.result.combined)
+      XCTAssertTrue(
+        outcome.failures["photos/secret.jpg"]?.lowercased().contains("permission denied") ?? false,
+        outcome.result.combined)
       XCTAssertTrue(outcome.failures["photos/pipe.jpg"]?.contains("FIFO") ?? false, outcome.result.combined)
       XCTAssertTrue(outcome.failures["/dev/zero"]?.contains("character device") ?? false, outcome.result.combined)
     }
@@ -232,7 +246,9 @@ final class FilesystemFaultTests: XCTestCase {
     XCTAssertEqual(Self.shell("/bin/mount", ["-o", "remount,size=20m", root]), 0)
     let again = try run(job)
     XCTAssertEqual(again.result.exitCode, 0, again.result.combined)
-    XCTAssertTrue(Set(again.written).isSuperset(of: Set(outcome.failures.keys).subtracting(["cropjob-manifest.json"])), again.result.combined)
+    XCTAssertTrue(
+      Set(again.written).isSuperset(of: Set(outcome.failures.keys).subtracting(["cropjob-manifest.json"])),
+      again.result.combined)
     XCTAssertTrue(Set(again.written).isDisjoint(with: recorded), again.result.combined)
     try assertNothingPartial(root)
     XCTAssertEqual(Manifest.loadAll(root: root).count, 12)
@@ -250,7 +266,8 @@ final class FilesystemFaultTests: XCTestCase {
     let replaced = folder.appendingPathComponent("photos/cat.png").path
     try FileManager.default.removeItem(atPath: deleted)
     try FileManager.default.removeItem(atPath: replaced)
-    try FileManager.default.copyItem(atPath: CLIRunner.repoRoot.appendingPathComponent("samples/mountains.jpg").path, toPath: replaced)
+    try FileManager.default.copyItem(
+      atPath: CLIRunner.repoRoot.appendingPathComponent("samples/mountains.jpg").path, toPath: replaced)
     let reporter = Reasons()
     var options = RunOptions()
     options.jobs = 2

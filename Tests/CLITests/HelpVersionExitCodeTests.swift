@@ -39,9 +39,11 @@ final class HelpVersionExitCodeTests: XCTestCase {
   }
 
   func testUsageErrorsExit64WithUsageOnStderr() throws {
-    for arguments in [[], ["frobnicate"], ["run"], ["run", "a.yaml", "b.yaml"], ["run", "--jobs", "zero", "x.yaml"],
-      ["plan", "--format", "xml", "x.yaml"], ["run", "--bogus", "x.yaml"], ["help", "nothing"], ["run", "--shard", "4/4", "x.yaml"]]
-    {
+    for arguments in [
+      [], ["frobnicate"], ["run"], ["run", "a.yaml", "b.yaml"], ["run", "--jobs", "zero", "x.yaml"],
+      ["plan", "--format", "xml", "x.yaml"], ["run", "--bogus", "x.yaml"], ["help", "nothing"],
+      ["run", "--shard", "4/4", "x.yaml"],
+    ] {
       let result = try CLIRunner.run(arguments)
       XCTAssertEqual(result.status, 64, "\(arguments): \(result.stderr)")
       XCTAssertTrue(result.stderr.hasPrefix("Error: "), "\(arguments): \(result.stderr)")

@@ -17,7 +17,8 @@ final class HostileJobFileTests: XCTestCase {
   }
 
   func makeScratch() -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("cropjob-hostile-\(getpid())-\(UUID().uuidString.prefix(8))")
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "cropjob-hostile-\(getpid())-\(UUID().uuidString.prefix(8))")
     try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url
   }
@@ -25,7 +26,8 @@ final class HostileJobFileTests: XCTestCase {
   /// Writes `bytes` as a job file and checks both commands refuse it quickly with `expected`
   /// in the message (and the file's name with a line:column).
   func assertRefused(
-    _ bytes: [UInt8], _ expected: [String], name: String = "job.yaml", limit: Double = 1.0, file: StaticString = #filePath,
+    _ bytes: [UInt8], _ expected: [String], name: String = "job.yaml", limit: Double = 1.0,
+    file: StaticString = #filePath,
     line: UInt = #line
   ) throws {
     let path = folder.appendingPathComponent(name).path
@@ -36,12 +38,19 @@ final class HostileJobFileTests: XCTestCase {
       XCTAssertEqual(result.exitCode, status, "\(command) \(name): \(result.combined)", file: file, line: line)
       XCTAssertLessThan(result.seconds, limit, "\(command) \(name) took \(result.seconds) s", file: file, line: line)
       for text in expected {
-        XCTAssertTrue(result.combined.contains(text), "\(command) \(name): expected \(text) in \(result.combined)", file: file, line: line)
+        XCTAssertTrue(
+          result.combined.contains(text), "\(command) \(name): expected \(text) in \(result.combined)", file: file,
+          line: line)
       }
-      XCTAssertTrue(result.combined.contains("\(name):"), "\(command) \(name) does not name the file: \(result.combined)", file: file, line: line)
-      XCTAssertFalse(result.combined.contains("Fatal error") || result.combined.contains("Program crashed"), result.combined, file: file, line: line)
+      XCTAssertTrue(
+        result.combined.contains("\(name):"), "\(command) \(name) does not name the file: \(result.combined)",
+        file: file, line: line)
+      XCTAssertFalse(
+        result.combined.contains("Fatal error") || result.combined.contains("Program crashed"), result.combined,
+        file: file, line: line)
     }
-    XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("out").path), "run wrote output")
+    XCTAssertFalse(
+      FileManager.default.fileExists(atPath: folder.appendingPathComponent("out").path), "run wrote output")
   }
 
   func testDeepNesting() throws {
@@ -76,7 +85,9 @@ final class HostileJobFileTests: XCTestCase {
     wide += "]\n"
     try assertRefused(Array(wide.utf8), ["nodes"], name: "wide.yaml")
     // A job file that never ends: /dev/zero and a FIFO nobody writes to.
-    for (path, expected) in [("/dev/zero", "not a regular file"), (folder.appendingPathComponent("pipe.yaml").path, "not a regular file")] {
+    for (path, expected) in [
+      ("/dev/zero", "not a regular file"), (folder.appendingPathComponent("pipe.yaml").path, "not a regular file"),
+    ] {
       if path.hasSuffix("pipe.yaml") { XCTAssertEqual(mkfifo(path, 0o644), 0) }
       let result = try TimedRunner.run(["validate", path], cwd: folder, timeout: 10)
       XCTAssertFalse(result.timedOut, "validate \(path) hung")
@@ -95,18 +106,22 @@ final class HostileJobFileTests: XCTestCase {
     for unit in job.utf16 { utf16be += [UInt8(unit >> 8), UInt8(unit & 0xFF)] }
     try assertRefused(utf16be, ["UTF-16", "save it as UTF-8"], name: "utf16be.yaml")
     // Latin-1 bytes (é as 0xE9) on line 2.
-    try assertRefused(Array("version: 1\noutput: caf".utf8) + [0xE9] + Array("\njobs: {}\n".utf8), ["UTF-8", ":2:"], name: "latin1.yaml")
+    try assertRefused(
+      Array("version: 1\noutput: caf".utf8) + [0xE9] + Array("\njobs: {}\n".utf8), ["UTF-8", ":2:"], name: "latin1.yaml"
+    )
     // A NUL byte on line 3.
     try assertRefused(Array("version: 1\noutput: out\njobs: {}\u{0}\n".utf8), ["NUL", ":3:"], name: "nul.yaml")
     // Overlong UTF-8 and an unpaired surrogate.
     try assertRefused(Array("version: 1\noutput: ".utf8) + [0xC0, 0xAF] + [0x0A], ["UTF-8"], name: "overlong.yaml")
-    try assertRefused(Array("version: 1\noutput: ".utf8) + [0xED, 0xA0, 0x80] + [0x0A], ["UTF-8"], name: "surrogate.yaml")
+    try assertRefused(
+      Array("version: 1\noutput: ".utf8) + [0xED, 0xA0, 0x80] + [0x0A], ["UTF-8"], name: "surrogate.yaml")
   }
 
   /// Crashers the job-file fuzzer found, kept as regression tests.
   func testFuzzCrashersAreDiagnosed() throws {
     let fixtures = CLIRunner.repoRoot.appendingPathComponent("Tests/CropKitTests/Fixtures/fuzz/jobfile")
-    let names = try FileManager.default.contentsOfDirectory(atPath: fixtures.path).filter { !$0.hasSuffix(".md") }.sorted()
+    let names = try FileManager.default.contentsOfDirectory(atPath: fixtures.path).filter { !$0.hasSuffix(".md") }
+      .sorted()
     XCTAssertFalse(names.isEmpty)
     for name in names {
       let path = fixtures.appendingPathComponent(name).path

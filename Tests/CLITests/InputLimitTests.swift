@@ -13,7 +13,9 @@ final class InputLimitTests: XCTestCase {
     let photos = folder.appendingPathComponent("photos")
     try FileManager.default.createDirectory(at: photos, withIntermediateDirectories: true)
     for name in ["kite.jpg", "cat.png"] {
-      try FileManager.default.copyItem(atPath: CLIRunner.repoRoot.appendingPathComponent("samples/\(name)").path, toPath: photos.appendingPathComponent(name).path)
+      try FileManager.default.copyItem(
+        atPath: CLIRunner.repoRoot.appendingPathComponent("samples/\(name)").path,
+        toPath: photos.appendingPathComponent(name).path)
     }
   }
 
@@ -81,8 +83,12 @@ final class InputLimitTests: XCTestCase {
   }
 
   func testMaxFileBytesFromJobFileAndCommandLine() throws {
-    let kiteBytes = try FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent("photos/kite.jpg").path)[.size] as! Int
-    let catBytes = try FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent("photos/cat.png").path)[.size] as! Int
+    let kiteBytes =
+      try FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent("photos/kite.jpg").path)[.size]
+      as! Int
+    let catBytes =
+      try FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent("photos/cat.png").path)[.size]
+      as! Int
     let limit = min(kiteBytes, catBytes)
     let bigName = kiteBytes > catBytes ? "kite.jpg" : "cat.png"
     var (status, failures, output) = try run(try job(limits: "limits: {max_file_bytes: \(limit)}"))
@@ -92,7 +98,8 @@ final class InputLimitTests: XCTestCase {
     (status, failures, output) = try run(try job(), ["--max-file-bytes", "\(limit)"])
     XCTAssertEqual(status, 1, output)
     XCTAssertEqual(Array(failures.keys), [bigName], output)
-    (status, _, output) = try run(try job(limits: "limits: {max_file_bytes: \(limit)}"), ["--max-file-bytes", "\(max(kiteBytes, catBytes))"])
+    (status, _, output) = try run(
+      try job(limits: "limits: {max_file_bytes: \(limit)}"), ["--max-file-bytes", "\(max(kiteBytes, catBytes))"])
     XCTAssertEqual(status, 0, output)
   }
 
@@ -128,7 +135,9 @@ final class InputLimitTests: XCTestCase {
     try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
     let bomb = cache.appendingPathComponent("black-30000x30000.png")
     if !FileManager.default.fileExists(atPath: bomb.path) {
-      guard FileManager.default.isExecutableFile(atPath: "/usr/bin/vips") else { throw XCTSkip("libvips-tools missing") }
+      guard FileManager.default.isExecutableFile(atPath: "/usr/bin/vips") else {
+        throw XCTSkip("libvips-tools missing")
+      }
       let partial = cache.appendingPathComponent("black-\(getpid()).png")
       try tool("/usr/bin/vips", ["black", partial.path + "[compression=9]", "30000", "30000"])
       _ = rename(partial.path, bomb.path)
@@ -136,7 +145,8 @@ final class InputLimitTests: XCTestCase {
     let size = try FileManager.default.attributesOfItem(atPath: bomb.path)[.size] as! Int
     XCTAssertLessThan(size, 1_500_000)
     try FileManager.default.copyItem(atPath: bomb.path, toPath: folder.appendingPathComponent("photos/bomb.png").path)
-    let wrapper = FileManager.default.isExecutableFile(atPath: "/usr/bin/time") ? ["/usr/bin/time", "-f", "maxrss-kb %M"] : []
+    let wrapper =
+      FileManager.default.isExecutableFile(atPath: "/usr/bin/time") ? ["/usr/bin/time", "-f", "maxrss-kb %M"] : []
     let result = try TimedRunner.run(["run", try job(), "--json"], cwd: folder, timeout: 30, wrapper: wrapper)
     XCTAssertEqual(result.exitCode, 1, result.combined)
     XCTAssertLessThan(result.seconds, 3, "took \(result.seconds) s")

@@ -31,13 +31,17 @@ final class PreviewCommandTests: XCTestCase {
     defer { try? FileManager.default.removeItem(at: folder) }
     let out = folder.appendingPathComponent("sheet")
     let root = folder.appendingPathComponent("root")
-    let result = try CLIRunner.run(["preview", "jobs/avatars.yaml", "--out", out.path, "--output", root.path, "--tile", "96"])
+    let result = try CLIRunner.run([
+      "preview", "jobs/avatars.yaml", "--out", out.path, "--output", root.path, "--tile", "96",
+    ])
     XCTAssertEqual(result.status, 0, result.stderr)
     XCTAssertTrue(result.stdout.contains("preview: 14 photos, 2 pages"), result.stdout)
 
     let html = try String(contentsOf: out.appendingPathComponent("index.html"), encoding: .utf8)
-    let samples = try FileManager.default.contentsOfDirectory(atPath: CLIRunner.repoRoot.appendingPathComponent("samples").path)
-      .filter { $0.hasSuffix(".jpg") || $0.hasSuffix(".png") }
+    let samples = try FileManager.default.contentsOfDirectory(
+      atPath: CLIRunner.repoRoot.appendingPathComponent("samples").path
+    )
+    .filter { $0.hasSuffix(".jpg") || $0.hasSuffix(".png") }
     XCTAssertEqual(samples.count, 14)
     XCTAssertEqual(html.components(separatedBy: "<figure").count - 1, samples.count, "one tile per source")
     for name in samples { XCTAssertTrue(html.contains("<b>\(name)</b>"), "\(name) has no tile") }

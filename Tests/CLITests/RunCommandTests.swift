@@ -81,10 +81,13 @@ final class RunCommandTests: XCTestCase {
   func testStatsCountsDecodesOfTheSampleAvatarsJob() throws {
     let s = CLIJob()
     defer { s.remove() }
-    let result = try s.run(["run", "jobs/avatars.yaml", "--output", s.path("out"), "--stats", "-q"], cwd: CLIRunner.repoRoot)
+    let result = try s.run(
+      ["run", "jobs/avatars.yaml", "--output", s.path("out"), "--stats", "-q"], cwd: CLIRunner.repoRoot)
     XCTAssertEqual(result.status, 0, result.stderr)
-    let samples = try FileManager.default.contentsOfDirectory(atPath: CLIRunner.repoRoot.appendingPathComponent("samples").path)
-      .filter { $0.hasSuffix(".jpg") || $0.hasSuffix(".png") }.count
+    let samples = try FileManager.default.contentsOfDirectory(
+      atPath: CLIRunner.repoRoot.appendingPathComponent("samples").path
+    )
+    .filter { $0.hasSuffix(".jpg") || $0.hasSuffix(".png") }.count
     // Three outputs per photo (1x and 2x PNG, a JPEG), one decode each.
     XCTAssertTrue(result.stderr.contains("planned \(3 * samples),"), result.stderr)
     XCTAssertTrue(result.stderr.contains("decodes \(samples),"), result.stderr)
@@ -242,12 +245,15 @@ final class RunCommandTests: XCTestCase {
 
   /// Four shards of jobs/thumbnails.yaml, given one way, write disjoint sets whose union
   /// is byte for byte the unsharded run.
-  func checkShards(_ s: CLIJob, name: String, whole: [String: Data], _ shard: (Int) -> (arguments: [String], env: [String: String])) throws {
+  func checkShards(
+    _ s: CLIJob, name: String, whole: [String: Data], _ shard: (Int) -> (arguments: [String], env: [String: String])
+  ) throws {
     var written: [String: Int] = [:]
     for index in 0..<4 {
       let (arguments, env) = shard(index)
       let result = try s.run(
-        ["run", "jobs/thumbnails.yaml", "--output", s.path(name), "--json"] + arguments, cwd: CLIRunner.repoRoot, environment: env)
+        ["run", "jobs/thumbnails.yaml", "--output", s.path(name), "--json"] + arguments, cwd: CLIRunner.repoRoot,
+        environment: env)
       XCTAssertEqual(result.status, 0, "\(name) shard \(index): \(result.stderr)")
       let events = CLIJob.events(result.stdout)
       XCTAssertEqual(try finished(events)["upToDate"] as? Int, 0, "\(name) shard \(index) saw another shard's outputs")
@@ -255,7 +261,8 @@ final class RunCommandTests: XCTestCase {
         written[path, default: 0] += 1
       }
       XCTAssertTrue(
-        FileManager.default.fileExists(atPath: s.path("\(name)/cropjob-manifest.shard-\(index)-of-4.json")), "\(name) shard \(index)")
+        FileManager.default.fileExists(atPath: s.path("\(name)/cropjob-manifest.shard-\(index)-of-4.json")),
+        "\(name) shard \(index)")
     }
     XCTAssertEqual(written.count, whole.count - 1, name)
     XCTAssertTrue(written.values.allSatisfy { $0 == 1 }, "\(name): overlap \(written.filter { $0.value > 1 })")
@@ -277,13 +284,16 @@ final class RunCommandTests: XCTestCase {
     try checkShards(s, name: "k8s", whole: whole) { (["--shard-count", "4"], ["JOB_COMPLETION_INDEX": "\($0)"]) }
     try checkShards(s, name: "aws", whole: whole) { (["--shard-count", "4"], ["AWS_BATCH_JOB_ARRAY_INDEX": "\($0)"]) }
     // The variables alone, without a count, are a usage error.
-    let missing = try s.run(["run", "jobs/thumbnails.yaml", "--output", s.path("x")], cwd: CLIRunner.repoRoot, environment: ["JOB_COMPLETION_INDEX": "1"])
+    let missing = try s.run(
+      ["run", "jobs/thumbnails.yaml", "--output", s.path("x")], cwd: CLIRunner.repoRoot,
+      environment: ["JOB_COMPLETION_INDEX": "1"])
     XCTAssertEqual(missing.status, 64, missing.stderr)
     XCTAssertTrue(missing.stderr.contains("--shard-count"), missing.stderr)
     // The plan of a shard lists that shard's outputs only.
     var planned = 0
     for index in 0..<4 {
-      let plan = try s.run(["plan", "jobs/thumbnails.yaml", "--format", "json", "--shard", "\(index)/4"], cwd: CLIRunner.repoRoot)
+      let plan = try s.run(
+        ["plan", "jobs/thumbnails.yaml", "--format", "json", "--shard", "\(index)/4"], cwd: CLIRunner.repoRoot)
       let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(plan.stdout.utf8)) as? [String: Any])
       planned += (object["outputs"] as? [Any])?.count ?? 0
     }
@@ -325,7 +335,10 @@ final class RunCommandTests: XCTestCase {
     }
     group.wait()
     process.waitUntilExit()
-    return (process.terminationStatus, CLIJob.events(String(decoding: buffer, as: UTF8.self)), String(decoding: errData.get(), as: UTF8.self))
+    return (
+      process.terminationStatus, CLIJob.events(String(decoding: buffer, as: UTF8.self)),
+      String(decoding: errData.get(), as: UTF8.self)
+    )
   }
 
   func testSIGINTStopsWith130AndTheNextRunFinishesTheSameOutputs() throws {
@@ -413,7 +426,15 @@ final class RunCommandTests: XCTestCase {
       var inQuote = false
       var escaped = false
       for c in line {
-        if escaped { escaped = false } else if c == "\\" && inQuote { escaped = true } else if c == "\"" { inQuote.toggle() } else if !inQuote { bare.append(c) }
+        if escaped {
+          escaped = false
+        } else if c == "\\" && inQuote {
+          escaped = true
+        } else if c == "\"" {
+          inQuote.toggle()
+        } else if !inQuote {
+          bare.append(c)
+        }
       }
       XCTAssertFalse(inQuote, line)
       depth += bare.filter { $0 == "{" }.count - bare.filter { $0 == "}" }.count

@@ -5,13 +5,17 @@ import XCTest
 /// stored sideways come out upright (compared with libvips' own `autorot`).
 final class SampleJobTests: XCTestCase {
   func testAvatarsJobWritesExactSizes() throws {
-    guard FileManager.default.isExecutableFile(atPath: "/usr/bin/vipsheader") else { throw XCTSkip("libvips-tools missing") }
+    guard FileManager.default.isExecutableFile(atPath: "/usr/bin/vipsheader") else {
+      throw XCTSkip("libvips-tools missing")
+    }
     let out = FileManager.default.temporaryDirectory.appendingPathComponent("cropjob-avatars-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: out) }
     let result = try CLIRunner.run(["run", "jobs/avatars.yaml", "--output", out.path, "--quiet"])
     XCTAssertEqual(result.status, 0, result.stderr)
-    let samples = try FileManager.default.contentsOfDirectory(atPath: CLIRunner.repoRoot.appendingPathComponent("samples").path)
-      .filter { $0.hasSuffix(".jpg") || $0.hasSuffix(".png") }
+    let samples = try FileManager.default.contentsOfDirectory(
+      atPath: CLIRunner.repoRoot.appendingPathComponent("samples").path
+    )
+    .filter { $0.hasSuffix(".jpg") || $0.hasSuffix(".png") }
     XCTAssertGreaterThanOrEqual(samples.count, 10)
     for sample in samples {
       let stem = (sample as NSString).deletingPathExtension
@@ -20,14 +24,17 @@ final class SampleJobTests: XCTestCase {
       XCTAssertEqual([w2, h2, b2], [512, 512, 4], stem)
       let (wj, hj, bj) = try dimensions(out.appendingPathComponent("\(stem).jpg").path)
       XCTAssertEqual([wj, hj, bj], [256, 256, 3], stem)
-      let bytes = try FileManager.default.attributesOfItem(atPath: out.appendingPathComponent("\(stem).jpg").path)[.size] as! Int
+      let bytes =
+        try FileManager.default.attributesOfItem(atPath: out.appendingPathComponent("\(stem).jpg").path)[.size] as! Int
       XCTAssertLessThanOrEqual(bytes, 30000, stem)
     }
     XCTAssertTrue(FileManager.default.fileExists(atPath: out.appendingPathComponent("cropjob-manifest.json").path))
   }
 
   func testThumbnailsJobWritesExactSizes() throws {
-    guard FileManager.default.isExecutableFile(atPath: "/usr/bin/vipsheader") else { throw XCTSkip("libvips-tools missing") }
+    guard FileManager.default.isExecutableFile(atPath: "/usr/bin/vipsheader") else {
+      throw XCTSkip("libvips-tools missing")
+    }
     let out = FileManager.default.temporaryDirectory.appendingPathComponent("cropjob-thumbs-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: out) }
     let result = try CLIRunner.run(["run", "jobs/thumbnails.yaml", "--output", out.path, "--quiet"])
@@ -74,7 +81,8 @@ final class SampleJobTests: XCTestCase {
       let result = try CLIRunner.run(["run", jobPath.path, "--quiet"])
       XCTAssertEqual(result.status, 0, result.stderr)
       let diff = try meanDifference(
-        dir.appendingPathComponent("out/\(name).png").path, dir.appendingPathComponent("out/\(name)-upright.png").path, in: dir)
+        dir.appendingPathComponent("out/\(name).png").path, dir.appendingPathComponent("out/\(name)-upright.png").path,
+        in: dir)
       XCTAssertLessThan(diff, 1.0, "\(name): mean difference \(diff)")
     }
   }

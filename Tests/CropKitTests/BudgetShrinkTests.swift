@@ -33,7 +33,8 @@ final class BudgetShrinkTests: XCTestCase {
       let budget = entry.path.hasSuffix(".jpg") ? 4000 : 3000
       let width = Int(try header(path, "width"))!
       let height = Int(try header(path, "height"))!
-      print("over_budget shrink \(entry.path): \(width)x\(height), \(bytes) bytes ≤ \(budget), \(entry.encodes) encodes")
+      print(
+        "over_budget shrink \(entry.path): \(width)x\(height), \(bytes) bytes ≤ \(budget), \(entry.encodes) encodes")
       XCTAssertLessThanOrEqual(bytes, budget, entry.path)
       XCTAssertEqual(bytes, entry.bytes)
       XCTAssertEqual([entry.width, entry.height], [width, height], "the manifest records the size written")
@@ -80,8 +81,10 @@ final class BudgetShrinkTests: XCTestCase {
       d = np.abs(np.asarray(small, dtype=float) - np.asarray(full, dtype=float))[2:-2, 2:-2].mean()
       print(small.size[0], "%.3f" % d)
       """
-    let fields = try tool(python, ["-c", script, "\(harness.outputRoot)/kite-small.png", "\(harness.outputRoot)/kite-full.png"])
-      .split(separator: " ").map { String($0).trimmingCharacters(in: .whitespacesAndNewlines) }
+    let fields = try tool(
+      python, ["-c", script, "\(harness.outputRoot)/kite-small.png", "\(harness.outputRoot)/kite-full.png"]
+    )
+    .split(separator: " ").map { String($0).trimmingCharacters(in: .whitespacesAndNewlines) }
     let width = Int(fields[0]) ?? 0
     let difference = Double(fields[1]) ?? .infinity
     print("shrunk to \(width) px wide: mean difference \(difference) / 255 from the full output resized by Pillow")
@@ -126,7 +129,10 @@ final class BudgetShrinkTests: XCTestCase {
     defer { harness.remove() }
     try harness.run()
     let first = try manifest(harness).outputs.map(\.sha256)
-    try harness.run { $0.force = true; $0.jobs = 1 }
+    try harness.run {
+      $0.force = true
+      $0.jobs = 1
+    }
     XCTAssertEqual(try manifest(harness).outputs.map(\.sha256), first)
   }
 }

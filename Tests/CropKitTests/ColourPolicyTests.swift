@@ -9,7 +9,8 @@ final class ColourPolicyTests: XCTestCase {
   func makeP3(_ harness: RunHarness) throws -> String {
     let p3 = harness.folder.appendingPathComponent("photos/ladybird-p3.jpg").path
     try tool(
-      "/usr/bin/vips", ["icc_transform", harness.folder.appendingPathComponent("photos/ladybird.jpg").path, p3 + "[Q=95]", "p3"])
+      "/usr/bin/vips",
+      ["icc_transform", harness.folder.appendingPathComponent("photos/ladybird.jpg").path, p3 + "[Q=95]", "p3"])
     XCTAssertEqual(try header(p3, "icc-profile-data").isEmpty, false)
     return p3
   }
@@ -65,11 +66,17 @@ final class ColourPolicyTests: XCTestCase {
         all(same), srgb_out.info.get("icc_profile") is None))
       """
     let fields = try tool(
-      python, ["-c", script, p3, "\(out)/ladybird-p3-keep.png", "\(out)/ladybird-p3-srgb.png", "\(out)/ladybird-p3-keep.jpg", "\(out)/ladybird-p3-keep.webp"]
+      python,
+      [
+        "-c", script, p3, "\(out)/ladybird-p3-keep.png", "\(out)/ladybird-p3-srgb.png", "\(out)/ladybird-p3-keep.jpg",
+        "\(out)/ladybird-p3-keep.webp",
+      ]
     ).split(separator: " ").map { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) ?? .infinity }
     XCTAssertEqual(fields.count, 6)
     guard fields.count == 6 else { return }
-    print("colour keep: \(fields[0]) from the P3 numbers, \(fields[1]) from sRGB; srgb: \(fields[2]) from sRGB, \(fields[3]) from P3 (/255)")
+    print(
+      "colour keep: \(fields[0]) from the P3 numbers, \(fields[1]) from sRGB; srgb: \(fields[2]) from sRGB, \(fields[3]) from P3 (/255)"
+    )
     XCTAssertLessThan(fields[0], 2.0, "keep output vs the source's own numbers")
     XCTAssertLessThan(fields[2], 4.0, "srgb output vs an independent P3 → sRGB conversion")
     XCTAssertGreaterThan(fields[1], fields[0] + 2, "keep output is not in P3")
@@ -142,7 +149,8 @@ final class ColourPolicyTests: XCTestCase {
         """)
     defer { harness.remove() }
     let p3 = try makeP3(harness)
-    try tool("/usr/bin/exiftool", ["-overwrite_original", "-GPSLatitude=51.5", "-GPSLatitudeRef=N", "-Artist=Jane Doe", p3])
+    try tool(
+      "/usr/bin/exiftool", ["-overwrite_original", "-GPSLatitude=51.5", "-GPSLatitudeRef=N", "-Artist=Jane Doe", p3])
     let (summary, _) = try harness.run()
     XCTAssertEqual(summary.failed, 0, "\(summary.failures)")
     for name in ["jpg", "webp", "png"].map({ "ladybird-p3-keep.\($0)" }) {

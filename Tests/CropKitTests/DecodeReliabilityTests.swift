@@ -1,8 +1,9 @@
-@testable import CropKit
 import Dispatch
 import Foundation
 import TestSupport
 import XCTest
+
+@testable import CropKit
 
 /// Damaged, truncated, bit-flipped, unsupported and special files through the imaging layer:
 /// every one is refused with a clear error for that file, never decoded into damaged pixels,
@@ -50,7 +51,10 @@ final class DecodeReliabilityTests: XCTestCase {
     for name in samples {
       let bytes = try sampleBytes(name)
       // Cuts inside the pixel data: 10% ... 95% of the file, and 100 bytes short.
-      for keep in [bytes.count / 10, bytes.count / 4, bytes.count / 2, bytes.count * 9 / 10, bytes.count * 95 / 100, bytes.count - 100] {
+      for keep in [
+        bytes.count / 10, bytes.count / 4, bytes.count / 2, bytes.count * 9 / 10, bytes.count * 95 / 100,
+        bytes.count - 100,
+      ] {
         let path = try write(Array(bytes.prefix(keep)), "cut-\(keep)-\(name)")
         switch Self.decode(path) {
         case .success(let image):
@@ -133,7 +137,9 @@ final class DecodeReliabilityTests: XCTestCase {
         XCTFail("damaged \(path) decoded")
       case (true, .failure(let error)):
         XCTAssertEqual(error.path, path)
-        XCTAssertTrue(error.message.contains("CRC") || error.message.contains("damaged") || error.message.contains("libpng"), error.message)
+        XCTAssertTrue(
+          error.message.contains("CRC") || error.message.contains("damaged") || error.message.contains("libpng"),
+          error.message)
       case (false, .failure(let error)):
         XCTFail("good \(path) failed: \(error)")
       case (false, .success):
@@ -160,7 +166,9 @@ final class DecodeReliabilityTests: XCTestCase {
   // MARK: - Only the accepted formats
 
   func testOtherFormatsRenamedJPGAreRefusedByName() throws {
-    let svg = Array(#"<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>"#.utf8)
+    let svg = Array(
+      #"<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>"#
+        .utf8)
     let pdf = Array("%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n".utf8)
     let ppm = Array("P6\n2 2\n255\n".utf8) + [UInt8](repeating: 200, count: 12)
     var bmp: [UInt8] = Array("BM".utf8) + [UInt8](repeating: 0, count: 60)
@@ -181,7 +189,10 @@ final class DecodeReliabilityTests: XCTestCase {
     }
     // Real files of formats libvips could read through other loaders (ImageMagick, OpenJPEG).
     let afl = TestPaths.corpora.appendingPathComponent("afl-testcases-images")
-    for (folder, expected) in [("bmp/not_kitty.bmp", "BMP"), ("ico/not_kitty.ico", "ICO"), ("jp2/not_kitty.jp2", "JPEG 2000"), ("jxr/not_kitty.jxr", "JPEG XR")] {
+    for (folder, expected) in [
+      ("bmp/not_kitty.bmp", "BMP"), ("ico/not_kitty.ico", "ICO"), ("jp2/not_kitty.jp2", "JPEG 2000"),
+      ("jxr/not_kitty.jxr", "JPEG XR"),
+    ] {
       let path = afl.appendingPathComponent(folder).path
       guard FileManager.default.fileExists(atPath: path) else { continue }
       XCTAssertThrowsError(try SourceHeader.read(path: path)) { error in
@@ -196,10 +207,12 @@ final class DecodeReliabilityTests: XCTestCase {
     let folder = scratch.appendingPathComponent("folder.jpg").path
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     let dangling = scratch.appendingPathComponent("dangling.jpg").path
-    try FileManager.default.createSymbolicLink(atPath: dangling, withDestinationPath: scratch.appendingPathComponent("gone.jpg").path)
+    try FileManager.default.createSymbolicLink(
+      atPath: dangling, withDestinationPath: scratch.appendingPathComponent("gone.jpg").path)
     let empty = try write([], "empty.jpg")
     let cases: [(String, String)] = [
-      (fifo, "FIFO"), (folder, "folder"), (dangling, "No such file"), (empty, "empty"), ("/dev/zero", "character device"),
+      (fifo, "FIFO"), (folder, "folder"), (dangling, "No such file"), (empty, "empty"),
+      ("/dev/zero", "character device"),
     ]
     for (path, expected) in cases {
       let done = expectation(description: path)

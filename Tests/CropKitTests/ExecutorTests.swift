@@ -80,7 +80,8 @@ final class ExecutorTests: XCTestCase {
     try h.run()
     try h.writeJob(Self.job(bannerQuality: 60))
     let (summary, reporter) = try h.run()
-    XCTAssertEqual(Set(reporter.written), Set(Self.photos.map { "banners/\(($0 as NSString).deletingPathExtension).webp" }))
+    XCTAssertEqual(
+      Set(reporter.written), Set(Self.photos.map { "banners/\(($0 as NSString).deletingPathExtension).webp" }))
     XCTAssertEqual(summary.upToDate, 12)
     XCTAssertEqual(summary.decodes, 4, "the photos whose banner changed, and nothing for the from: job")
     // The thumbnails' quality feeds the from: job: both are rebuilt.
@@ -119,7 +120,8 @@ final class ExecutorTests: XCTestCase {
     try FileManager.default.removeItem(atPath: kite)
     try FileManager.default.copyItem(atPath: TestPaths.sample("ladybird.jpg"), toPath: kite)
     let (summary, reporter) = try h.run()
-    XCTAssertEqual(Set(reporter.written), ["thumbs/kite-96.jpg", "thumbs/kite-192.jpg", "banners/kite.webp", "tiny/kite-192.png"])
+    XCTAssertEqual(
+      Set(reporter.written), ["thumbs/kite-96.jpg", "thumbs/kite-192.jpg", "banners/kite.webp", "tiny/kite-192.png"])
     XCTAssertEqual(summary.upToDate, 12)
   }
 
@@ -159,7 +161,8 @@ final class ExecutorTests: XCTestCase {
     XCTAssertEqual(summary.written, 16, "the good photos are all done")
     let sources = Set(summary.failures.map(\.source))
     XCTAssertEqual(
-      sources, ["photos/broken-truncated.jpg", "photos/broken-text.jpg", "thumbs/broken-truncated-192.jpg"], "\(summary.failures)")
+      sources, ["photos/broken-truncated.jpg", "photos/broken-text.jpg", "thumbs/broken-truncated-192.jpg"],
+      "\(summary.failures)")
     // The truncated photo fails its 3 outputs, and the tiny avatar made from one of them;
     // the text file fails once for its job, its outputs being unknown.
     XCTAssertEqual(summary.failures.filter { $0.source == "photos/broken-truncated.jpg" }.count, 3)

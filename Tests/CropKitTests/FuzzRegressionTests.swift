@@ -1,6 +1,7 @@
-@testable import CropKit
 import Foundation
 import XCTest
+
+@testable import CropKit
 
 /// Image inputs the fuzzer found (Fixtures/fuzz/image, see its README), and the shapes of
 /// image they stand for, through the imaging layer at every shrink-on-load factor.
@@ -20,7 +21,9 @@ final class FuzzRegressionTests: XCTestCase {
         let decoded = try DecodedSource.decode(path: path, header: header, shrink: shrink)
         XCTAssertGreaterThan(decoded.width, 0, file: file, line: line)
         XCTAssertGreaterThan(decoded.height, 0, file: file, line: line)
-        if shrink == 1 { XCTAssertEqual([decoded.width, decoded.height], [header.width, header.height], file: file, line: line) }
+        if shrink == 1 {
+          XCTAssertEqual([decoded.width, decoded.height], [header.width, header.height], file: file, line: line)
+        }
       } catch {
         XCTAssertFalse(error.message.isEmpty, file: file, line: line)
       }
@@ -28,7 +31,9 @@ final class FuzzRegressionTests: XCTestCase {
   }
 
   func testImageCrashers() throws {
-    let names = try FileManager.default.contentsOfDirectory(atPath: Self.fixtures.path).filter { !$0.hasPrefix("LICENSE") }
+    let names = try FileManager.default.contentsOfDirectory(atPath: Self.fixtures.path).filter {
+      !$0.hasPrefix("LICENSE")
+    }
     XCTAssertFalse(names.isEmpty)
     for name in names.sorted() { decodeAllShrinks(Self.fixtures.appendingPathComponent(name).path) }
   }
@@ -52,7 +57,8 @@ final class FuzzRegressionTests: XCTestCase {
           XCTAssertGreaterThan(decoded.height, 0)
         }
         // The planner never asks for a shrink the image cannot take.
-        XCTAssertLessThanOrEqual(DecodedSource.loadShrink(for: header, maxOutputScale: 0.01), max(1, min(width, height)))
+        XCTAssertLessThanOrEqual(
+          DecodedSource.loadShrink(for: header, maxOutputScale: 0.01), max(1, min(width, height)))
       }
     }
   }

@@ -1,7 +1,8 @@
-@testable import CropKit
 import CropGeometry
 import Foundation
 import XCTest
+
+@testable import CropKit
 
 /// The manifest journal a killed run leaves behind (docs/reliability.md, "Crash safety").
 final class ManifestJournalTests: XCTestCase {

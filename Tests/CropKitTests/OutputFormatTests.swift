@@ -47,7 +47,8 @@ final class OutputFormatTests: XCTestCase {
     let budgets = [("jpeg", 12_000), ("webp", 20_000), ("avif", 8_000)]
     let outputs = formats.map { f in
       let budget = budgets.first { $0.0 == f }!.1
-      return "      - {path: \"{stem}.\(f == "jpeg" ? "jpg" : f)\", encode: {format: \(f), quality: 95, max_bytes: \(budget), min_quality: 5}}"
+      return
+        "      - {path: \"{stem}.\(f == "jpeg" ? "jpg" : f)\", encode: {format: \(f), quality: 95, max_bytes: \(budget), min_quality: 5}}"
     }.joined(separator: "\n")
     let samples = ["mountains.jpg", "forest-path.jpg", "coffee-alpha.png"]
     let harness = try RunHarness(
@@ -127,7 +128,10 @@ final class OutputFormatTests: XCTestCase {
     // Add rights, a date and an orientation tag (pixels unchanged) to the GPS sample.
     try tool(
       "/usr/bin/exiftool",
-      ["-overwrite_original", "-Orientation#=1", "-Artist=Jane Doe", "-Copyright=CC-BY 4.0 Jane Doe", "-DateTimeOriginal=2024:05:06 07:08:09", photo])
+      [
+        "-overwrite_original", "-Orientation#=1", "-Artist=Jane Doe", "-Copyright=CC-BY 4.0 Jane Doe",
+        "-DateTimeOriginal=2024:05:06 07:08:09", photo,
+      ])
     let (summary, _) = try harness.run()
     XCTAssertEqual(summary.failed, 0, "\(summary.failures)")
     func tags(_ name: String) throws -> String {
@@ -197,7 +201,9 @@ final class OutputFormatTests: XCTestCase {
       got = np.asarray(Image.open(sys.argv[2]).convert("RGB"), dtype=float)
       print("%.3f" % np.abs(expected - got)[2:-2, 2:-2].mean())
       """
-    let diff = Double(try tool(python, ["-c", script, cmyk, output]).trimmingCharacters(in: .whitespacesAndNewlines)) ?? .infinity
+    let diff =
+      Double(try tool(python, ["-c", script, cmyk, output]).trimmingCharacters(in: .whitespacesAndNewlines))
+      ?? .infinity
     print("CMYK → sRGB: mean difference \(diff) / 255 against Pillow ImageCms")
     XCTAssertLessThan(diff, 4.0)
   }

@@ -22,7 +22,8 @@ final class PlannerTests: XCTestCase {
   /// structurally (numbers within 1e-6; `key`, which names cropjob's and libvips' versions,
   /// only for its form). CROPJOB_UPDATE_SNAPSHOTS=1 rewrites the fixtures.
   func testPlanSnapshotsOfSampleJobs() throws {
-    let jobs = try FileManager.default.contentsOfDirectory(atPath: TestPaths.jobs.path).filter { $0.hasSuffix(".yaml") }.sorted()
+    let jobs = try FileManager.default.contentsOfDirectory(atPath: TestPaths.jobs.path).filter { $0.hasSuffix(".yaml") }
+      .sorted()
     XCTAssertFalse(jobs.isEmpty)
     let update = ProcessInfo.processInfo.environment["CROPJOB_UPDATE_SNAPSHOTS"] == "1"
     for job in jobs {
@@ -82,7 +83,8 @@ final class PlannerTests: XCTestCase {
   }
 
   func testPlanJSONHasEveryOutputWithCropSizePathAndKey() throws {
-    let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(planJSON("thumbnails.yaml").utf8)) as? [String: Any])
+    let object = try XCTUnwrap(
+      try JSONSerialization.jsonObject(with: Data(planJSON("thumbnails.yaml").utf8)) as? [String: Any])
     let outputs = try XCTUnwrap(object["outputs"] as? [[String: Any]])
     // 14 samples x 2 widths (square) + 9 JPEGs not sideways (banner).
     XCTAssertEqual(outputs.count, 28 + 9)
@@ -275,7 +277,9 @@ final class PlannerTests: XCTestCase {
     // workers of one batch built at different times would disagree.
     XCTAssertEqual((0..<4).filter { Shard(index: $0, count: 4).contains("../samples/kite.jpg") }.count, 1)
     XCTAssertEqual(
-      ["a", "b", "photos/kite.jpg", "../samples/bridge.jpg"].map { p in (0..<4).first { Shard(index: $0, count: 4).contains(p) }! },
+      ["a", "b", "photos/kite.jpg", "../samples/bridge.jpg"].map { p in
+        (0..<4).first { Shard(index: $0, count: 4).contains(p) }!
+      },
       [0, 1, 3, 2])
   }
 
@@ -289,40 +293,53 @@ final class PlannerTests: XCTestCase {
       try ShardSelection.fromEnvironment(
         ["SLURM_ARRAY_TASK_ID": "7", "SLURM_ARRAY_TASK_MIN": "5", "SLURM_ARRAY_TASK_COUNT": "4"], count: nil),
       Shard(index: 2, count: 4))
-    XCTAssertEqual(try ShardSelection.fromEnvironment(["SLURM_ARRAY_TASK_ID": "3", "SLURM_ARRAY_TASK_COUNT": "4"], count: nil), Shard(index: 3, count: 4))
+    XCTAssertEqual(
+      try ShardSelection.fromEnvironment(["SLURM_ARRAY_TASK_ID": "3", "SLURM_ARRAY_TASK_COUNT": "4"], count: nil),
+      Shard(index: 3, count: 4))
     XCTAssertThrowsError(try ShardSelection.fromEnvironment(["SLURM_ARRAY_TASK_ID": "3"], count: nil))
     // --array=0-6:2: ids 0, 2, 4, 6 with a step of 2.
     XCTAssertEqual(
       try ShardSelection.fromEnvironment(
-        ["SLURM_ARRAY_TASK_ID": "6", "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_STEP": "2", "SLURM_ARRAY_TASK_COUNT": "4"],
+        [
+          "SLURM_ARRAY_TASK_ID": "6", "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_STEP": "2",
+          "SLURM_ARRAY_TASK_COUNT": "4",
+        ],
         count: nil),
       Shard(index: 3, count: 4))
     XCTAssertThrowsError(
       try ShardSelection.fromEnvironment(
-        ["SLURM_ARRAY_TASK_ID": "5", "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_STEP": "2", "SLURM_ARRAY_TASK_COUNT": "4"],
+        [
+          "SLURM_ARRAY_TASK_ID": "5", "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_STEP": "2",
+          "SLURM_ARRAY_TASK_COUNT": "4",
+        ],
         count: nil))
     // --array=1,2,7 (what Slurm 22.05 sets): every task refuses, not only task 7.
     for id in ["1", "2", "7"] {
       XCTAssertThrowsError(
         try ShardSelection.fromEnvironment(
           [
-            "SLURM_ARRAY_TASK_ID": id, "SLURM_ARRAY_TASK_MIN": "1", "SLURM_ARRAY_TASK_MAX": "7", "SLURM_ARRAY_TASK_STEP": "1",
+            "SLURM_ARRAY_TASK_ID": id, "SLURM_ARRAY_TASK_MIN": "1", "SLURM_ARRAY_TASK_MAX": "7",
+            "SLURM_ARRAY_TASK_STEP": "1",
             "SLURM_ARRAY_TASK_COUNT": "3",
           ], count: nil), id)
     }
     XCTAssertEqual(
       try ShardSelection.fromEnvironment(
         [
-          "SLURM_ARRAY_TASK_ID": "12", "SLURM_ARRAY_TASK_MIN": "10", "SLURM_ARRAY_TASK_MAX": "13", "SLURM_ARRAY_TASK_STEP": "1",
+          "SLURM_ARRAY_TASK_ID": "12", "SLURM_ARRAY_TASK_MIN": "10", "SLURM_ARRAY_TASK_MAX": "13",
+          "SLURM_ARRAY_TASK_STEP": "1",
           "SLURM_ARRAY_TASK_COUNT": "4",
         ], count: nil), Shard(index: 2, count: 4))
     XCTAssertThrowsError(
-      try ShardSelection.fromEnvironment(["SLURM_ARRAY_TASK_ID": "9", "SLURM_ARRAY_TASK_MIN": "5", "SLURM_ARRAY_TASK_COUNT": "4"], count: nil))
+      try ShardSelection.fromEnvironment(
+        ["SLURM_ARRAY_TASK_ID": "9", "SLURM_ARRAY_TASK_MIN": "5", "SLURM_ARRAY_TASK_COUNT": "4"], count: nil))
     // Kubernetes Indexed Jobs and AWS Batch give only an index: the count comes from --shard-count.
-    XCTAssertEqual(try ShardSelection.fromEnvironment(["JOB_COMPLETION_INDEX": "1"], count: 3), Shard(index: 1, count: 3))
+    XCTAssertEqual(
+      try ShardSelection.fromEnvironment(["JOB_COMPLETION_INDEX": "1"], count: 3), Shard(index: 1, count: 3))
     XCTAssertThrowsError(try ShardSelection.fromEnvironment(["JOB_COMPLETION_INDEX": "1"], count: nil))
     XCTAssertThrowsError(try ShardSelection.fromEnvironment(["JOB_COMPLETION_INDEX": "3"], count: 3))
-    XCTAssertEqual(try ShardSelection.fromEnvironment(["AWS_BATCH_JOB_ARRAY_INDEX": "0"], count: 2), Shard(index: 0, count: 2))
+    XCTAssertEqual(
+      try ShardSelection.fromEnvironment(["AWS_BATCH_JOB_ARRAY_INDEX": "0"], count: 2), Shard(index: 0, count: 2))
     XCTAssertThrowsError(try ShardSelection.fromEnvironment(["AWS_BATCH_JOB_ARRAY_INDEX": "x"], count: 2))
     XCTAssertNil(try ShardSelection.fromEnvironment(["HOME": "/root"], count: 4))
   }
@@ -330,7 +347,8 @@ final class PlannerTests: XCTestCase {
   // MARK: Renderers
 
   func testTextSummaryCountsDecodesAndIssues() throws {
-    let file = try XCTUnwrap(JobFileLoader.load(path: TestPaths.jobs.appendingPathComponent("thumbnails.yaml").path).jobFile)
+    let file = try XCTUnwrap(
+      JobFileLoader.load(path: TestPaths.jobs.appendingPathComponent("thumbnails.yaml").path).jobFile)
     let text = PlanRenderer.render(Planner().plan(file), format: .text)
     XCTAssertTrue(text.contains("job square: 14 sources, 28 outputs"), text)
     XCTAssertTrue(text.contains("job banner: 9 sources, 9 outputs"), text)
@@ -407,7 +425,8 @@ enum DotChecks {
       XCTAssertGreaterThanOrEqual(depth, 0, file: file, line: line)
       let trimmed = bare.trimmingCharacters(in: .whitespaces)
       XCTAssertTrue(
-        trimmed.hasSuffix(";") || trimmed.hasSuffix("{") || trimmed == "}", "statement not ended: \(text)", file: file, line: line)
+        trimmed.hasSuffix(";") || trimmed.hasSuffix("{") || trimmed == "}", "statement not ended: \(text)", file: file,
+        line: line)
       if trimmed.hasPrefix("\"\" -> \"\""), quoted.count >= 2 {
         edges.append((quoted[0], quoted[1]))
       } else if trimmed.hasPrefix("\"\" ["), let id = quoted.first {

@@ -21,7 +21,8 @@ final class PreviewTests: XCTestCase {
       }
     }
     let path = folder.appendingPathComponent(name).path
-    try Data(Raster(width: width, height: height, bands: 3, pixels: pixels).pngBytes()).write(to: URL(fileURLWithPath: path))
+    try Data(Raster(width: width, height: height, bands: 3, pixels: pixels).pngBytes()).write(
+      to: URL(fileURLWithPath: path))
     return path
   }
 
@@ -52,14 +53,18 @@ final class PreviewTests: XCTestCase {
   /// Checks the drawn outline against the plan's own crop: the preimage of the output
   /// rectangle (rect) or of the circle inscribed in the guide frame (circle), computed here
   /// from `PlannedOutput.geometry` and mapped into the tile.
-  func assertOutlineMatchesPlan(_ tile: RenderedTile, plan: Plan, file: StaticString = #filePath, line: UInt = #line) throws {
+  func assertOutlineMatchesPlan(_ tile: RenderedTile, plan: Plan, file: StaticString = #filePath, line: UInt = #line)
+    throws
+  {
     let output = plan.outputs[tile.tile.outputs[0]]
-    XCTAssertEqual(tile.geometry, output.geometry, "no smart focus: the tile uses the plan's geometry", file: file, line: line)
+    XCTAssertEqual(
+      tile.geometry, output.geometry, "no smart focus: the tile uses the plan's geometry", file: file, line: line)
     try assertOutlineMatches(tile, geometry: output.geometry, shape: output.guide.shape, file: file, line: line)
   }
 
   func assertOutlineMatches(
-    _ tile: RenderedTile, geometry: PlacementResult, shape: GuideShape, file: StaticString = #filePath, line: UInt = #line
+    _ tile: RenderedTile, geometry: PlacementResult, shape: GuideShape, file: StaticString = #filePath,
+    line: UInt = #line
   ) throws {
     let toBody = tile.sourceToBody
     let inverse = try XCTUnwrap(geometry.transform.inverted())
@@ -91,7 +96,9 @@ final class PreviewTests: XCTestCase {
       for sign in [1.0, -1.0] {
         let q = Point(x: point.x + sign * 7 * dx / length, y: point.y + sign * 7 * dy / length)
         guard q.x >= 0, q.y >= 0, q.x < Double(tile.body.width), q.y < Double(tile.body.height) else { continue }
-        XCTAssertFalse(isWhite(tile.body.pixel(x: Int(q.x), y: Int(q.y))), "outline at \(q), 7 px off the guide", file: file, line: line)
+        XCTAssertFalse(
+          isWhite(tile.body.pixel(x: Int(q.x), y: Int(q.y))), "outline at \(q), 7 px off the guide", file: file,
+          line: line)
       }
     }
   }
@@ -219,7 +226,8 @@ final class PreviewTests: XCTestCase {
     XCTAssertEqual(Double(centre[0]), g.centre.x / 800 * 200 + 20, accuracy: 3)
     XCTAssertEqual(Double(centre[1]), g.centre.y / 500 * 200 + 20, accuracy: 3)
     let corner = tile.body.pixel(x: Int(rect.minX) + 1, y: Int(rect.minY) + 1)
-    XCTAssertTrue(corner == [204, 204, 204] || corner == [153, 153, 153], "checkerboard at the circle's corner, got \(corner)")
+    XCTAssertTrue(
+      corner == [204, 204, 204] || corner == [153, 153, 153], "checkerboard at the circle's corner, got \(corner)")
   }
 
   /// A `from:` job's source is another job's output: before any run it is rendered in memory,
@@ -288,7 +296,9 @@ final class PreviewTests: XCTestCase {
       options.job = job
       let result = try ProofSheet.write(plan: plan, options: options)
       let page = try Raster.decode(path: result.pages[0])
-      return stride(from: 0, to: page.pixels.count, by: 3).filter { page.pixels[$0] == 251 && page.pixels[$0 + 1] == 188 && page.pixels[$0 + 2] == 4 }.count
+      return stride(from: 0, to: page.pixels.count, by: 3).filter {
+        page.pixels[$0] == 251 && page.pixels[$0 + 1] == 188 && page.pixels[$0 + 2] == 4
+      }.count
     }
     XCTAssertGreaterThan(try amberPixels(job: "corner"), 1000)
     XCTAssertEqual(try amberPixels(job: "top"), 0)
@@ -371,7 +381,9 @@ final class PreviewTests: XCTestCase {
   func testSheetHasEveryTileAndWritesNothingIntoTheOutputRoot() throws {
     let folder = TestPaths.scratch()
     defer { try? FileManager.default.removeItem(at: folder) }
-    for name in ["a", "b", "c", "d", "e"] { _ = try gradientPhoto(width: 300, height: 200, in: folder, name: "\(name).png") }
+    for name in ["a", "b", "c", "d", "e"] {
+      _ = try gradientPhoto(width: 300, height: 200, in: folder, name: "\(name).png")
+    }
     let plan = try plan(
       """
       version: 1
@@ -427,7 +439,8 @@ final class PreviewTests: XCTestCase {
       let options = ProofSheetOptions(directory: folder.appendingPathComponent(inside).path)
       XCTAssertThrowsError(try ProofSheet.write(plan: plan, options: options), inside)
     }
-    XCTAssertNil(ProofSheet.directoryProblem(folder.appendingPathComponent("outside").path, outputRoot: plan.outputRoot))
+    XCTAssertNil(
+      ProofSheet.directoryProblem(folder.appendingPathComponent("outside").path, outputRoot: plan.outputRoot))
     XCTAssertFalse(FileManager.default.fileExists(atPath: plan.outputRoot))
   }
 }

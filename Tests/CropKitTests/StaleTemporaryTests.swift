@@ -31,7 +31,8 @@ final class StaleTemporaryTests: XCTestCase {
     ]
     for name in names.values { try Data("x".utf8).write(to: folder.appendingPathComponent(name)) }
     try FileManager.default.setAttributes(
-      [.modificationDate: Date(timeIntervalSinceNow: -2 * 86_400)], ofItemAtPath: folder.appendingPathComponent(names["otherHostOld"]!).path)
+      [.modificationDate: Date(timeIntervalSinceNow: -2 * 86_400)],
+      ofItemAtPath: folder.appendingPathComponent(names["otherHostOld"]!).path)
     AtomicWriter.removeStaleTemporaries(in: folder.path)
     let left = Set(try FileManager.default.contentsOfDirectory(atPath: folder.path))
     XCTAssertEqual(left, Set(["alive", "ours", "otherHostFresh", "notOurs"].map { names[$0]! }))

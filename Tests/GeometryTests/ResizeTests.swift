@@ -35,7 +35,8 @@ final class ResizeTests: XCTestCase {
       }
       // The guide keeps its place relative to the output.
       XCTAssertEqual(resized.guideRect.x / Double(width), r.guideRect.x / Double(r.outputSize.width), accuracy: 1e-12)
-      XCTAssertEqual(resized.guideRect.height / Double(height), r.guideRect.height / Double(r.outputSize.height), accuracy: 1e-12)
+      XCTAssertEqual(
+        resized.guideRect.height / Double(height), r.guideRect.height / Double(r.outputSize.height), accuracy: 1e-12)
     }
   }
 

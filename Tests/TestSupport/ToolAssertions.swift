@@ -36,7 +36,9 @@ extension XCTestCase {
     defer { for path in [fa, fb, d, abs] { try? FileManager.default.removeItem(atPath: path) } }
     for (input, flat) in [(a, fa), (b, fb)] {
       let bands = try header(input, "bands")
-      try tool("/usr/bin/vips", bands == "4" || bands == "2" ? ["flatten", input, flat, "--background", "255"] : ["copy", input, flat])
+      try tool(
+        "/usr/bin/vips",
+        bands == "4" || bands == "2" ? ["flatten", input, flat, "--background", "255"] : ["copy", input, flat])
     }
     try tool("/usr/bin/vips", ["subtract", fa, fb, d])
     try tool("/usr/bin/vips", ["abs", d, abs])

@@ -17,7 +17,10 @@ private let path = FileManager.default.temporaryDirectory
 private let maxPixels = 4_000_000
 
 @_cdecl("LLVMFuzzerInitialize")
-public func fuzzInitialize(_ argc: UnsafeMutablePointer<CInt>?, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>?) -> CInt {
+public func fuzzInitialize(
+  _ argc: UnsafeMutablePointer<CInt>?,
+  _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>?
+) -> CInt {
   Vips.start()
   atexit { unlink(path) }
   return 0
@@ -42,7 +45,8 @@ public func fuzzImage(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     do {
       let decoded = try DecodedSource.decode(path: path, header: header, shrink: shrink)
       if shrink == 1 {
-        precondition(decoded.width == header.width && decoded.height == header.height, "decoded size differs from header")
+        precondition(
+          decoded.width == header.width && decoded.height == header.height, "decoded size differs from header")
       }
     } catch {
       precondition(error.path == path && !error.message.isEmpty, "decode error without path or message")

@@ -6,7 +6,10 @@ import CropKit
 /// encoders behind `OutputFormat.available` (seconds under ASan, which libFuzzer would
 /// otherwise count against the first input and report as a timeout).
 @_cdecl("LLVMFuzzerInitialize")
-public func fuzzInitialize(_ argc: UnsafeMutablePointer<CInt>?, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>?) -> CInt {
+public func fuzzInitialize(
+  _ argc: UnsafeMutablePointer<CInt>?,
+  _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>?
+) -> CInt {
   _ = OutputFormat.available
   return 0
 }

@@ -39,7 +39,9 @@ public final class Executor: Sendable {
   /// `from:` chains stay within a shard. (One pass: no search per output.)
   static func rootSources(of plan: Plan) -> [String] {
     var producer: [String: Int] = [:]
-    for output in plan.outputs where producer[output.absolutePath] == nil { producer[output.absolutePath] = output.sourceIndex }
+    for output in plan.outputs where producer[output.absolutePath] == nil {
+      producer[output.absolutePath] = output.sourceIndex
+    }
     return plan.sources.indices.map { index in
       var source = plan.sources[index]
       var hops = 0
@@ -74,7 +76,9 @@ public final class Executor: Sendable {
     var stop = false
     for stage in stages where !stop {
       var bySource: [Int: [Int]] = [:]
-      for i in selected where plan.outputs[i].stage == stage { bySource[plan.outputs[i].sourceIndex, default: []].append(i) }
+      for i in selected where plan.outputs[i].stage == stage {
+        bySource[plan.outputs[i].sourceIndex, default: []].append(i)
+      }
       let tasks = bySource.keys.sorted().flatMap { source in
         let outputs = bySource[source]!
         return ColourPolicy.allCases.compactMap { colour in
@@ -94,7 +98,8 @@ public final class Executor: Sendable {
             return value - 1
           }
           guard index < tasks.count else { return }
-          self.perform(tasks[index], previous: previous, budget: budget, entries: entries, journal: journal, summary: summary)
+          self.perform(
+            tasks[index], previous: previous, budget: budget, entries: entries, journal: journal, summary: summary)
         }
       }
       if Cancellation.isCancelled || (options.failFast && summary.withLock({ $0.failed > 0 })) { stop = true }
@@ -137,7 +142,11 @@ public final class Executor: Sendable {
       guard plan.sources[sourceIndex].error == nil,
         let record = try? sourceRecord(plan.sources[sourceIndex], previous: previous, outputs: outputs)
       else { continue }
-      for i in outputs where isUpToDate(plan.outputs[i], key: OutputKey.key(recipe: plan.outputs[i].recipe, sourceHash: record.sha256), previous: previous) {
+      for i in outputs
+      where isUpToDate(
+        plan.outputs[i], key: OutputKey.key(recipe: plan.outputs[i].recipe, sourceHash: record.sha256),
+        previous: previous)
+      {
         result.insert(plan.outputs[i].path)
       }
     }
@@ -178,7 +187,9 @@ public final class Executor: Sendable {
       }
       record = try sourceRecord(source, previous: previous, outputs: task.outputs)
     } catch {
-      failAll(task.outputs, "cannot read the source: \(error is AtomicWriter.WriteError ? "\(error)" : AtomicWriter.reason(error))")
+      failAll(
+        task.outputs,
+        "cannot read the source: \(error is AtomicWriter.WriteError ? "\(error)" : AtomicWriter.reason(error))")
       return
     }
     var pending: [(Int, String)] = []
@@ -226,7 +237,8 @@ public final class Executor: Sendable {
         let entry = Manifest.Entry(
           path: output.path, job: output.job, key: key, bytes: encoded.bytes.count, width: geometry.outputSize.width,
           height: geometry.outputSize.height, sha256: SHA256.hex(encoded.bytes),
-          format: output.encode.options.format.rawValue, quality: encoded.quality, encodes: encoded.encodes, source: record,
+          format: output.encode.options.format.rawValue, quality: encoded.quality, encodes: encoded.encodes,
+          source: record,
           geometry: Self.geometryRecord(geometry, output: output))
         entries.withLock { $0[output.path] = entry }
         journal.append(entry)
@@ -234,7 +246,8 @@ public final class Executor: Sendable {
           $0.written += 1
           $0.encodes += encoded.encodes
         }
-        reporter.report(.wrote(path: output.path, bytes: encoded.bytes.count, quality: encoded.quality, encodes: encoded.encodes))
+        reporter.report(
+          .wrote(path: output.path, bytes: encoded.bytes.count, quality: encoded.quality, encodes: encoded.encodes))
       } catch {
         fail(i, "\(error)", summary: summary)
       }
@@ -242,7 +255,8 @@ public final class Executor: Sendable {
   }
 
   static func geometryRecord(_ g: PlacementResult, output: PlannedOutput) -> Manifest.GeometryRecord {
-    let flip = [output.place.flipHorizontal ? "horizontal" : nil, output.place.flipVertical ? "vertical" : nil].compactMap { $0 }
+    let flip = [output.place.flipHorizontal ? "horizontal" : nil, output.place.flipVertical ? "vertical" : nil]
+      .compactMap { $0 }
     return Manifest.GeometryRecord(
       crop: g.sourceRegion, scale: g.scale, angle: g.angle, centre: g.centre, smartFocus: output.smartFocus?.rawValue,
       flip: flip.isEmpty ? nil : flip.joined(separator: "+"), notes: g.notes.map(\.description))
@@ -259,27 +273,33 @@ public final class Executor: Sendable {
     // An earlier job's output was just written: its time says nothing about its content
     // and would make manifests differ from run to run. It is small; hash it every time.
     if source.producedBy != nil {
-      return Manifest.SourceRecord(path: source.path, sha256: try SHA256.hex(fileAt: source.absolutePath), bytes: bytes, mtime: 0)
+      return Manifest.SourceRecord(
+        path: source.path, sha256: try SHA256.hex(fileAt: source.absolutePath), bytes: bytes, mtime: 0)
     }
     let mtime = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
     for i in outputs {
-      if let old = previous[plan.outputs[i].path]?.source, old.path == source.path, old.bytes == bytes, old.mtime == mtime {
+      if let old = previous[plan.outputs[i].path]?.source, old.path == source.path, old.bytes == bytes,
+        old.mtime == mtime
+      {
         return old
       }
     }
-    return Manifest.SourceRecord(path: source.path, sha256: try SHA256.hex(fileAt: source.absolutePath), bytes: bytes, mtime: mtime)
+    return Manifest.SourceRecord(
+      path: source.path, sha256: try SHA256.hex(fileAt: source.absolutePath), bytes: bytes, mtime: mtime)
   }
-
 
   /// Sources the planner could not use (unreadable, over a limit, invalid placement) have
   /// no output steps; they are failures of this run all the same, so that the summary names
   /// them and the exit code says so.
   private func reportPlanFailures(summary: LockedBox<RunSummary>) {
-    let rootOf = Dictionary(plan.sources.indices.map { (plan.sources[$0].path, rootSources[$0]) }, uniquingKeysWith: { a, _ in a })
+    let rootOf = Dictionary(
+      plan.sources.indices.map { (plan.sources[$0].path, rootSources[$0]) }, uniquingKeysWith: { a, _ in a })
     for issue in plan.issues where issue.severity == .error && !issue.blocksRun {
       let source = issue.source ?? ""
       // A job-level problem (no sources) belongs to shard 0 only, so shards report it once.
-      guard issue.source == nil ? (options.shard?.index ?? 0) == 0 : owns(sourcePath: rootOf[source] ?? source) else { continue }
+      guard issue.source == nil ? (options.shard?.index ?? 0) == 0 : owns(sourcePath: rootOf[source] ?? source) else {
+        continue
+      }
       let output = issue.output ?? "(outputs of job \(issue.job ?? "?"))"
       summary.withLock {
         $0.failed += 1
@@ -324,9 +344,11 @@ public final class Executor: Sendable {
           entries.withLock { $0[path] = entry }
           summary.withLock {
             $0.failed += 1
-            $0.failures.append(.init(output: path, source: entry.source.path, reason: "cannot prune: \(AtomicWriter.reason(error))"))
+            $0.failures.append(
+              .init(output: path, source: entry.source.path, reason: "cannot prune: \(AtomicWriter.reason(error))"))
           }
-          reporter.report(.failed(path: path, source: entry.source.path, reason: "cannot prune: \(AtomicWriter.reason(error))"))
+          reporter.report(
+            .failed(path: path, source: entry.source.path, reason: "cannot prune: \(AtomicWriter.reason(error))"))
         }
       } else {
         entries.withLock { $0[path] = entry }
@@ -345,7 +367,9 @@ public final class Executor: Sendable {
     var all = entries.withLock { $0 }
     for i in selected {
       let path = plan.outputs[i].path
-      if all[path] == nil, let old = previous[path], FileManager.default.fileExists(atPath: plan.outputs[i].absolutePath) {
+      if all[path] == nil, let old = previous[path],
+        FileManager.default.fileExists(atPath: plan.outputs[i].absolutePath)
+      {
         // Not rebuilt this time (failed or interrupted): the file on disk is still the old one.
         all[path] = old
       }
@@ -363,7 +387,8 @@ public final class Executor: Sendable {
       return true
     } catch {
       summary.withLock {
-        $0.failures.append(.init(output: Manifest.fileName(shard: options.shard), source: "", reason: error.description))
+        $0.failures.append(
+          .init(output: Manifest.fileName(shard: options.shard), source: "", reason: error.description))
         $0.failed += 1
       }
       return false

@@ -6,7 +6,9 @@ extension PlannedOutput {
   /// output's footprint in source pixels). `smartPoint` is that point, normalised (0…1),
   /// or nil without a smart focus (or with an explicit crop, which ignores the focus). The
   /// executor and `preview` both call this.
-  public func runGeometry(decoded: DecodedSource) throws(ImagingError) -> (geometry: PlacementResult, smartPoint: Point?) {
+  public func runGeometry(decoded: DecodedSource) throws(ImagingError) -> (
+    geometry: PlacementResult, smartPoint: Point?
+  ) {
     // An explicit crop ignores the focus: nothing to locate.
     guard let strategy = smartFocus, place.crop == nil else { return (geometry, nil) }
     let g = geometry

@@ -1,3 +1,5 @@
+import Foundation
+
 /// How `run` executes a plan.
 public struct RunOptions: Sendable {
   /// Concurrent sources (default: the cores).
@@ -15,5 +17,3 @@ public struct RunOptions: Sendable {
 
   public init() {}
 }
-
-import Foundation

@@ -3,7 +3,10 @@ import CropGeometry
 
 /// How strictly decoding treats damage in a file (libvips' `fail_on`).
 public enum DecodeStrictness: Int32, Sendable, Codable {
-  case none = 0, truncated = 1, error = 2, warning = 3
+  case none = 0
+  case truncated = 1
+  case error = 2
+  case warning = 3
 }
 
 /// A source decoded once, oriented, 8-bit RGB (sRGB unless `colour: keep`), held in memory
@@ -78,10 +81,12 @@ public final class DecodedSource: @unchecked Sendable {
     while shrink > largestShrink(header) { shrink /= 2 }
     var keepsProfile = false
     let (memory, warnings) = try SourceOpening.capturingWarnings { () throws(ImagingError) -> VipsImage in
-      let (loaded, format) = try SourceOpening.open(path: path, headerOnly: false, shrink: shrink, strictness: strictness)
+      let (loaded, format) = try SourceOpening.open(
+        path: path, headerOnly: false, shrink: shrink, strictness: strictness)
       // Shrink-on-load gives ceil(size / shrink) (JPEG) or round(size / shrink) (WebP).
       let bound = { (stored: Int) in shrink > 1 ? (stored + shrink - 1) / shrink : stored }
-      if format != header.format || loaded.width > bound(header.storedWidth) || loaded.height > bound(header.storedHeight)
+      if format != header.format || loaded.width > bound(header.storedWidth)
+        || loaded.height > bound(header.storedHeight)
         || (shrink <= 1 && (loaded.width != header.storedWidth || loaded.height != header.storedHeight))
       {
         throw ImagingError(

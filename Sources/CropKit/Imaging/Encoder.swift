@@ -79,7 +79,8 @@ public struct EncodeOptions: Sendable, Hashable, Codable {
 /// Encodes images into bytes. With `strip` (the default) no metadata at all is written;
 /// otherwise the metadata the image carries is written (see `MetadataFilter`).
 enum Encoder {
-  static func encode(_ image: VipsImage, options: EncodeOptions, quality: Int, strip stripAll: Bool = true) throws(ImagingError)
+  static func encode(_ image: VipsImage, options: EncodeOptions, quality: Int, strip stripAll: Bool = true)
+    throws(ImagingError)
     -> [UInt8]
   {
     var buffer: UnsafeMutableRawPointer?
@@ -92,15 +93,18 @@ enum Encoder {
       let subsample: Int32 = options.chromaSubsampling.map { $0 ? 1 : 2 } ?? 0
       status = cj_jpegsave(image.pointer, q, options.progressive ? 1 : 0, subsample, 1, strip, &buffer, &length)
     case .png:
-      status = cj_pngsave(image.pointer, Int32(options.compression), options.palette ? 1 : 0, q, strip, &buffer, &length)
+      status = cj_pngsave(
+        image.pointer, Int32(options.compression), options.palette ? 1 : 0, q, strip, &buffer, &length)
     case .webp:
-      status = cj_webpsave(image.pointer, q, options.lossless ? 1 : 0, Int32(options.effort ?? 4), strip, &buffer, &length)
+      status = cj_webpsave(
+        image.pointer, q, options.lossless ? 1 : 0, Int32(options.effort ?? 4), strip, &buffer, &length)
     case .avif, .heif:
       status = cj_heifsave(
         image.pointer, q, options.lossless ? 1 : 0, Int32(options.effort ?? 4), options.format == .avif ? 1 : 0, strip,
         &buffer, &length)
     case .jxl:
-      status = cj_jxlsave(image.pointer, q, options.lossless ? 1 : 0, Int32(options.effort ?? 7), strip, &buffer, &length)
+      status = cj_jxlsave(
+        image.pointer, q, options.lossless ? 1 : 0, Int32(options.effort ?? 7), strip, &buffer, &length)
     case .tiff:
       status = cj_tiffsave(image.pointer, q, strip, &buffer, &length)
     }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A libvips failure, with the operation and the file it concerned.
 public struct ImagingError: Error, Sendable, Equatable, CustomStringConvertible {
   /// The libvips operation or cropjob step that failed (e.g. "load", "jpegsave").
@@ -27,5 +29,3 @@ public struct ImagingError: Error, Sendable, Equatable, CustomStringConvertible 
     return "\(subject)\(operation) failed: \(trimmed.isEmpty ? "unknown libvips error" : trimmed)"
   }
 }
-
-import Foundation

@@ -24,7 +24,8 @@ public struct Raster: Sendable, Equatable {
   }
 
   public init(width: Int, height: Int, bands: Int, pixels: [UInt8]) {
-    precondition(pixels.count == width * height * bands, "Raster: \(pixels.count) bytes for \(width)x\(height)x\(bands)")
+    precondition(
+      pixels.count == width * height * bands, "Raster: \(pixels.count) bytes for \(width)x\(height)x\(bands)")
     self.width = width
     self.height = height
     self.bands = bands
@@ -90,7 +91,9 @@ extension VipsImage {
 
 extension Renderer {
   /// `render`, with the pixels copied into Swift memory (3 or 4 bands).
-  static func raster(_ source: DecodedSource, geometry: PlacementResult, style: RenderStyle) throws(ImagingError) -> Raster {
+  static func raster(_ source: DecodedSource, geometry: PlacementResult, style: RenderStyle) throws(ImagingError)
+    -> Raster
+  {
     try render(source, geometry: geometry, style: style).raster()
   }
 }

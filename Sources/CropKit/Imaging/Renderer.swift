@@ -92,7 +92,8 @@ public enum Renderer {
     // that pixel: no background in the edge pixels (an upscaled crop at the photo's edge
     // otherwise got a half-transparent or background-tinted first row).
     let copyEdges: Int32 = geometry.coversOutput ? 1 : 0
-    if let separable = try resampleAxisAligned(image, m, odx: odx, ody: ody, size: size, covered: geometry.coversOutput) {
+    if let separable = try resampleAxisAligned(image, m, odx: odx, ody: ody, size: size, covered: geometry.coversOutput)
+    {
       image = separable
     } else {
       image = try image.derive("affine") { input, out in
@@ -132,7 +133,9 @@ public enum Renderer {
   }
 
   /// Circle mask, then flatten when the format has no alpha.
-  private static func finish(_ input: VipsImage, size: PixelSize, circleFrame: Rect, style: RenderStyle) throws(ImagingError) -> VipsImage {
+  private static func finish(_ input: VipsImage, size: PixelSize, circleFrame: Rect, style: RenderStyle)
+    throws(ImagingError) -> VipsImage
+  {
     var image = input
     if style.circle {
       let mask = try maskImage(size: size, frame: circleFrame, path: image.path)

@@ -95,7 +95,9 @@ enum SourceOpening {
     if head.count >= 2, head[0] == 0x50, (0x31...0x37).contains(head[1]) { return "PPM/PNM" }
     if starts("BM") { return "BMP" }
     if head.starts(with: [0, 0, 1, 0]) { return "ICO" }
-    if head.starts(with: [0xFF, 0x0A]) || head.starts(with: [0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20]) { return "JPEG XL" }
+    if head.starts(with: [0xFF, 0x0A]) || head.starts(with: [0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20]) {
+      return "JPEG XL"
+    }
     if at(4, "jP  ") || head.starts(with: [0xFF, 0x4F, 0xFF, 0x51]) { return "JPEG 2000" }
     if head.starts(with: [0x49, 0x49, 0xBC]) { return "JPEG XR" }
     if starts("8BPS") { return "Photoshop" }

@@ -11,7 +11,9 @@ public struct TextMask: Sendable {
   /// Renders `text` (plain text, escaped here; `bold` wraps it in `<b>`) in `font`
   /// ("sans 12": 12 px at 72 dpi), wrapped at `width` pixels when given. Returns nil for
   /// empty text or when no font can render it.
-  public static func render(_ text: String, font: String = "sans 12", bold: Bool = false, width: Int? = nil) -> TextMask? {
+  public static func render(_ text: String, font: String = "sans 12", bold: Bool = false, width: Int? = nil)
+    -> TextMask?
+  {
     let trimmed = text.trimmingCharacters(in: .whitespaces)
     guard !trimmed.isEmpty else { return nil }
     Vips.start()

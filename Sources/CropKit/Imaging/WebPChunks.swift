@@ -14,7 +14,9 @@ enum WebPChunks {
     var vp8xFlagsIndex: Int? = nil
     while offset + 8 <= bytes.count {
       let fourcc = String(decoding: bytes[offset..<offset + 4], as: UTF8.self)
-      let size = Int(bytes[offset + 4]) | Int(bytes[offset + 5]) << 8 | Int(bytes[offset + 6]) << 16 | Int(bytes[offset + 7]) << 24
+      let size =
+        Int(bytes[offset + 4]) | Int(bytes[offset + 5]) << 8 | Int(bytes[offset + 6]) << 16 | Int(bytes[offset + 7])
+        << 24
       let end = min(bytes.count, offset + 8 + size + (size & 1))
       if !removed.contains(fourcc) {
         if fourcc == "VP8X" { vp8xFlagsIndex = body.count + 8 }

@@ -22,7 +22,8 @@ public enum FocusCheck {
       let radius = min(frame.width, frame.height) / 2
       let distance = ((p.x - centre.x) * (p.x - centre.x) + (p.y - centre.y) * (p.y - centre.y)).squareRoot()
       if distance > radius + tolerance || outsideOutput {
-        return "the focus point falls outside the circle guide: it is cut off (\(String(format: "%.0f", distance - radius)) px outside the circle)"
+        return
+          "the focus point falls outside the circle guide: it is cut off (\(String(format: "%.0f", distance - radius)) px outside the circle)"
       }
       return nil
     }

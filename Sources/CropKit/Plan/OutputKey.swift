@@ -14,16 +14,17 @@ public enum OutputKey {
     func json<T: Encodable>(_ value: T) -> String {
       String(decoding: (try? encoder.encode(value)) ?? Data(), as: UTF8.self)
     }
-    return ([
-      "path=\(path)", "guide=\(json(guide))", "place=\(json(place))", "scale=\(outputScale)",
-      "size=\(geometry.outputSize.width)x\(geometry.outputSize.height)", "transform=\(json(geometry.transform))",
-      "encode=\(json(encode.options)) max_bytes=\(encode.maxBytes.map(String.init) ?? "-") min_quality=\(encode.minQuality)",
-      "metadata=\(metadata)", "style=circle:\(style.circle) alpha:\(style.alpha) bg:\(style.background)",
-    ]
-    // Settings added later appear only when not at their default, so that the outputs of
-    // earlier job files keep their keys.
-    + (encode.overBudget == .fail ? [] : ["over_budget=\(encode.overBudget.rawValue)"])
-    + (encode.colour == .srgb ? [] : ["colour=\(encode.colour.rawValue)"])).joined(separator: "\n")
+    return
+      ([
+        "path=\(path)", "guide=\(json(guide))", "place=\(json(place))", "scale=\(outputScale)",
+        "size=\(geometry.outputSize.width)x\(geometry.outputSize.height)", "transform=\(json(geometry.transform))",
+        "encode=\(json(encode.options)) max_bytes=\(encode.maxBytes.map(String.init) ?? "-") min_quality=\(encode.minQuality)",
+        "metadata=\(metadata)", "style=circle:\(style.circle) alpha:\(style.alpha) bg:\(style.background)",
+      ]
+      // Settings added later appear only when not at their default, so that the outputs of
+      // earlier job files keep their keys.
+      + (encode.overBudget == .fail ? [] : ["over_budget=\(encode.overBudget.rawValue)"])
+      + (encode.colour == .srgb ? [] : ["colour=\(encode.colour.rawValue)"])).joined(separator: "\n")
   }
 
   /// The recipe's identity without the source: what `plan --format json` prints as `key`.

@@ -7,7 +7,9 @@ public enum PlanFormat: String, Sendable, CaseIterable {
 }
 
 public enum PlanRenderer {
-  public static func render(_ plan: Plan, format: PlanFormat, selected: [Int]? = nil, upToDate: Set<String> = []) -> String {
+  public static func render(_ plan: Plan, format: PlanFormat, selected: [Int]? = nil, upToDate: Set<String> = [])
+    -> String
+  {
     let indices = selected ?? Array(plan.outputs.indices)
     switch format {
     case .text: return text(plan, indices, upToDate)
@@ -93,10 +95,12 @@ public enum PlanRenderer {
       case .smart(let strategy): focus = strategy.rawValue
       }
       return OutputJSON(
-        job: o.job, source: s.path, path: o.path, key: OutputKey.recipeKey(o.recipe), width: o.geometry.outputSize.width, height: o.geometry.outputSize.height,
+        job: o.job, source: s.path, path: o.path, key: OutputKey.recipeKey(o.recipe),
+        width: o.geometry.outputSize.width, height: o.geometry.outputSize.height,
         format: o.encode.options.format.rawValue, quality: o.encode.options.quality, maxBytes: o.encode.maxBytes,
         overBudget: o.encode.maxBytes != nil && o.encode.overBudget != .fail ? o.encode.overBudget.rawValue : nil,
-        colour: o.encode.colour == .srgb ? nil : o.encode.colour.rawValue, crop: o.geometry.sourceRegion, scale: o.geometry.scale, angle: o.geometry.angle, centre: o.geometry.centre,
+        colour: o.encode.colour == .srgb ? nil : o.encode.colour.rawValue, crop: o.geometry.sourceRegion,
+        scale: o.geometry.scale, angle: o.geometry.angle, centre: o.geometry.centre,
         focus: focus, loadShrink: s.loadShrink, stage: o.stage, upToDate: upToDate.contains(o.path),
         notes: o.geometry.notes.map(\.description))
     }
@@ -112,7 +116,8 @@ public enum PlanRenderer {
   /// as dashed edges from the upstream output to the decode that reads it.
   static func dot(_ plan: Plan, _ indices: [Int]) -> String {
     func quote(_ s: String) -> String {
-      "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+      "\""
+        + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
         .replacingOccurrences(of: "\n", with: "\\n") + "\""
     }
     var lines = ["digraph cropjob {", "  rankdir=LR;", "  node [fontname=\"Helvetica\", fontsize=10];"]
@@ -128,7 +133,9 @@ public enum PlanRenderer {
         let s = plan.sources[o.sourceIndex]
         if decodes.insert(o.sourceIndex).inserted {
           lines.append("    \(quote("decode:" + s.path)) [shape=box, label=\(quote("decode " + s.path))];")
-          if s.producedBy != nil { edges.append("  \(quote("out:" + s.path)) -> \(quote("decode:" + s.path)) [style=dashed];") }
+          if s.producedBy != nil {
+            edges.append("  \(quote("out:" + s.path)) -> \(quote("decode:" + s.path)) [style=dashed];")
+          }
         }
         let size = "\(o.geometry.outputSize.width)x\(o.geometry.outputSize.height)"
         lines.append("    \(quote("out:" + o.path)) [shape=note, label=\(quote(o.path + "\n" + size))];")

@@ -16,9 +16,13 @@ public struct Planner: Sendable {
 
   public func plan(_ file: JobFile) -> Plan {
     var issues: [PlanIssue] = []
-    let root = SourceExpansion.absolute(outputRoot ?? file.outputRoot, base: outputRoot == nil ? file.baseDirectory : FileManager.default.currentDirectoryPath)
+    let root = SourceExpansion.absolute(
+      outputRoot ?? file.outputRoot,
+      base: outputRoot == nil ? file.baseDirectory : FileManager.default.currentDirectoryPath)
     let stages = Self.stages(of: file.jobs)
-    let jobsInOrder = file.jobs.enumerated().sorted { (stages[$0.element.name]!, $0.offset) < (stages[$1.element.name]!, $1.offset) }.map(\.element)
+    let jobsInOrder = file.jobs.enumerated().sorted {
+      (stages[$0.element.name]!, $0.offset) < (stages[$1.element.name]!, $1.offset)
+    }.map(\.element)
 
     // 1. Sources of jobs that read files, then their headers, concurrently.
     var sources: [PlannedSource] = []
@@ -28,10 +32,16 @@ public struct Planner: Sendable {
       guard case .sources(let include, let exclude) = job.input else { continue }
       let (matches, unmatched) = SourceExpansion.expand(include: include, exclude: exclude, base: file.baseDirectory)
       for pattern in unmatched {
-        issues.append(PlanIssue(severity: .warning, job: job.name, source: pattern, output: nil, message: "matches no file", blocksRun: false))
+        issues.append(
+          PlanIssue(
+            severity: .warning, job: job.name, source: pattern, output: nil, message: "matches no file",
+            blocksRun: false))
       }
       if matches.isEmpty && unmatched.count == include.count {
-        issues.append(PlanIssue(severity: .error, job: job.name, source: nil, output: nil, message: "the job has no sources", blocksRun: false))
+        issues.append(
+          PlanIssue(
+            severity: .error, job: job.name, source: nil, output: nil, message: "the job has no sources",
+            blocksRun: false))
       }
       for match in matches {
         let absolute = SourceExpansion.absolute(match.path, base: file.baseDirectory)
@@ -41,7 +51,10 @@ public struct Planner: Sendable {
         } else {
           index = sources.count
           sourceIndex[absolute] = index
-          sources.append(PlannedSource(path: match.path, absolutePath: absolute, header: nil, error: nil, producedBy: nil, stage: 0, loadShrink: 1))
+          sources.append(
+            PlannedSource(
+              path: match.path, absolutePath: absolute, header: nil, error: nil, producedBy: nil, stage: 0,
+              loadShrink: 1))
         }
         jobSources[job.name, default: []].append((index, match.subdirectory))
       }
@@ -55,16 +68,23 @@ public struct Planner: Sendable {
       if case .from(let upstream) = job.input {
         // The upstream job's first output entry, at its largest size, is this job's source.
         let produced = outputs.filter { $0.job == upstream && $0.entry == 0 }
-        let largest = Dictionary(grouping: produced, by: \.sourceIndex).values.compactMap { $0.max { $0.outputScale < $1.outputScale } }
+        let largest = Dictionary(grouping: produced, by: \.sourceIndex).values.compactMap {
+          $0.max { $0.outputScale < $1.outputScale }
+        }
         for output in largest.sorted(by: { $0.path < $1.path }) {
           let absolute = output.absolutePath
           let index = sources.count
           sourceIndex[absolute] = index
           let header = SourceHeader(
-            format: InputFormat(rawValue: output.encode.options.format == .jpeg ? "jpeg" : output.encode.options.format.rawValue) ?? .png,
-            storedWidth: output.geometry.outputSize.width, storedHeight: output.geometry.outputSize.height, orientation: 1,
+            format: InputFormat(
+              rawValue: output.encode.options.format == .jpeg ? "jpeg" : output.encode.options.format.rawValue) ?? .png,
+            storedWidth: output.geometry.outputSize.width, storedHeight: output.geometry.outputSize.height,
+            orientation: 1,
             bands: output.style.alpha ? 4 : 3, hasAlpha: output.style.alpha, pages: 1)
-          sources.append(PlannedSource(path: output.path, absolutePath: absolute, header: header, error: nil, producedBy: upstream, stage: stage, loadShrink: 1))
+          sources.append(
+            PlannedSource(
+              path: output.path, absolutePath: absolute, header: header, error: nil, producedBy: upstream, stage: stage,
+              loadShrink: 1))
           jobSources[job.name, default: []].append((index, ""))
         }
       }
@@ -72,12 +92,15 @@ public struct Planner: Sendable {
         sources[index].stage = max(sources[index].stage, stage)
         let source = sources[index]
         if let error = source.error {
-          issues.append(PlanIssue(severity: .error, job: job.name, source: source.path, output: nil, message: error, blocksRun: false))
+          issues.append(
+            PlanIssue(
+              severity: .error, job: job.name, source: source.path, output: nil, message: error, blocksRun: false))
           continue
         }
         guard let header = source.header else { continue }
         var place = job.place
-        for o in file.overrides where (o.job == nil || o.job == job.name) && Self.sameSource(o.source, source, base: file.baseDirectory) {
+        for o in file.overrides
+        where (o.job == nil || o.job == job.name) && Self.sameSource(o.source, source, base: file.baseDirectory) {
           place = place.applying(o)
         }
         for (entry, spec) in job.outputs.enumerated() {
@@ -87,17 +110,28 @@ public struct Planner: Sendable {
               spec: spec, entry: entry, sizeIndex: sizeIndex, outputScale: outputScale, root: root, stage: stage)
             guard case .success(let planned) = result else {
               if case .failure(let problem) = result {
-                issues.append(PlanIssue(severity: .error, job: job.name, source: source.path, output: spec.pathTemplate, message: "invalid placement: \(problem.message)", blocksRun: false))
+                issues.append(
+                  PlanIssue(
+                    severity: .error, job: job.name, source: source.path, output: spec.pathTemplate,
+                    message: "invalid placement: \(problem.message)", blocksRun: false))
               }
               continue
             }
             for note in planned.geometry.notes {
               if case .guideNotCovered = note, place.overflow != .clamp { continue }
-              issues.append(PlanIssue(severity: .warning, job: job.name, source: source.path, output: planned.path, message: note.description, blocksRun: false))
+              issues.append(
+                PlanIssue(
+                  severity: .warning, job: job.name, source: source.path, output: planned.path,
+                  message: note.description, blocksRun: false))
             }
             let photo = Size(width: Double(header.width), height: Double(header.height))
-            if let message = FocusCheck.cutOffMessage(place: place, guide: job.guide, source: photo, geometry: planned.geometry) {
-              issues.append(PlanIssue(severity: .warning, job: job.name, source: source.path, output: planned.path, message: message, blocksRun: false))
+            if let message = FocusCheck.cutOffMessage(
+              place: place, guide: job.guide, source: photo, geometry: planned.geometry)
+            {
+              issues.append(
+                PlanIssue(
+                  severity: .warning, job: job.name, source: source.path, output: planned.path, message: message,
+                  blocksRun: false))
             }
             outputs.append(planned)
           }
@@ -108,7 +142,9 @@ public struct Planner: Sendable {
     // 3. Shrink-on-load from each source's largest output; collisions; paths inside the root.
     // (One pass over the outputs: a batch has millions of them.)
     var maxScales = [Double?](repeating: nil, count: sources.count)
-    for output in outputs { maxScales[output.sourceIndex] = max(maxScales[output.sourceIndex] ?? 0, output.geometry.scale) }
+    for output in outputs {
+      maxScales[output.sourceIndex] = max(maxScales[output.sourceIndex] ?? 0, output.geometry.scale)
+    }
     for i in sources.indices {
       if let header = sources[i].header {
         sources[i].loadShrink = DecodedSource.loadShrink(for: header, maxOutputScale: maxScales[i] ?? 1)
@@ -133,12 +169,16 @@ public struct Planner: Sendable {
         issues.append(
           PlanIssue(
             severity: .error, job: output.job, source: sources[output.sourceIndex].path, output: output.path,
-            message: "path collision: also written by job \(first.job) from \(sources[first.sourceIndex].path)", blocksRun: true))
+            message: "path collision: also written by job \(first.job) from \(sources[first.sourceIndex].path)",
+            blocksRun: true))
       } else {
         byPath[output.absolutePath] = output
       }
       if let problem = OutputPaths.escapeProblem(output.absolutePath, root: root) {
-        issues.append(PlanIssue(severity: .error, job: output.job, source: sources[output.sourceIndex].path, output: output.path, message: problem, blocksRun: true))
+        issues.append(
+          PlanIssue(
+            severity: .error, job: output.job, source: sources[output.sourceIndex].path, output: output.path,
+            message: problem, blocksRun: true))
       }
     }
     return Plan(jobFile: file, outputRoot: root, sources: sources, outputs: outputs, issues: issues)
@@ -159,15 +199,19 @@ public struct Planner: Sendable {
     }
     let placement = Placement(
       fit: place.fit, zoom: place.zoom, offset: place.offset, focus: focus, rotate: place.rotate,
-      flipHorizontal: place.flipHorizontal, flipVertical: place.flipVertical, crop: place.crop, overflow: place.overflow,
+      flipHorizontal: place.flipHorizontal, flipVertical: place.flipVertical, crop: place.crop,
+      overflow: place.overflow,
       upscale: place.upscale)
     let sourceSize = Size(width: Double(header.width), height: Double(header.height))
-    let problems = Geometry.validate(source: sourceSize, guide: job.guide, placement: placement, outputScale: outputScale)
+    let problems = Geometry.validate(
+      source: sourceSize, guide: job.guide, placement: placement, outputScale: outputScale)
     guard problems.isEmpty else { return .failure(PlanProblem(message: problems.joined(separator: "; "))) }
     let geometry = Geometry.place(source: sourceSize, guide: job.guide, placement: placement, outputScale: outputScale)
     let format = spec.encode.options.format
     let circle = job.guide.shape == .circle
-    let alpha = format.hasAlpha && (circle || header.hasAlpha || !geometry.coversOutput || smart != nil && place.overflow != .clamp)
+    let alpha =
+      format.hasAlpha
+      && (circle || header.hasAlpha || !geometry.coversOutput || smart != nil && place.overflow != .clamp)
     let background = place.background ?? (format.hasAlpha ? [0, 0, 0, 0] : [255, 255, 255, 255])
     let style = RenderStyle(circle: circle, alpha: alpha, background: background)
     let relative = OutputPaths.render(
@@ -176,11 +220,12 @@ public struct Planner: Sendable {
     let recipe = OutputKey.recipe(
       job: job.name, guide: job.guide, place: place, outputScale: outputScale, geometry: geometry, encode: spec.encode,
       metadata: spec.metadata, style: style, path: relative)
-    return .success(PlannedOutput(
-      job: job.name, sourceIndex: sourceIndex, entry: entry, sizeIndex: sizeIndex, path: relative,
-      absolutePath: (root as NSString).appendingPathComponent(relative), guide: job.guide, place: place,
-      outputScale: outputScale, geometry: geometry, smartFocus: smart, encode: spec.encode, metadata: spec.metadata,
-      style: style, recipe: recipe, stage: stage))
+    return .success(
+      PlannedOutput(
+        job: job.name, sourceIndex: sourceIndex, entry: entry, sizeIndex: sizeIndex, path: relative,
+        absolutePath: (root as NSString).appendingPathComponent(relative), guide: job.guide, place: place,
+        outputScale: outputScale, geometry: geometry, smartFocus: smart, encode: spec.encode, metadata: spec.metadata,
+        style: style, recipe: recipe, stage: stage))
   }
 
   struct PlanProblem: Error { var message: String }

@@ -29,7 +29,8 @@ public enum ShardSelection {
     if let id = try int("SLURM_ARRAY_TASK_ID") {
       let min = try int("SLURM_ARRAY_TASK_MIN") ?? 0
       guard let n = try int("SLURM_ARRAY_TASK_COUNT") ?? count else {
-        throw Problem(description: "SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_COUNT is not (or pass --shard-count)")
+        throw Problem(
+          description: "SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_COUNT is not (or pass --shard-count)")
       }
       let step = try int("SLURM_ARRAY_TASK_STEP") ?? 1
       // An irregular list (--array=1,2,7) has no step that describes it: every task refuses,
@@ -37,13 +38,17 @@ public enum ShardSelection {
       let max = try int("SLURM_ARRAY_TASK_MAX")
       guard step >= 1, (id - min) % step == 0, max.map({ $0 == min + step * (n - 1) }) ?? true else {
         throw Problem(
-          description: "the Slurm array (task \(id), min \(min), max \(max.map(String.init) ?? "?"), step \(step), count \(n)) is not a regular range: pass --shard I/N")
+          description:
+            "the Slurm array (task \(id), min \(min), max \(max.map(String.init) ?? "?"), step \(step), count \(n)) is not a regular range: pass --shard I/N"
+        )
       }
       return try checked((id - min) / step, n, "SLURM_ARRAY_TASK_ID")
     }
     for key in ["JOB_COMPLETION_INDEX", "AWS_BATCH_JOB_ARRAY_INDEX"] {
       if let index = try int(key) {
-        guard let count else { throw Problem(description: "\(key) is set: pass --shard-count N (the number of workers)") }
+        guard let count else {
+          throw Problem(description: "\(key) is set: pass --shard-count N (the number of workers)")
+        }
         return try checked(index, count, key)
       }
     }

@@ -4,7 +4,9 @@ import Foundation
 /// patterns into a sorted, de-duplicated list of files.
 public enum SourceExpansion {
   /// File extensions a folder entry picks up (globs and files are taken as written).
-  public static let imageExtensions: Set<String> = ["jpg", "jpeg", "png", "webp", "tif", "tiff", "gif", "heic", "heif", "avif"]
+  public static let imageExtensions: Set<String> = [
+    "jpg", "jpeg", "png", "webp", "tif", "tiff", "gif", "heic", "heif", "avif",
+  ]
 
   /// One expanded file: its path as the job file's folder sees it, and the folder part
   /// below the pattern's literal base (for the `{dir}` placeholder).
@@ -15,7 +17,9 @@ public enum SourceExpansion {
 
   /// Expands patterns relative to `base`. Patterns that match nothing are returned in
   /// `unmatched` so that the planner can report them.
-  public static func expand(include: [String], exclude: [String], base: String) -> (matches: [Match], unmatched: [String]) {
+  public static func expand(include: [String], exclude: [String], base: String) -> (
+    matches: [Match], unmatched: [String]
+  ) {
     var found: [String: Match] = [:]
     var unmatched: [String] = []
     for pattern in include {

@@ -6,12 +6,16 @@ import Foundation
 /// page and explains the marks.
 enum ContactSheet {
   static func cellSize(tileSize: Int) -> (width: Int, height: Int) {
-    (2 * tileSize + PreviewStyle.panelGap + 2 * PreviewStyle.cellPadding,
-     tileSize + PreviewStyle.captionHeight + 2 * PreviewStyle.cellPadding)
+    (
+      2 * tileSize + PreviewStyle.panelGap + 2 * PreviewStyle.cellPadding,
+      tileSize + PreviewStyle.captionHeight + 2 * PreviewStyle.cellPadding
+    )
   }
 
   /// The top-left corner of tile `index` (0-based on its page).
-  static func cellOrigin(_ index: Int, columns: Int, tileSize: Int, header: Int = PreviewStyle.headerHeight) -> (x: Int, y: Int) {
+  static func cellOrigin(_ index: Int, columns: Int, tileSize: Int, header: Int = PreviewStyle.headerHeight) -> (
+    x: Int, y: Int
+  ) {
     let cell = cellSize(tileSize: tileSize)
     let spacing = PreviewStyle.cellPadding
     return (
@@ -29,7 +33,8 @@ enum ContactSheet {
     let usedColumns = max(1, min(columns, tiles.count))
     let rows = max(1, (tiles.count + columns - 1) / columns)
     let width = max(
-      2 * PreviewStyle.pageMargin + usedColumns * cell.width + (usedColumns - 1) * spacing, Self.legend.width + 2 * PreviewStyle.pageMargin)
+      2 * PreviewStyle.pageMargin + usedColumns * cell.width + (usedColumns - 1) * spacing,
+      Self.legend.width + 2 * PreviewStyle.pageMargin)
     let titleText = "cropjob preview  ·  \(title)  ·  page \(pageNumber) of \(pageCount)"
     let titleWidth = TextMask.render(titleText, font: "sans 14", bold: true)?.mask.width ?? 0
     // The legend goes beside the title when there is room, else on a second line.
@@ -41,7 +46,9 @@ enum ContactSheet {
     drawLine(
       titleText, on: &page, x: PreviewStyle.pageMargin, top: 14, width: width - 2 * PreviewStyle.pageMargin,
       colour: PreviewStyle.text, bold: true, font: "sans 14")
-    page.draw(legend, x: oneLine ? width - PreviewStyle.pageMargin - legend.width : PreviewStyle.pageMargin - 4, y: oneLine ? 12 : 36)
+    page.draw(
+      legend, x: oneLine ? width - PreviewStyle.pageMargin - legend.width : PreviewStyle.pageMargin - 4,
+      y: oneLine ? 12 : 36)
     for (i, tile) in tiles.enumerated() {
       let origin = cellOrigin(i, columns: columns, tileSize: tileSize, header: header)
       drawCell(tile, on: &page, x: origin.x, y: origin.y, tileSize: tileSize)
@@ -76,9 +83,11 @@ enum ContactSheet {
       right -= 4
     }
     let nameSpace = right - (x + pad) - 4
-    let nameWidth = drawLine(name, on: &page, x: x + pad, top: lineTop, width: nameSpace, colour: PreviewStyle.text, bold: true)
+    let nameWidth = drawLine(
+      name, on: &page, x: x + pad, top: lineTop, width: nameSpace, colour: PreviewStyle.text, bold: true)
     drawLine(
-      "job \(tile.tile.job)" + (tile.placement.isEmpty ? "" : "  ·  \(tile.placement)"), on: &page, x: x + pad + nameWidth + 10, top: lineTop, width: nameSpace - nameWidth - 10,
+      "job \(tile.tile.job)" + (tile.placement.isEmpty ? "" : "  ·  \(tile.placement)"), on: &page,
+      x: x + pad + nameWidth + 10, top: lineTop, width: nameSpace - nameWidth - 10,
       colour: PreviewStyle.secondaryText)
     lineTop += PreviewStyle.lineHeight
     let outputs = tile.outputSummary.isEmpty ? "no outputs" : "→ " + tile.outputSummary.joined(separator: ",  ")
@@ -90,8 +99,10 @@ enum ContactSheet {
     }
     for issue in tile.issues {
       lines.append(
-        (issue.severity == .error ? "✖ " + issue.text : "⚠ " + issue.text,
-         issue.severity == .error ? PreviewStyle.error : PreviewStyle.warning))
+        (
+          issue.severity == .error ? "✖ " + issue.text : "⚠ " + issue.text,
+          issue.severity == .error ? PreviewStyle.error : PreviewStyle.warning
+        ))
     }
     let limit = PreviewStyle.captionWarningLines
     if lines.count > limit {
@@ -150,12 +161,16 @@ enum ContactSheet {
     x += drawLine("dimmed: cut away", on: &page, x: x, top: top, width: 300, colour: PreviewStyle.secondaryText) + 16
     for (kind, label) in [(PointMarker.Kind.focus, "focus"), (.smart, "smart-crop point")] {
       let marker = PointMarker(centre: Point(x: Double(x) + 14, y: mid), kind: kind)
-      page.paint(in: marker.box, colour: PreviewStyle.halo, opacity: PreviewStyle.haloOpacity) { marker.stroke($0).halo }
+      page.paint(in: marker.box, colour: PreviewStyle.halo, opacity: PreviewStyle.haloOpacity) {
+        marker.stroke($0).halo
+      }
       page.paint(in: marker.box, colour: marker.colour) { marker.stroke($0).line }
       x += 32
       x += drawLine(label, on: &page, x: x, top: top, width: 300, colour: PreviewStyle.secondaryText) + 16
     }
-    x += drawLine("›  the job's first output, as written", on: &page, x: x, top: top, width: 400, colour: PreviewStyle.secondaryText)
+    x += drawLine(
+      "›  the job's first output, as written", on: &page, x: x, top: top, width: 400, colour: PreviewStyle.secondaryText
+    )
     return x
   }
 }

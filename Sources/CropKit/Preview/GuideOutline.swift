@@ -50,7 +50,9 @@ public enum GuideOutline: Sendable, Equatable {
       }
       return p + mids
     case .circle(let c, let r):
-      return [Point(x: c.x + r, y: c.y), Point(x: c.x, y: c.y + r), Point(x: c.x - r, y: c.y), Point(x: c.x, y: c.y - r)]
+      return [
+        Point(x: c.x + r, y: c.y), Point(x: c.x, y: c.y + r), Point(x: c.x - r, y: c.y), Point(x: c.x, y: c.y - r),
+      ]
     }
   }
 

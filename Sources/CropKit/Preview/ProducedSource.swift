@@ -20,7 +20,8 @@ enum ProducedSource {
       decoded = render(origin, plan: plan, strictness: strictness, depth: depth + 1)
     } else if let originHeader = origin.header, origin.error == nil {
       decoded = Result { () throws(ImagingError) -> DecodedSource in
-        try DecodedSource.decode(path: origin.absolutePath, header: originHeader, shrink: origin.loadShrink, strictness: strictness)
+        try DecodedSource.decode(
+          path: origin.absolutePath, header: originHeader, shrink: origin.loadShrink, strictness: strictness)
       }
     } else {
       decoded = .failure(ImagingError(operation: "load", path: origin.path, message: origin.error ?? "no header"))

@@ -67,7 +67,8 @@ public enum ProofSheet {
   /// A source whose tiles use smart focus is decoded as the run decodes it (the plan's
   /// shrink-on-load), so the point found is the run's exactly, unless `quickSmartFocus`.
   public static func render(
-    _ tiles: [ProofTile], plan: Plan, tileSize: Int, strictness: DecodeStrictness = .warning, quickSmartFocus: Bool = false
+    _ tiles: [ProofTile], plan: Plan, tileSize: Int, strictness: DecodeStrictness = .warning,
+    quickSmartFocus: Bool = false
   ) -> [RenderedTile] {
     Vips.start()
     var grouping: [Int: [Int]] = [:]
@@ -81,7 +82,9 @@ public enum ProofSheet {
         ImagingError(operation: "load", path: plan.sources[sourceIndex].path, message: "not decoded"))
       if !needed.isEmpty {
         let scale = needed.map { TileRenderer.requiredScale(tiles[$0], plan: plan, tileSize: tileSize) }.max() ?? 1
-        let smart = needed.contains { tiles[$0].outputs.contains { plan.outputs[$0].smartFocus != nil && plan.outputs[$0].place.crop == nil } }
+        let smart = needed.contains {
+          tiles[$0].outputs.contains { plan.outputs[$0].smartFocus != nil && plan.outputs[$0].place.crop == nil }
+        }
         let asRun = smart && !quickSmartFocus
         decoded = decode(plan.sources[sourceIndex], plan: plan, scale: scale, asRun: asRun, strictness: strictness)
       }
@@ -97,9 +100,12 @@ public enum ProofSheet {
   public static func write(
     plan: Plan, options: ProofSheetOptions, progress: ((Int, Int) -> Void)? = nil
   ) throws -> ProofSheetResult {
-    if let problem = directoryProblem(options.directory, outputRoot: plan.outputRoot) { throw Refusal(message: problem) }
+    if let problem = directoryProblem(options.directory, outputRoot: plan.outputRoot) {
+      throw Refusal(message: problem)
+    }
     let tiles = try TileSelection.tiles(of: plan, job: options.job, limit: options.limit)
-    let directory = (SourceExpansion.absolute(options.directory, base: FileManager.default.currentDirectoryPath) as NSString)
+    let directory =
+      (SourceExpansion.absolute(options.directory, base: FileManager.default.currentDirectoryPath) as NSString)
       .standardizingPath
     let tilesFolder = (directory as NSString).appendingPathComponent("tiles")
     let perPage = max(1, options.columns * options.rows)
@@ -121,33 +127,40 @@ public enum ProofSheet {
     for page in 0..<pageCount {
       let slice = Array(tiles[min(tiles.count, page * perPage)..<min(tiles.count, (page + 1) * perPage)])
       let rendered = render(
-        slice, plan: plan, tileSize: options.tileSize, strictness: options.strictness, quickSmartFocus: options.quickSmartFocus)
+        slice, plan: plan, tileSize: options.tileSize, strictness: options.strictness,
+        quickSmartFocus: options.quickSmartFocus)
       let names = slice.indices.map { tileName(index: page * perPage + $0 + 1, tile: slice[$0]) }
-      let encoded = ConcurrentMap.map(Array(rendered.indices)) { i in Result { try rendered[i].body.pngBytes(compression: pngCompression) } }
+      let encoded = ConcurrentMap.map(Array(rendered.indices)) { i in
+        Result { try rendered[i].body.pngBytes(compression: pngCompression) }
+      }
       for (i, tile) in rendered.enumerated() {
         let path = (tilesFolder as NSString).appendingPathComponent(names[i])
         try save(try encoded[i].get(), path)
         images.append(path)
         entries.append(
           ProofSheetHTML.Entry(
-            tile: strippedOfPixels(tile), image: "tiles/" + names[i], outputPaths: tile.tile.outputs.map { plan.outputs[$0].path }))
+            tile: strippedOfPixels(tile), image: "tiles/" + names[i],
+            outputPaths: tile.tile.outputs.map { plan.outputs[$0].path }))
         if tile.hasErrors { errors += 1 } else if !tile.issues.isEmpty { warnings += 1 }
       }
       let sheet = ContactSheet.page(
-        rendered, columns: options.columns, tileSize: options.tileSize, title: title, pageNumber: page + 1, pageCount: pageCount)
+        rendered, columns: options.columns, tileSize: options.tileSize, title: title, pageNumber: page + 1,
+        pageCount: pageCount)
       let path = (directory as NSString).appendingPathComponent(String(format: "page-%03d.png", page + 1))
       try save(try sheet.pngBytes(palette: options.palette, compression: pngCompression), path)
       pages.append(path)
       progress?(page + 1, pageCount)
     }
     let html = ProofSheetHTML.page(
-      title: title, entries: entries, pages: pages.map { ($0 as NSString).lastPathComponent }, tileSize: options.tileSize,
+      title: title, entries: entries, pages: pages.map { ($0 as NSString).lastPathComponent },
+      tileSize: options.tileSize,
       planIssues: plan.issues.filter { options.job == nil || $0.job == nil || $0.job == options.job })
     let htmlPath = (directory as NSString).appendingPathComponent("index.html")
     try save(Array(html.utf8), htmlPath)
     removeStale(directory: directory, tilesFolder: tilesFolder, keep: written)
     return ProofSheetResult(
-      html: htmlPath, pages: pages, tileImages: images, tiles: tiles, tilesWithWarnings: warnings, tilesWithErrors: errors)
+      html: htmlPath, pages: pages, tileImages: images, tiles: tiles, tilesWithWarnings: warnings,
+      tilesWithErrors: errors)
   }
 
   /// Decodes a source at the largest shrink-on-load that keeps `scale` panel pixels per
@@ -203,12 +216,14 @@ public enum ProofSheet {
   }
 
   static func isTileName(_ name: String) -> Bool {
-    name.hasSuffix(".png") && name.count > 5 && name.prefix(4).allSatisfy(\.isNumber) && name.dropFirst(4).hasPrefix("-")
+    name.hasSuffix(".png") && name.count > 5 && name.prefix(4).allSatisfy(\.isNumber)
+      && name.dropFirst(4).hasPrefix("-")
   }
 
   /// Absolute, standardised, with the symlinks of its existing part resolved.
   static func resolved(_ path: String) -> String {
-    var existing = (SourceExpansion.absolute(path, base: FileManager.default.currentDirectoryPath) as NSString).standardizingPath
+    var existing = (SourceExpansion.absolute(path, base: FileManager.default.currentDirectoryPath) as NSString)
+      .standardizingPath
     var rest: [String] = []
     while !FileManager.default.fileExists(atPath: existing) && existing != "/" {
       rest.insert((existing as NSString).lastPathComponent, at: 0)

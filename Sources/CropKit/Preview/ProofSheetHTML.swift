@@ -59,7 +59,8 @@ enum ProofSheetHTML {
       html +=
         "<img src=\"\(escape(entry.image))\" width=\"\(tile.body.width)\" height=\"\(tile.body.height)\" alt=\"\(escape("\(tile.tile.job): \(name)"))\">\n"
       let placement = tile.placement.isEmpty ? "" : " &middot; \(escape(tile.placement))"
-      html += "<figcaption><b>\(escape(name))</b> <span class=\"job\">job \(escape(tile.tile.job))\(placement)</span><br>\n"
+      html +=
+        "<figcaption><b>\(escape(name))</b> <span class=\"job\">job \(escape(tile.tile.job))\(placement)</span><br>\n"
       html += "<span class=\"src\">\(escape(tile.tile.sourcePath))</span><br>\n"
       if !entry.outputPaths.isEmpty {
         html += "<span class=\"out\">&rarr; \(escape(tile.outputSummary.joined(separator: ", ")))</span><br>\n"

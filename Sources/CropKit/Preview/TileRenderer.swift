@@ -16,7 +16,9 @@ enum TileRenderer {
     return max(view.scale, q * output.geometry.scale)
   }
 
-  static func render(_ tile: ProofTile, plan: Plan, decoded: Result<DecodedSource, ImagingError>, tileSize: Int) -> RenderedTile {
+  static func render(_ tile: ProofTile, plan: Plan, decoded: Result<DecodedSource, ImagingError>, tileSize: Int)
+    -> RenderedTile
+  {
     let t = tileSize
     let gap = PreviewStyle.panelGap
     var body = Raster(width: 2 * t + gap, height: t, colour: PreviewStyle.cellBackground)
@@ -90,13 +92,16 @@ enum TileRenderer {
       let panelOutput = PlacementResult(
         transform: toPanel * geometry.transform, outputSize: size, scale: geometry.scale * q, angle: geometry.angle,
         centre: geometry.centre, sourceRegion: geometry.sourceRegion, coversOutput: geometry.coversOutput,
-        notes: geometry.notes, guideRect: Rect(x: g.minX * sx, y: g.minY * sy, width: g.width * sx, height: g.height * sy))
+        notes: geometry.notes,
+        guideRect: Rect(x: g.minX * sx, y: g.minY * sy, width: g.width * sx, height: g.height * sy))
       let image = try Renderer.raster(decodedSource, geometry: panelOutput, style: output.style)
       let ox = t + gap + (t - size.width) / 2
       let oy = (t - size.height) / 2
       body.fill(x: ox - 1, y: oy - 1, width: size.width + 2, height: size.height + 2, colour: PreviewStyle.outputBorder)
       body.fill(x: ox, y: oy, width: size.width, height: size.height, colour: PreviewStyle.panelBackground)
-      if image.bands == 4 || image.bands == 2 { body.checkerboard(x: ox, y: oy, width: size.width, height: size.height) }
+      if image.bands == 4 || image.bands == 2 {
+        body.checkerboard(x: ox, y: oy, width: size.width, height: size.height)
+      }
       body.draw(image, x: ox, y: oy)
 
       rendered.body = body
@@ -106,7 +111,8 @@ enum TileRenderer {
       rendered.outline = bodyOutline
       rendered.focusPoint = focus
       rendered.smartPoint = smartPoint
-      rendered.issues = tile.issues + previewIssues(output: output, geometry: geometry, smartPoint: smartPoint, existing: tile.issues)
+      rendered.issues =
+        tile.issues + previewIssues(output: output, geometry: geometry, smartPoint: smartPoint, existing: tile.issues)
       return rendered
     } catch {
       return failed(rendered, "\(error)", tileSize: t)
@@ -115,16 +121,22 @@ enum TileRenderer {
 
   /// Checks the plan cannot make: a guide reaching off the photo on purpose (`overflow:
   /// fill` or `shrink`; the planner warns only under clamp), and a smart-crop point cut off.
-  static func previewIssues(output: PlannedOutput, geometry: PlacementResult, smartPoint: Point?, existing: [TileIssue]) -> [TileIssue] {
+  static func previewIssues(output: PlannedOutput, geometry: PlacementResult, smartPoint: Point?, existing: [TileIssue])
+    -> [TileIssue]
+  {
     var extra: [TileIssue] = []
     let messages = Set(existing.map(\.message))
     if !geometry.coversOutput, !messages.contains(PlacementNote.guideNotCovered.description) {
       extra.append(
         TileIssue(
           severity: .warning,
-          message: "the guide reaches outside the photo: that part is filled with the background (overflow: \(output.place.overflow.rawValue))"))
+          message:
+            "the guide reaches outside the photo: that part is filled with the background (overflow: \(output.place.overflow.rawValue))"
+        ))
     }
-    if let smartPoint, let message = FocusCheck.cutOffMessage(focus: smartPoint, shape: output.guide.shape, geometry: geometry) {
+    if let smartPoint,
+      let message = FocusCheck.cutOffMessage(focus: smartPoint, shape: output.guide.shape, geometry: geometry)
+    {
       extra.append(TileIssue(severity: .warning, message: "smart-crop point: " + message))
     }
     return extra
@@ -132,8 +144,11 @@ enum TileRenderer {
 
   /// Source pixels → panel pixels: the photo, the guide and the marked points, fitted into
   /// the square panel with a small margin (so a guide reaching off the photo is seen whole).
-  static func viewMap(photo: Size, outline: GuideOutline, points: [Point], tileSize: Int) -> (map: Affine, scale: Double) {
-    let box = Rect.boundingBox(of: Rect(size: photo).corners + outline.boundingBox.corners + points) ?? Rect(size: photo)
+  static func viewMap(photo: Size, outline: GuideOutline, points: [Point], tileSize: Int) -> (
+    map: Affine, scale: Double
+  ) {
+    let box =
+      Rect.boundingBox(of: Rect(size: photo).corners + outline.boundingBox.corners + points) ?? Rect(size: photo)
     let t = Double(tileSize)
     let margin = max(4, (t * 0.03).rounded())
     let scale = min((t - 2 * margin) / max(box.width, 1e-9), (t - 2 * margin) / max(box.height, 1e-9))
@@ -149,7 +164,9 @@ enum TileRenderer {
 
   /// The placement in the job file's words, defaults left out.
   static func placementSummary(_ place: PlaceSpec) -> String {
-    func number(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : String(format: "%g", (v * 1000).rounded() / 1000) }
+    func number(_ v: Double) -> String {
+      v == v.rounded() ? String(Int(v)) : String(format: "%g", (v * 1000).rounded() / 1000)
+    }
     var parts: [String] = []
     if let crop = place.crop {
       parts.append("crop \(number(crop.width))×\(number(crop.height)) at \(number(crop.x)), \(number(crop.y))")
@@ -162,7 +179,9 @@ enum TileRenderer {
       case .point(let p): parts.append("focus: \(number(p.x)), \(number(p.y))")
       }
       if place.zoom != 1 { parts.append("zoom \(number(place.zoom))") }
-      if place.offset.x != 0 || place.offset.y != 0 { parts.append("offset \(number(place.offset.x)), \(number(place.offset.y))") }
+      if place.offset.x != 0 || place.offset.y != 0 {
+        parts.append("offset \(number(place.offset.x)), \(number(place.offset.y))")
+      }
       if place.rotate != 0 { parts.append("rotate \(number(place.rotate))°") }
     }
     if place.flipHorizontal { parts.append("flip h") }
@@ -176,7 +195,8 @@ enum TileRenderer {
     var seen: [String] = []
     for i in tile.outputs {
       let o = plan.outputs[i]
-      var text = "\(o.geometry.outputSize.width)×\(o.geometry.outputSize.height) \(o.encode.options.format.fileExtension)"
+      var text =
+        "\(o.geometry.outputSize.width)×\(o.geometry.outputSize.height) \(o.encode.options.format.fileExtension)"
       if let budget = o.encode.maxBytes { text += " ≤ \(budget >= 1000 ? "\(budget / 1000) kB" : "\(budget) B")" }
       if !seen.contains(text) { seen.append(text) }
     }
@@ -188,7 +208,9 @@ enum TileRenderer {
     result.failure = reason
     let width = tileSize * 2 + PreviewStyle.panelGap - 24
     if let text = TextMask.render(reason, font: PreviewStyle.font, width: width) {
-      let clipped = text.mask.height > tileSize - 40 ? text.mask.cropped(x: 0, y: 0, width: text.mask.width, height: tileSize - 40) : text.mask
+      let clipped =
+        text.mask.height > tileSize - 40
+        ? text.mask.cropped(x: 0, y: 0, width: text.mask.width, height: tileSize - 40) : text.mask
       result.body.fill(x: 0, y: 0, width: result.body.width, height: tileSize, colour: PreviewStyle.panelBackground)
       result.body.draw(mask: clipped, x: 12, y: 36, colour: PreviewStyle.error)
     }

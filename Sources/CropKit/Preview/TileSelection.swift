@@ -58,7 +58,8 @@ public enum TileSelection {
       if let i = result.firstIndex(where: { $0.message == issue.message && $0.severity == issue.severity }) {
         if let output = issue.output, !result[i].outputs.contains(output) { result[i].outputs.append(output) }
       } else {
-        result.append(TileIssue(severity: issue.severity, message: issue.message, outputs: issue.output.map { [$0] } ?? []))
+        result.append(
+          TileIssue(severity: issue.severity, message: issue.message, outputs: issue.output.map { [$0] } ?? []))
       }
     }
     return result.filter { $0.severity == .error } + result.filter { $0.severity == .warning }

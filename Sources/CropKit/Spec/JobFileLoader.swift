@@ -46,11 +46,15 @@ public enum JobFileLoader {
     while count < bytes.count {
       let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + count, $0.count - count) }
       if n < 0 && errno == EINTR { continue }
-      if n < 0 { return .failure(ReadProblem(message: "cannot read the job file: \(String(cString: strerror(errno)))")) }
+      if n < 0 {
+        return .failure(ReadProblem(message: "cannot read the job file: \(String(cString: strerror(errno)))"))
+      }
       if n == 0 { break }
       count += n
     }
-    if count > limit { return .failure(ReadProblem(message: "the job file is larger than the limit of \(limit) bytes")) }
+    if count > limit {
+      return .failure(ReadProblem(message: "the job file is larger than the limit of \(limit) bytes"))
+    }
     return .success(Array(bytes.prefix(count)))
   }
 
@@ -61,7 +65,8 @@ public enum JobFileLoader {
       root = try YAMLParser.parse(bytes, limits: limits)
     } catch {
       return Result(
-        jobFile: nil, diagnostics: [Diagnostic(.error, file: path, mark: error.mark, field: "", message: error.message)])
+        jobFile: nil, diagnostics: [Diagnostic(.error, file: path, mark: error.mark, field: "", message: error.message)]
+      )
     }
     var decoder = SpecDecoder(file: path, availableFormats: OutputFormat.available)
     let file = decoder.decode(root: root, path: path)

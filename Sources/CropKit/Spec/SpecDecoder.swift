@@ -826,7 +826,8 @@ struct SpecDecoder {
     if spec.overBudget == .shrink, spec.maxBytes == nil, own.contains("over_budget"), let entry = e["over_budget"] {
       reader.warning(
         entry.node.mark, entry.field,
-        Diagnostic.expected("max_bytes beside over_budget: shrink", received: "no max_bytes (over_budget does nothing)"))
+        Diagnostic.expected("max_bytes beside over_budget: shrink", received: "no max_bytes (over_budget does nothing)")
+      )
     }
     if spec.maxBytes != nil, spec.minQuality > options.quality {
       if let entry = e["min_quality"] {
@@ -896,7 +897,8 @@ struct SpecDecoder {
   mutating func checkFromSizes(_ jobs: [Job]) {
     let byName = Dictionary(jobs.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
     for edge in fromEdges {
-      guard let first = byName[edge.target]?.outputs.first, first.encode.maxBytes != nil, first.encode.overBudget == .shrink
+      guard let first = byName[edge.target]?.outputs.first, first.encode.maxBytes != nil,
+        first.encode.overBudget == .shrink
       else { continue }
       reader.error(
         edge.mark, "jobs.\(edge.job).from",

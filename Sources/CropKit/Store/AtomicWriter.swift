@@ -96,7 +96,8 @@ public enum AtomicWriter {
       if mkdir(prefix, 0o755) == 0 { continue }
       let error = errno
       guard error == EEXIST else {
-        throw WriteError(path: folder, message: "cannot create the folder \(prefix): \(String(cString: strerror(error)))")
+        throw WriteError(
+          path: folder, message: "cannot create the folder \(prefix): \(String(cString: strerror(error)))")
       }
       if stat(prefix, &info) != 0 || (info.st_mode & S_IFMT) != S_IFDIR {
         throw WriteError(path: folder, message: "cannot create the folder: \(prefix) exists and is not a folder")
@@ -107,7 +108,9 @@ public enum AtomicWriter {
   /// Makes every file written with `durable: false` on the file system holding `path` durable
   /// (syncfs(2): one flush for the whole batch).
   public static func syncFileSystem(containing path: String) throws(WriteError) {
-    if cj_sync_filesystem(path) != 0 { throw WriteError(path: path, message: "cannot flush the written files: \(errnoText())") }
+    if cj_sync_filesystem(path) != 0 {
+      throw WriteError(path: path, message: "cannot flush the written files: \(errnoText())")
+    }
   }
 
   /// Removes temporary files left by killed runs in `folder` (not recursive).
@@ -141,7 +144,6 @@ public enum AtomicWriter {
     }
     return String(hash, radix: 16)
   }()
-
 
   static func errnoText() -> String { String(cString: strerror(errno)) }
 

@@ -86,7 +86,8 @@ public struct Manifest: Codable, Sendable, Equatable {
   /// Removes the per-shard manifests in `root` (after an unsharded run wrote the whole one).
   public static func removeShardManifests(root: String) {
     guard let names = try? FileManager.default.contentsOfDirectory(atPath: root) else { return }
-    for name in names where name.hasPrefix("cropjob-manifest.shard-") && (name.hasSuffix(".json") || name.hasSuffix(".journal")) {
+    for name in names
+    where name.hasPrefix("cropjob-manifest.shard-") && (name.hasSuffix(".json") || name.hasSuffix(".journal")) {
       unlink((root as NSString).appendingPathComponent(name))
     }
   }

@@ -83,7 +83,9 @@ final class ManifestJournal: @unchecked Sendable {
     var result: [Manifest.Entry] = []
     let decoder = JSONDecoder()
     for name in names.sorted() where name.hasPrefix("cropjob-manifest") && name.hasSuffix(".journal") {
-      guard let data = FileManager.default.contents(atPath: (root as NSString).appendingPathComponent(name)) else { continue }
+      guard let data = FileManager.default.contents(atPath: (root as NSString).appendingPathComponent(name)) else {
+        continue
+      }
       for line in data.split(separator: 0x0A, omittingEmptySubsequences: true) {
         if let entry = try? decoder.decode(Manifest.Entry.self, from: Data(line)) { result.append(entry) }
       }

@@ -64,7 +64,9 @@ public struct SHA256 {
   /// Compresses `blocks.count / 64` blocks. The working state stays in locals and the message
   /// schedule on the stack (an earlier version allocated it per block: 3x slower on sources).
   private mutating func compress(blocks: UnsafeRawBufferPointer) {
-    var (h0, h1, h2, h3, h4, h5, h6, h7) = (state[0], state[1], state[2], state[3], state[4], state[5], state[6], state[7])
+    var (h0, h1, h2, h3, h4, h5, h6, h7) = (
+      state[0], state[1], state[2], state[3], state[4], state[5], state[6], state[7]
+    )
     withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
       Self.k.withUnsafeBufferPointer { k in
         var offset = 0

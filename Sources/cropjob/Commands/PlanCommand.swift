@@ -26,9 +26,12 @@ struct PlanCommand: Command {
 
   init(arguments: [String]) throws {
     args = try Arguments(
-      arguments, flags: [], options: Set(["--format", "--shard", "--shard-count", "--output"]).union(JobLoading.limitOptions))
+      arguments, flags: [],
+      options: Set(["--format", "--shard", "--shard-count", "--output"]).union(JobLoading.limitOptions))
     guard args.positionals.count == 1 else {
-      throw UsageError(message: args.positionals.isEmpty ? "missing <job.yaml>" : "expected one job file, got \(args.positionals.count)")
+      throw UsageError(
+        message: args.positionals.isEmpty
+          ? "missing <job.yaml>" : "expected one job file, got \(args.positionals.count)")
     }
     _ = try args.choice("--format", PlanFormat.self)
     _ = try JobLoading.shard(args)
@@ -38,7 +41,8 @@ struct PlanCommand: Command {
     guard let file = JobLoading.load(args.positionals[0]) else { return ExitCode.failure }
     do {
       let plan = Planner(limits: try JobLoading.limits(file, args), outputRoot: args.option("--output")).plan(file)
-      return Self.printPlan(plan, format: try args.choice("--format", PlanFormat.self) ?? .text, shard: try JobLoading.shard(args))
+      return Self.printPlan(
+        plan, format: try args.choice("--format", PlanFormat.self) ?? .text, shard: try JobLoading.shard(args))
     } catch {
       Console.err("Error: \((error as? UsageError)?.message ?? "\(error)")")
       return ExitCode.usage
@@ -50,7 +54,8 @@ struct PlanCommand: Command {
     options.shard = shard
     let executor = Executor(plan: plan, options: options, reporter: SilentReporter())
     let selected = executor.selectedOutputs()
-    Console.out(PlanRenderer.render(plan, format: format, selected: selected, upToDate: executor.upToDatePaths(selected)))
+    Console.out(
+      PlanRenderer.render(plan, format: format, selected: selected, upToDate: executor.upToDatePaths(selected)))
     return plan.isRunnable ? ExitCode.success : ExitCode.failure
   }
 }

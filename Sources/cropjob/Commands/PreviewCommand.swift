@@ -47,9 +47,12 @@ struct PreviewCommand: Command {
   init(arguments: [String]) throws {
     args = try Arguments(
       arguments, flags: ["--palette", "--quick"],
-      options: Set(["--out", "--job", "--limit", "--tile", "--columns", "--rows", "--output"]).union(JobLoading.limitOptions))
+      options: Set(["--out", "--job", "--limit", "--tile", "--columns", "--rows", "--output"]).union(
+        JobLoading.limitOptions))
     guard args.positionals.count == 1 else {
-      throw UsageError(message: args.positionals.isEmpty ? "missing <job.yaml>" : "expected one job file, got \(args.positionals.count)")
+      throw UsageError(
+        message: args.positionals.isEmpty
+          ? "missing <job.yaml>" : "expected one job file, got \(args.positionals.count)")
     }
     _ = try args.int("--limit", in: 1...1_000_000)
     _ = try args.int("--tile", in: 64...1024)
@@ -84,7 +87,8 @@ struct PreviewCommand: Command {
         "preview: \(result.tiles.count) photo\(result.tiles.count == 1 ? "" : "s"), \(result.pages.count) page\(result.pages.count == 1 ? "" : "s") → \(html) (\(seconds) s)"
       )
       if result.tilesWithWarnings + result.tilesWithErrors > 0 {
-        Console.out("  \(result.tilesWithWarnings) with warnings, \(result.tilesWithErrors) with errors (marked on the sheet)")
+        Console.out(
+          "  \(result.tilesWithWarnings) with warnings, \(result.tilesWithErrors) with errors (marked on the sheet)")
       }
       return ExitCode.success
     } catch let error as UsageError {

@@ -4,7 +4,8 @@ import Foundation
 struct RunCommand: Command {
   static let name = "run"
   static let abstract = "Run a job file: decode each photo once, write every output atomically, and a manifest."
-  static let usage = "cropjob run <job.yaml> [--jobs <n>] [--dry-run] [--force] [--prune] [--fail-fast] [--shard <i/n>] [--quiet | --json] [--stats]"
+  static let usage =
+    "cropjob run <job.yaml> [--jobs <n>] [--dry-run] [--force] [--prune] [--fail-fast] [--shard <i/n>] [--quiet | --json] [--stats]"
   static let details = """
     ARGUMENTS:
       <job.yaml>              The job file.
@@ -43,7 +44,9 @@ struct RunCommand: Command {
       options: Set(["--jobs", "--format", "--shard", "--shard-count", "--output"]).union(JobLoading.limitOptions),
       aliases: ["-j": "--jobs", "-n": "--dry-run", "-f": "--force", "-q": "--quiet"])
     guard args.positionals.count == 1 else {
-      throw UsageError(message: args.positionals.isEmpty ? "missing <job.yaml>" : "expected one job file, got \(args.positionals.count)")
+      throw UsageError(
+        message: args.positionals.isEmpty
+          ? "missing <job.yaml>" : "expected one job file, got \(args.positionals.count)")
     }
     jobPath = args.positionals[0]
     _ = try args.int("--jobs", in: 1...1024)
@@ -70,14 +73,16 @@ struct RunCommand: Command {
     options.failFast = args.flag("--fail-fast")
     options.shard = shard
     if args.flag("--dry-run") {
-      return PlanCommand.printPlan(plan, format: (try? args.choice("--format", PlanFormat.self)) ?? nil ?? .text, shard: shard)
+      return PlanCommand.printPlan(
+        plan, format: (try? args.choice("--format", PlanFormat.self)) ?? nil ?? .text, shard: shard)
     }
     if !plan.isRunnable {
       // Path collisions and outputs outside the root are job-file mistakes: nothing is done.
       Console.err(PlanRenderer.render(plan, format: .text))
       return ExitCode.invalidJob
     }
-    let mode: ConsoleReporter.Mode = args.flag("--json") ? .json : args.flag("--quiet") ? .quiet : Console.stderrIsTerminal ? .bar : .lines
+    let mode: ConsoleReporter.Mode =
+      args.flag("--json") ? .json : args.flag("--quiet") ? .quiet : Console.stderrIsTerminal ? .bar : .lines
     let reporter = ConsoleReporter(mode: mode)
     for issue in plan.issues where issue.severity == .warning && mode != .json && mode != .quiet {
       Console.err("\(issue)")

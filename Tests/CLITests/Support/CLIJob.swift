@@ -22,8 +22,11 @@ struct CLIJob {
   /// more than one).
   func copySamples(_ names: [String]? = nil, into: String = "photos", copies: Int = 1) throws {
     let samples = CLIRunner.repoRoot.appendingPathComponent("samples")
-    let all = try names
-      ?? FileManager.default.contentsOfDirectory(atPath: samples.path).filter { $0.hasSuffix(".jpg") || $0.hasSuffix(".png") }
+    let all =
+      try names
+      ?? FileManager.default.contentsOfDirectory(atPath: samples.path).filter {
+        $0.hasSuffix(".jpg") || $0.hasSuffix(".png")
+      }
     let target = folder.appendingPathComponent(into)
     try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
     for copy in 1...copies {
@@ -40,7 +43,8 @@ struct CLIJob {
 
   /// Variables through which batch engines give a shard; never inherited by the runs.
   static let shardVariables = [
-    "SLURM_ARRAY_TASK_ID", "SLURM_ARRAY_TASK_MIN", "SLURM_ARRAY_TASK_MAX", "SLURM_ARRAY_TASK_COUNT", "JOB_COMPLETION_INDEX",
+    "SLURM_ARRAY_TASK_ID", "SLURM_ARRAY_TASK_MIN", "SLURM_ARRAY_TASK_MAX", "SLURM_ARRAY_TASK_COUNT",
+    "JOB_COMPLETION_INDEX",
     "AWS_BATCH_JOB_ARRAY_INDEX",
   ]
 
@@ -73,7 +77,8 @@ struct CLIJob {
   /// The NDJSON events of a `--json` run; fails on any line that is not a JSON object.
   static func events(_ stdout: String, file: StaticString = #filePath, line: UInt = #line) -> [[String: Any]] {
     stdout.split(separator: "\n").compactMap { text in
-      guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], object["event"] is String
+      guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
+        object["event"] is String
       else {
         XCTFail("not an NDJSON event: \(text)", file: file, line: line)
         return nil

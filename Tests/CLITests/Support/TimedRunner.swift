@@ -21,7 +21,8 @@ enum TimedRunner {
   }
 
   static func run(
-    _ arguments: [String], cwd: URL? = nil, timeout: Double = 60, wrapper: [String] = [], environment: [String: String] = [:]
+    _ arguments: [String], cwd: URL? = nil, timeout: Double = 60, wrapper: [String] = [],
+    environment: [String: String] = [:]
   ) throws -> Result {
     let process = Process()
     if wrapper.isEmpty {
@@ -76,13 +77,17 @@ enum TimedRunner {
     guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
       let nobody = getpwnam("nobody")
     else { return nil }
-    return ["/usr/bin/setpriv", "--reuid=\(nobody.pointee.pw_uid)", "--regid=\(nobody.pointee.pw_gid)", "--clear-groups", "--"]
+    return [
+      "/usr/bin/setpriv", "--reuid=\(nobody.pointee.pw_uid)", "--regid=\(nobody.pointee.pw_gid)", "--clear-groups",
+      "--",
+    ]
   }
 
   /// The last JSON object cropjob --json printed with `"event":"finished"`.
   static func finished(_ stdout: String) -> [String: Any]? {
     for line in stdout.split(separator: "\n").reversed() {
-      guard let data = line.data(using: .utf8), let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+      guard let data = line.data(using: .utf8),
+        let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
         object["event"] as? String == "finished"
       else { continue }
       return object
@@ -93,7 +98,8 @@ enum TimedRunner {
   /// A folder everyone may write to (for runs as `nobody`), removed by the caller.
   static func openFolder(_ name: String = #function) throws -> URL {
     let safe = name.filter { $0.isLetter || $0.isNumber }
-    let url = URL(fileURLWithPath: "/tmp").appendingPathComponent("cropjob-rel-\(getpid())-\(safe)-\(UUID().uuidString.prefix(6))")
+    let url = URL(fileURLWithPath: "/tmp").appendingPathComponent(
+      "cropjob-rel-\(getpid())-\(safe)-\(UUID().uuidString.prefix(6))")
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     chmod(url.path, 0o777)
     return url

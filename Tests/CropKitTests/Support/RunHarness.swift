@@ -16,7 +16,8 @@ struct RunHarness {
     let photos = folder.appendingPathComponent("photos")
     try FileManager.default.createDirectory(at: photos, withIntermediateDirectories: true)
     for sample in samples {
-      try FileManager.default.copyItem(atPath: TestPaths.sample(sample), toPath: photos.appendingPathComponent(sample).path)
+      try FileManager.default.copyItem(
+        atPath: TestPaths.sample(sample), toPath: photos.appendingPathComponent(sample).path)
     }
     try writeJob(job)
   }
@@ -40,7 +41,8 @@ struct RunHarness {
   /// Plans and runs; `configure` adjusts the options.
   @discardableResult
   func run(
-    outputRoot: String? = nil, reporter: CollectingReporter = CollectingReporter(), _ configure: (inout RunOptions) -> Void = { _ in }
+    outputRoot: String? = nil, reporter: CollectingReporter = CollectingReporter(),
+    _ configure: (inout RunOptions) -> Void = { _ in }
   ) throws -> (RunSummary, CollectingReporter) {
     var options = RunOptions()
     options.jobs = 2
@@ -76,9 +78,13 @@ final class CollectingReporter: RunReporter, @unchecked Sendable {
     return stored
   }
 
-  var written: [String] { events.compactMap { if case .wrote(let path, _, _, _) = $0 { return path } else { return nil } } }
+  var written: [String] {
+    events.compactMap { if case .wrote(let path, _, _, _) = $0 { return path } else { return nil } }
+  }
   var skipped: [String] { events.compactMap { if case .skipped(let path) = $0 { return path } else { return nil } } }
-  var decoded: [String] { events.compactMap { if case .decoded(let source) = $0 { return source } else { return nil } } }
+  var decoded: [String] {
+    events.compactMap { if case .decoded(let source) = $0 { return source } else { return nil } }
+  }
   var stale: [String] { events.compactMap { if case .stale(let path) = $0 { return path } else { return nil } } }
   var pruned: [String] { events.compactMap { if case .pruned(let path) = $0 { return path } else { return nil } } }
 }

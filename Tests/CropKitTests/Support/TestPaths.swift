@@ -15,7 +15,8 @@ enum TestPaths {
   /// A fresh empty folder, removed when the process exits is not guaranteed: use per test.
   static func scratch(_ name: String = #function) -> URL {
     let safe = name.filter { $0.isLetter || $0.isNumber }
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("cropjob-tests-\(getpid())-\(safe)-\(UUID().uuidString.prefix(8))")
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "cropjob-tests-\(getpid())-\(safe)-\(UUID().uuidString.prefix(8))")
     try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url
   }

@@ -16,7 +16,8 @@ struct YAMLSource {
   func validateUTF8() throws(YAMLError) {
     // UTF-16 and UTF-32 (which libyaml would read) are named, so the fix is obvious.
     let byteOrderMarks: [([UInt8], String)] = [
-      ([0x00, 0x00, 0xFE, 0xFF], "UTF-32"), ([0xFF, 0xFE, 0x00, 0x00], "UTF-32"), ([0xFE, 0xFF], "UTF-16"), ([0xFF, 0xFE], "UTF-16"),
+      ([0x00, 0x00, 0xFE, 0xFF], "UTF-32"), ([0xFF, 0xFE, 0x00, 0x00], "UTF-32"), ([0xFE, 0xFF], "UTF-16"),
+      ([0xFF, 0xFE], "UTF-16"),
     ]
     for (mark, name) in byteOrderMarks where bytes.starts(with: mark) {
       throw YAMLError(
