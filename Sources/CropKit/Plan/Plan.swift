@@ -75,7 +75,14 @@ public struct PlannedOutput: Sendable {
   public var encode: EncodeSpec
   public var metadata: MetadataPolicy
   public var style: RenderStyle
-  /// Recipe identity: everything but the source's content (see `OutputKey`).
-  public var recipe: String
   public var stage: Int
+
+  /// Recipe identity: everything but the source's content (see `OutputKey`). Computed when
+  /// needed rather than stored: a batch plans millions of outputs, and the text is most of
+  /// an output's size.
+  public var recipe: String {
+    OutputKey.recipe(
+      job: job, guide: guide, place: place, outputScale: outputScale, geometry: geometry, encode: encode,
+      metadata: metadata, style: style, path: path)
+  }
 }

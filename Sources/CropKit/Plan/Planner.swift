@@ -152,8 +152,8 @@ public struct Planner: Sendable {
     }
     let sourceFiles = Dictionary(
       sources.filter { $0.producedBy == nil }.map { ($0.absolutePath, $0.path) }, uniquingKeysWith: { a, _ in a })
-    var byPath: [String: PlannedOutput] = [:]
-    for output in outputs {
+    var byPath: [String: Int] = [:]  // absolute path → index of the first output writing it
+    for (index, output) in outputs.enumerated() {
       if let source = sourceFiles[output.absolutePath] {
         issues.append(
           PlanIssue(
@@ -165,14 +165,15 @@ public struct Planner: Sendable {
             severity: .error, job: output.job, source: sources[output.sourceIndex].path, output: output.path,
             message: "path collision: cropjob's manifest uses this name", blocksRun: true))
       }
-      if let first = byPath[output.absolutePath] {
+      if let firstIndex = byPath[output.absolutePath] {
+        let first = outputs[firstIndex]
         issues.append(
           PlanIssue(
             severity: .error, job: output.job, source: sources[output.sourceIndex].path, output: output.path,
             message: "path collision: also written by job \(first.job) from \(sources[first.sourceIndex].path)",
             blocksRun: true))
       } else {
-        byPath[output.absolutePath] = output
+        byPath[output.absolutePath] = index
       }
       if let problem = OutputPaths.escapeProblem(output.absolutePath, root: root) {
         issues.append(
@@ -217,15 +218,12 @@ public struct Planner: Sendable {
     let relative = OutputPaths.render(
       spec.pathTemplate, job: job.name, sourcePath: source.path, subdirectory: subdirectory,
       size: geometry.outputSize, scale: outputScale, format: format)
-    let recipe = OutputKey.recipe(
-      job: job.name, guide: job.guide, place: place, outputScale: outputScale, geometry: geometry, encode: spec.encode,
-      metadata: spec.metadata, style: style, path: relative)
     return .success(
       PlannedOutput(
         job: job.name, sourceIndex: sourceIndex, entry: entry, sizeIndex: sizeIndex, path: relative,
         absolutePath: (root as NSString).appendingPathComponent(relative), guide: job.guide, place: place,
         outputScale: outputScale, geometry: geometry, smartFocus: smart, encode: spec.encode, metadata: spec.metadata,
-        style: style, recipe: recipe, stage: stage))
+        style: style, stage: stage))
   }
 
   struct PlanProblem: Error { var message: String }
