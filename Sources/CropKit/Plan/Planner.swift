@@ -258,6 +258,9 @@ public struct Planner: Sendable {
   /// Reads every header concurrently and checks the input limits.
   private func readHeaders(_ sources: inout [PlannedSource]) {
     let limits = self.limits
+    // libvips starts here, before the threads: its start-up sets and clears VIPSHOME
+    // (cvips_shim.c), which must not race another thread's getenv.
+    Vips.start()
     let results = ConcurrentMap.map(sources) { source -> (SourceHeader?, String?) in
       let attributes = try? FileManager.default.attributesOfItem(atPath: source.absolutePath)
       guard let attributes else { return (nil, "cannot read the file (missing or permission denied)") }
