@@ -130,8 +130,9 @@ final class ColourPolicyTests: XCTestCase {
     XCTAssertEqual(fields[2], "1", "the output carries the source's P3 profile")
   }
 
-  /// With `metadata: strip`, `keep` adds the profile and nothing else (libvips' JPEG saver
-  /// writes an EXIF block of its own as soon as any metadata is written: it is removed).
+  /// With `metadata: strip`, `keep` adds the profile and nothing else, and `metadata: [icc]`
+  /// keeps the (sRGB) profile and nothing else (libvips' JPEG and WebP savers write an EXIF
+  /// block of their own as soon as any metadata is written: it is removed).
   func testKeepWithStripWritesTheProfileOnly() throws {
     let harness = try RunHarness(
       samples: ["ladybird.jpg"],
@@ -146,6 +147,8 @@ final class ColourPolicyTests: XCTestCase {
               - {path: "{stem}-keep.jpg", encode: {colour: keep}}
               - {path: "{stem}-keep.webp", encode: {colour: keep}}
               - {path: "{stem}-keep.png", encode: {colour: keep}}
+              - {path: "{stem}-icc.jpg", metadata: [icc]}
+              - {path: "{stem}-icc.webp", metadata: [icc]}
         """)
     defer { harness.remove() }
     let p3 = try makeP3(harness)
@@ -153,7 +156,8 @@ final class ColourPolicyTests: XCTestCase {
       "/usr/bin/exiftool", ["-overwrite_original", "-GPSLatitude=51.5", "-GPSLatitudeRef=N", "-Artist=Jane Doe", p3])
     let (summary, _) = try harness.run()
     XCTAssertEqual(summary.failed, 0, "\(summary.failures)")
-    for name in ["jpg", "webp", "png"].map({ "ladybird-p3-keep.\($0)" }) {
+    let names = ["keep.jpg", "keep.webp", "keep.png", "icc.jpg", "icc.webp"].map { "ladybird-p3-\($0)" }
+    for name in names {
       let groups = try tool("/usr/bin/exiftool", ["-a", "-G0", "-s", "\(harness.outputRoot)/\(name)"])
         .split(separator: "\n").map { String($0.prefix { $0 != "]" }.dropFirst()) }
       let kinds = Set(groups).subtracting(["ExifTool", "File", "Composite", "JFIF", "PNG", "RIFF"])
