@@ -20,7 +20,7 @@ public final class Executor: Sendable {
   }
 
   /// One decode task: a source and the outputs it feeds in one stage with one colour
-  /// policy (outputs that keep the source's colour space need their own decode).
+  /// policy (see `DecodeKey`).
   struct Task: Sendable {
     var source: Int
     var colour: ColourPolicy
@@ -75,17 +75,11 @@ public final class Executor: Sendable {
     let stages = Set(selected.map { plan.outputs[$0].stage }).sorted()
     var stop = false
     for stage in stages where !stop {
-      var bySource: [Int: [Int]] = [:]
+      var byDecode: [DecodeKey: [Int]] = [:]
       for i in selected where plan.outputs[i].stage == stage {
-        bySource[plan.outputs[i].sourceIndex, default: []].append(i)
+        byDecode[plan.outputs[i].decodeKey, default: []].append(i)
       }
-      let tasks = bySource.keys.sorted().flatMap { source in
-        let outputs = bySource[source]!
-        return ColourPolicy.allCases.compactMap { colour in
-          let these = outputs.filter { plan.outputs[$0].encode.colour == colour }
-          return these.isEmpty ? nil : Task(source: source, colour: colour, outputs: these)
-        }
-      }
+      let tasks = byDecode.keys.sorted().map { Task(source: $0.sourceIndex, colour: $0.colour, outputs: byDecode[$0]!) }
       let next = LockedBox(0)
       let budget = PixelBudget(limit: options.maxPixelsInFlight)
       let workers = max(1, min(options.jobs, tasks.count))

@@ -86,3 +86,22 @@ public struct PlannedOutput: Sendable {
       metadata: metadata, style: style, path: path)
   }
 }
+
+/// One decode: a source in the colour space its outputs ask for (`colour: keep` outputs need
+/// the source in its own colour space, the others in sRGB). The executor decodes once per key
+/// and stage; `cropjob plan` counts the keys.
+public struct DecodeKey: Hashable, Comparable, Sendable {
+  public var sourceIndex: Int
+  public var colour: ColourPolicy
+
+  /// Source by source, sRGB before keep.
+  public static func < (a: DecodeKey, b: DecodeKey) -> Bool {
+    let order = { (c: ColourPolicy) in ColourPolicy.allCases.firstIndex(of: c)! }
+    return (a.sourceIndex, order(a.colour)) < (b.sourceIndex, order(b.colour))
+  }
+}
+
+extension PlannedOutput {
+  /// The decode this output is rendered from.
+  public var decodeKey: DecodeKey { DecodeKey(sourceIndex: sourceIndex, colour: encode.colour) }
+}

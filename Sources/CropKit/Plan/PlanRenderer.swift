@@ -18,10 +18,9 @@ public enum PlanRenderer {
     }
   }
 
-  /// Decodes the run makes: one per source and colour policy (`colour: keep` outputs need
-  /// the source in its own colour space, the others in sRGB).
+  /// Decodes the run makes: one per `DecodeKey`.
   static func decodeCount(_ plan: Plan, _ indices: [Int]) -> Int {
-    Set(indices.map { "\(plan.outputs[$0].sourceIndex) \(plan.outputs[$0].encode.colour.rawValue)" }).count
+    Set(indices.map { plan.outputs[$0].decodeKey }).count
   }
 
   static func text(_ plan: Plan, _ indices: [Int], _ upToDate: Set<String>) -> String {
