@@ -127,4 +127,19 @@ enum MetadataFilter {
     let mask = policy.kept.reduce(Int32(0)) { $0 | bits[$1]! }
     return try image.derive("metadata") { cj_keep_metadata($0, mask, $1) }
   }
+
+  /// The encoded file without what the saver added on its own: libvips writes an EXIF block
+  /// of its own (resolution, orientation 1) whenever it writes any metadata, and its WebP
+  /// saver even when stripping; a file that keeps no EXIF kind carries none.
+  static func clean(_ bytes: [UInt8], format: OutputFormat, policy: MetadataPolicy) -> [UInt8] {
+    guard policy.kept.isDisjoint(with: MetadataPolicy.Kind.exif) else { return bytes }
+    switch format {
+    case .webp where !policy.kept.contains(.xmp):
+      return WebPChunks.strip(bytes, keepICC: policy.kept.contains(.icc))
+    case .jpeg where !policy.kept.isEmpty:
+      return JPEGSegments.stripExif(bytes)
+    default:
+      return bytes
+    }
+  }
 }

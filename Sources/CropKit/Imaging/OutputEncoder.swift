@@ -50,15 +50,7 @@ public enum OutputEncoder {
     } catch let error as BudgetError where encode.overBudget == .shrink {
       output = try downsize(geometry, after: error, encode: encode, strip: strip, image: image)
     }
-    // libvips writes an EXIF block of its own (resolution, orientation 1) whenever it writes
-    // any metadata: a file that keeps no EXIF kind carries none.
-    let keepsExif = !kept.kept.isDisjoint(with: MetadataPolicy.Kind.exif)
-    if encode.options.format == .webp && !keepsExif && !kept.kept.contains(.xmp) {
-      output.bytes = WebPChunks.strip(output.bytes, keepICC: kept.kept.contains(.icc))
-    }
-    if encode.options.format == .jpeg && !strip && !keepsExif {
-      output.bytes = JPEGSegments.stripExif(output.bytes)
-    }
+    output.bytes = MetadataFilter.clean(output.bytes, format: encode.options.format, policy: kept)
     return output
   }
 
