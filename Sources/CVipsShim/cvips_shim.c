@@ -170,10 +170,8 @@ int cj_to_srgb(VipsImage *in, int use_icc, VipsImage **out) {
     rc = vips_icc_transform(in, &t, "srgb", "embedded", TRUE, "intent",
                             VIPS_INTENT_PERCEPTUAL, NULL);
   } else {
-    VipsInterpretation target = vips_image_hasalpha(in) && in->Bands == 2
-                                    ? VIPS_INTERPRETATION_sRGB
-                                    : VIPS_INTERPRETATION_sRGB;
-    rc = vips_colourspace(in, &t, target, NULL);
+    // Greyscale (with or without alpha) too becomes sRGB: the renderer works in RGB(A).
+    rc = vips_colourspace(in, &t, VIPS_INTERPRETATION_sRGB, NULL);
   }
   if (rc) return -1;
   if (t->BandFmt != VIPS_FORMAT_UCHAR) {
