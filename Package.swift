@@ -1,10 +1,14 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-/// The library is compiled with optimisation even in debug builds: hashing, masks and the
-/// planner run over whole batches, and `swift test` runs real jobs (about 10x faster).
-let optimized: [SwiftSetting] = [.unsafeFlags(["-O"])]
-
+// One target per stage. The allowed edges are listed in scripts/layers.json, and
+// scripts/check-layers.py (run by .ci/run) fails when a dependency is not among them:
+//
+//   CropSpec ─► CropPlan ─► CropImaging ─► CropExecute ◄─ CropStore
+//                   │            └────────► CropPreview
+//                   └────────────────────────────▲ (and CropStore)
+//
+// README.md ("Design") has the whole graph and each target's concern.
 let package = Package(
   name: "cropjob",
   products: [
@@ -24,13 +28,48 @@ let package = Package(
     .target(
       name: "CVipsShim", dependencies: ["CVips"], path: "Sources/CVipsShim",
       linkerSettings: [.linkedLibrary("gmodule-2.0")]),
+    // C calls that are not libvips': SHA-256 through libcrypto when present, syncfs.
+    .target(name: "CSystem", path: "Sources/CSystem"),
+
     // Pure placement math: no libvips, no I/O.
-    .target(name: "CropGeometry", path: "Sources/CropGeometry", swiftSettings: optimized),
+    .target(name: "CropGeometry", path: "Sources/CropGeometry"),
+    // Hashing, paths, concurrency helpers and the version: what every stage may use.
+    .target(name: "CropSupport", dependencies: ["CSystem"], path: "Sources/CropSupport"),
+    // YAML reader, job model, schema table, decoder with located diagnostics. No libvips.
     .target(
-      name: "CropKit", dependencies: ["CropGeometry", "CVipsShim", "CYAML"],
-      path: "Sources/CropKit", swiftSettings: optimized),
+      name: "CropSpec", dependencies: ["CropGeometry", "CropSupport", "CYAML"], path: "Sources/CropSpec"),
+    // Source expansion, headers through a reader it is given, geometry, names, keys, shards.
+    .target(
+      name: "CropPlan", dependencies: ["CropSpec", "CropGeometry", "CropSupport"], path: "Sources/CropPlan"),
+    // The only Swift target that sees libvips: decode, render, smart focus, encode.
+    .target(
+      name: "CropImaging", dependencies: ["CropPlan", "CropSpec", "CropGeometry", "CropSupport", "CVipsShim"],
+      path: "Sources/CropImaging"),
+    // Atomic writer, manifest and its journal.
+    .target(
+      name: "CropStore", dependencies: ["CropPlan", "CropSpec", "CropGeometry", "CropSupport", "CSystem"],
+      path: "Sources/CropStore"),
+    // The concurrent executor: decode once per source, render, encode, commit.
+    .target(
+      name: "CropExecute",
+      dependencies: ["CropImaging", "CropStore", "CropPlan", "CropSpec", "CropGeometry", "CropSupport"],
+      path: "Sources/CropExecute"),
+    // Proof sheets: the plan's guides drawn over the photos, beside the outputs.
+    .target(
+      name: "CropPreview",
+      dependencies: ["CropImaging", "CropStore", "CropPlan", "CropSpec", "CropGeometry", "CropSupport"],
+      path: "Sources/CropPreview"),
+    // What library users import: every stage, re-exported.
+    .target(
+      name: "CropKit",
+      dependencies: [
+        "CropGeometry", "CropSupport", "CropSpec", "CropPlan", "CropImaging", "CropStore", "CropExecute",
+        "CropPreview",
+      ],
+      path: "Sources/CropKit"),
     .executableTarget(name: "cropjob", dependencies: ["CropKit"], path: "Sources/cropjob"),
-    // What the test targets share: running other programs, seeded randomness.
+
+    // What the test targets share: running other programs, seeded randomness, test data.
     .target(name: "TestSupport", path: "Tests/TestSupport"),
     .testTarget(name: "GeometryTests", dependencies: ["CropGeometry", "TestSupport"], path: "Tests/GeometryTests"),
     // Fixtures (job files, plans) and the Python oracle are read by path, not built.

@@ -1,7 +1,7 @@
 import CropGeometry
 import XCTest
 
-@testable import CropKit
+import CropKit
 
 /// Where the photo covers the whole output, no background may show, not even in the edge
 /// pixels: the cubic's taps beyond the photo's last pixel take the edge pixel, not the
@@ -29,7 +29,7 @@ final class CoveredEdgeTests: XCTestCase {
       let geometry = Geometry.place(
         source: Size(width: Double(header.width), height: Double(header.height)), guide: guide, placement: placement)
       XCTAssertTrue(geometry.coversOutput, label)
-      let shrink = DecodedSource.loadShrink(for: header, maxOutputScale: geometry.scale)
+      let shrink = header.loadShrink(maxOutputScale: geometry.scale)
       let source = try DecodedSource.decode(path: path, header: header, shrink: shrink)
       // With alpha kept, any background (transparent) that leaks in shows as alpha < 255.
       let style = RenderStyle(circle: false, alpha: true, background: [0, 0, 0, 0])

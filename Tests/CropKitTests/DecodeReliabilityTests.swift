@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-@testable import CropKit
+import CropKit
 
 /// Damaged, truncated, bit-flipped, unsupported and special files through the imaging layer:
 /// every one is refused with a clear error for that file, never decoded into damaged pixels,

@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-@testable import CropKit
+import CropKit
 
 /// The executor, in-process: one decode per source, incremental re-runs, failures that stay
 /// with their source, cancellation, determinism across thread counts and shards.
@@ -306,7 +306,7 @@ final class ExecutorTests: XCTestCase {
     let count = ProcessInfo.processInfo.activeProcessorCount * 2
     let running = LockedBox((now: 0, most: 0))
     let start = Date()
-    Executor.runWorkers(count) {
+    WorkerPool.runWorkers(count) {
       running.withLock {
         $0.now += 1
         $0.most = max($0.most, $0.now)

@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-@testable import CropKit
+import CropKit
 
 /// EXIF orientation is applied before any geometry: the same photo stored in any of the 8
 /// orientations gives the same crop, and a sideways-stored sample gives what libvips' own

@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-@testable import CropKit
+import CropKit
 
 /// Image inputs the fuzzer found (Fixtures/fuzz/image, see its README), and the shapes of
 /// image they stand for, through the imaging layer at every shrink-on-load factor.
@@ -47,7 +47,7 @@ final class FuzzRegressionTests: XCTestCase {
       let raster = Raster(width: width, height: height, colour: [200, 100, 50])
       let image = try raster.vipsImage()
       for format in [OutputFormat.jpeg, .webp] {
-        let bytes = try Encoder.encode(image, options: EncodeOptions(format: format), quality: 90)
+        let bytes = try ImageEncoder.encode(image, options: EncodeOptions(format: format), quality: 90)
         let path = folder.appendingPathComponent("thin-\(width)x\(height).\(format.fileExtension)").path
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         let header = try SourceHeader.read(path: path)
@@ -58,7 +58,7 @@ final class FuzzRegressionTests: XCTestCase {
         }
         // The planner never asks for a shrink the image cannot take.
         XCTAssertLessThanOrEqual(
-          DecodedSource.loadShrink(for: header, maxOutputScale: 0.01), max(1, min(width, height)))
+          header.loadShrink(maxOutputScale: 0.01), max(1, min(width, height)))
       }
     }
   }

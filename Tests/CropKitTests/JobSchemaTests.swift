@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-@testable import CropKit
+import CropKit
 
 /// The JSON Schema, the decoder and docs/job-file.md describe one language: checked here
 /// with an independent validator (Python's jsonschema) and against the reference.

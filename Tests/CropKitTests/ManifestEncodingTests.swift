@@ -2,7 +2,7 @@ import CropGeometry
 import Foundation
 import XCTest
 
-@testable import CropKit
+import CropKit
 
 /// The manifest is written entry by entry; its bytes must be exactly what `JSONEncoder`
 /// pretty-printing the whole value gives (the format earlier runs wrote and people read).
@@ -29,7 +29,7 @@ final class ManifestEncodingTests: XCTestCase {
 
   func testEntryByEntryEqualsTheWholeValueByteForByte() throws {
     for count in [0, 1, 3, 50] {
-      let manifest = Manifest(outputs: (0..<count).map(entry))
+      let manifest = Manifest(engineVersion: Vips.version, outputs: (0..<count).map(entry))
       let (streamed, whole) = (
         String(decoding: manifest.encoded(), as: UTF8.self), String(decoding: try wholeValue(manifest), as: UTF8.self)
       )

@@ -2,7 +2,7 @@ import CropGeometry
 import Foundation
 import XCTest
 
-@testable import CropKit
+import CropKit
 
 /// The manifest journal a killed run leaves behind (docs/reliability.md, "Crash safety").
 final class ManifestJournalTests: XCTestCase {
@@ -18,7 +18,7 @@ final class ManifestJournalTests: XCTestCase {
   func testJournalEntriesAreReadBesideTheManifestAndLaterLinesWin() throws {
     let root = TestPaths.scratch()
     defer { try? FileManager.default.removeItem(at: root) }
-    try Data(Manifest(outputs: [entry("a.png", sha: "old"), entry("b.png")]).encoded())
+    try Data(Manifest(engineVersion: Vips.version, outputs: [entry("a.png", sha: "old"), entry("b.png")]).encoded())
       .write(to: root.appendingPathComponent("cropjob-manifest.json"))
     let journal = ManifestJournal(root: root.path, shard: nil)
     journal.append(entry("a.png", sha: "new"))

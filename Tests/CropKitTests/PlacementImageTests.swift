@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-@testable import CropKit
+import CropKit
 
 /// Placement outputs against an independent computation.
 ///

@@ -1,7 +1,7 @@
 import CropGeometry
 import XCTest
 
-@testable import CropKit
+import CropKit
 
 /// The planner: JSON snapshots of the sample jobs, cycles, collisions, shards, DOT.
 final class PlannerTests: XCTestCase {
@@ -263,8 +263,8 @@ final class PlannerTests: XCTestCase {
       let selected = Executor(plan: plan, options: options, reporter: CollectingReporter()).selectedOutputs()
       for i in selected { seen[i, default: 0] += 1 }
       // A source's outputs, and the outputs of what it feeds, stay in one shard.
-      let roots = Set(selected.map { Executor.rootSources(of: plan)[plan.outputs[$0].sourceIndex] })
-      for i in plan.outputs.indices where roots.contains(Executor.rootSources(of: plan)[plan.outputs[i].sourceIndex]) {
+      let roots = Set(selected.map { plan.rootSources()[plan.outputs[$0].sourceIndex] })
+      for i in plan.outputs.indices where roots.contains(plan.rootSources()[plan.outputs[i].sourceIndex]) {
         XCTAssertTrue(selected.contains(i), "\(plan.outputs[i].path) is not with its source in shard \(index)")
       }
     }

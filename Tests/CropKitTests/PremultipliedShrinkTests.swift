@@ -3,7 +3,7 @@ import CropGeometry
 import Foundation
 import XCTest
 
-@testable import CropKit
+import CropKit
 
 /// The colour of fully transparent pixels is invisible and must stay so: the box pre-shrink
 /// averages premultiplied pixels, as the affine does, so a transparent red area beside an

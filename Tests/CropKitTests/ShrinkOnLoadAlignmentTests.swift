@@ -1,7 +1,7 @@
 import CropGeometry
 import XCTest
 
-@testable import CropKit
+import CropKit
 
 /// JPEG shrink-on-load must not move the picture: an output rendered from a source decoded
 /// at 1/2, 1/4 or 1/8 size sits on exactly the same pixels as the same output rendered from
@@ -34,7 +34,7 @@ final class ShrinkOnLoadAlignmentTests: XCTestCase {
         fit: .none, zoom: scale, offset: Point(x: 0, y: 0), focus: Point(x: 0.45, y: 0.55), rotate: 0,
         flipHorizontal: false, flipVertical: false, crop: nil, overflow: .clamp, upscale: true)
       let geometry = Geometry.place(source: source, guide: guide, placement: placement)
-      XCTAssertEqual(DecodedSource.loadShrink(for: header, maxOutputScale: geometry.scale), shrink, name)
+      XCTAssertEqual(header.loadShrink(maxOutputScale: geometry.scale), shrink, name)
       let style = RenderStyle(circle: false, alpha: false, background: [255, 255, 255, 255])
       let full = try DecodedSource.decode(path: path, header: header, shrink: 1)
       let shrunk = try DecodedSource.decode(path: path, header: header, shrink: shrink)

@@ -2,7 +2,7 @@ import CropGeometry
 import Foundation
 import XCTest
 
-@testable import CropKit
+import CropKit
 
 /// The job-file decoder: every field decoded, every diagnostic with its exact position.
 final class SpecDecoderTests: XCTestCase {
@@ -18,7 +18,7 @@ final class SpecDecoderTests: XCTestCase {
     } catch {
       return (nil, ["job.yaml:\(error.mark.line):\(error.mark.column): error: \(error.message)"])
     }
-    var decoder = SpecDecoder(file: "job.yaml", availableFormats: formats)
+    var decoder = SpecDecoder(file: "job.yaml", formats: FormatAvailability { formats })
     let file = decoder.decode(root: root, path: "job.yaml")
     let diagnostics = decoder.reader.diagnostics.sortedByPosition()
     return (diagnostics.hasErrors ? nil : file, diagnostics.map(\.description))

@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-@testable import CropKit
+import CropKit
 
 /// Leftover temporary files: removed when their writer is gone, kept while it may still be
 /// writing, including writers on other hosts sharing the folder (shards on NFS).

@@ -157,9 +157,5 @@ int cj_open(const char *path, int header_only, int shrink, int fail_on, int *for
 /// threads), so that every warning the decode raises reaches this thread's capture.
 int cj_decode_here(VipsImage *in, VipsImage **out);
 
-// SHA-256 through libcrypto when present (cj_sha256.c).
-#include "cj_sha256.h"
-// syncfs for batched durability (cj_fs.c).
-#include "cj_fs.h"
 
 #endif

@@ -50,16 +50,9 @@ struct PlanCommand: Command {
   }
 
   static func printPlan(_ plan: Plan, format: PlanFormat, shard: Shard?) -> Int32 {
-    var options = RunOptions()
-    options.shard = shard
-    let executor = Executor(plan: plan, options: options, reporter: SilentReporter())
-    let selected = executor.selectedOutputs()
-    Console.out(
-      PlanRenderer.render(plan, format: format, selected: selected, upToDate: executor.upToDatePaths(selected)))
+    let selected = plan.selectedOutputs(shard: shard)
+    let check = UpToDateCheck(plan: plan, previous: Manifest.loadAll(root: plan.outputRoot))
+    Console.out(PlanRenderer.render(plan, format: format, selected: selected, upToDate: check.upToDatePaths(selected)))
     return plan.isRunnable ? ExitCode.success : ExitCode.failure
   }
-}
-
-struct SilentReporter: RunReporter {
-  func report(_ event: RunEvent) {}
 }

@@ -45,7 +45,7 @@ struct ValidateCommand: Command {
   func run() -> Int32 {
     var reports: [FileReport] = []
     for file in files {
-      let diagnostics = JobFileLoader.load(path: file).diagnostics
+      let diagnostics = JobFileLoader.load(path: file, formats: .libvips).diagnostics
       let errors = diagnostics.filter { $0.severity == .error }.count
       let warnings = diagnostics.count - errors
       reports.append(

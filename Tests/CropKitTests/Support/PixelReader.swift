@@ -3,7 +3,7 @@ import CropGeometry
 import Foundation
 import XCTest
 
-@testable import CropKit
+import CropKit
 
 /// Decoded 8-bit pixels of an image file or a rendered image, for comparisons in tests.
 struct TestPixels {

@@ -1,0 +1,191 @@
+import CropGeometry
+import CropImaging
+import CropPlan
+import CropSpec
+import CropStore
+import CropSupport
+import Dispatch
+import Foundation
+
+/// Runs a plan: one decode per source for all of its outputs, sources in parallel on
+/// Dispatch, outputs written atomically, a manifest of what was done.
+public final class Executor: Sendable {
+  public let plan: Plan
+  public let options: RunOptions
+  let reporter: RunReporter
+  /// For each source, the path of the original file it comes from: what shards are chosen by
+  /// (`Plan.rootSources`).
+  package let rootSources: [String]
+
+  public init(plan: Plan, options: RunOptions, reporter: RunReporter) {
+    self.plan = plan
+    self.options = options
+    self.reporter = reporter
+    rootSources = plan.rootSources()
+  }
+
+  /// One decode task: a source and the outputs it feeds in one stage with one colour
+  /// policy (see `DecodeKey`).
+  struct Task: Sendable {
+    var source: Int
+    var colour: ColourPolicy
+    var outputs: [Int]
+  }
+
+  /// What one run shares between its workers.
+  struct RunState: Sendable {
+    let check: UpToDateCheck
+    let entries = LockedBox([String: Manifest.Entry]())
+    let journal: ManifestJournal
+    let summary = LockedBox(RunSummary())
+    var previous: [String: Manifest.Entry] { check.previous }
+  }
+
+  /// The outputs this run is responsible for (all, or one shard's).
+  public func selectedOutputs() -> [Int] { plan.selectedOutputs(shard: options.shard, roots: rootSources) }
+
+  /// Whether this run (or its shard) is responsible for a source given by its path as the
+  /// job file sees it.
+  func owns(sourcePath: String) -> Bool {
+    options.shard?.contains(sourcePath) ?? true
+  }
+
+  public func run() -> RunSummary {
+    Vips.start()
+    let selected = selectedOutputs()
+    let state = RunState(
+      check: UpToDateCheck(plan: plan, previous: Manifest.loadAll(root: plan.outputRoot), force: options.force),
+      journal: ManifestJournal(root: plan.outputRoot, shard: options.shard))
+    state.summary.withLock { $0.planned = selected.count }
+    reporter.report(.started(total: selected.count, upToDate: 0))
+    reportPlanFailures(state)
+    for folder in Set(selected.map { PathText.deletingLastComponent(plan.outputs[$0].absolutePath) }) {
+      AtomicWriter.removeStaleTemporaries(in: folder)
+    }
+    let stages = Set(selected.map { plan.outputs[$0].stage }).sorted()
+    for stage in stages where !shouldStop(state) {
+      var byDecode: [DecodeKey: [Int]] = [:]
+      for i in selected where plan.outputs[i].stage == stage {
+        byDecode[plan.outputs[i].decodeKey, default: []].append(i)
+      }
+      let tasks = byDecode.keys.sorted().map { Task(source: $0.sourceIndex, colour: $0.colour, outputs: byDecode[$0]!) }
+      let budget = PixelBudget(limit: options.maxPixelsInFlight)
+      WorkerPool.run(tasks, workers: options.jobs, stop: { self.shouldStop(state) }) { task in
+        self.perform(task, budget: budget, state: state)
+      }
+    }
+    if Cancellation.isCancelled { state.summary.withLock { $0.interrupted = true } }
+    reportStale(selected: selected, state: state)
+    let manifestWritten = commitManifest(selected: selected, state: state)
+    state.journal.finish(manifestWritten: manifestWritten)
+    let result = state.summary.withLock { $0 }
+    reporter.report(.finished(result))
+    return result
+  }
+
+  /// Interrupted, or `--fail-fast` after a failure.
+  private func shouldStop(_ state: RunState) -> Bool {
+    Cancellation.isCancelled || (options.failFast && state.summary.withLock { $0.failed > 0 })
+  }
+
+  /// Outputs among `selected` whose files match the manifest of an earlier run.
+  public func upToDatePaths(_ selected: [Int]) -> Set<String> {
+    UpToDateCheck(plan: plan, previous: Manifest.loadAll(root: plan.outputRoot), force: options.force)
+      .upToDatePaths(selected)
+  }
+
+  /// Decodes one source (unless all of the task's outputs are up to date) and writes each
+  /// of its outputs.
+  private func perform(_ task: Task, budget: PixelBudget, state: RunState) {
+    let source = plan.sources[task.source]
+    func failAll(_ outputs: [Int], _ reason: String) {
+      for i in outputs { fail(i, reason, state: state) }
+    }
+    if let error = source.error { return failAll(task.outputs, error) }
+    guard let header = source.header else { return failAll(task.outputs, "no header") }
+    let record: Manifest.SourceRecord
+    do {
+      if let upstream = source.producedBy, !FileManager.default.fileExists(atPath: source.absolutePath) {
+        return failAll(task.outputs, "its source was not produced: job \(upstream) failed to write \(source.path)")
+      }
+      record = try state.check.sourceRecord(source, outputs: task.outputs)
+    } catch {
+      return failAll(
+        task.outputs,
+        "cannot read the source: \(error is AtomicWriter.WriteError ? "\(error)" : AtomicWriter.reason(error))")
+    }
+    var pending: [(Int, String)] = []
+    for i in task.outputs {
+      let output = plan.outputs[i]
+      let key = state.check.key(of: output, source: record)
+      if state.check.isUpToDate(output, key: key), let old = state.previous[output.path] {
+        state.entries.withLock { $0[output.path] = old }
+        state.summary.withLock { $0.upToDate += 1 }
+        reporter.report(.skipped(path: output.path))
+      } else {
+        pending.append((i, key))
+      }
+    }
+    guard !pending.isEmpty, !Cancellation.isCancelled else { return }
+    let pixels = header.width * header.height / max(1, source.loadShrink * source.loadShrink)
+    budget.acquire(pixels)
+    defer { budget.release(pixels) }
+    // The wait for the budget can be long: do not start a decode after an interrupt.
+    guard !Cancellation.isCancelled else { return }
+    let decoded: DecodedSource
+    do {
+      decoded = try DecodedSource.decode(
+        path: source.absolutePath, header: header, shrink: source.loadShrink, strictness: options.strictness,
+        colour: task.colour)
+    } catch {
+      return failAll(pending.map(\.0), error.description)
+    }
+    state.summary.withLock { $0.decodes += 1 }
+    reporter.report(.decoded(source: source.path))
+    for (i, key) in pending {
+      if Cancellation.isCancelled { return }
+      write(i, key: key, from: decoded, record: record, state: state)
+    }
+  }
+
+  /// Renders, encodes and writes one output, and records it.
+  private func write(
+    _ index: Int, key: String, from decoded: DecodedSource, record: Manifest.SourceRecord, state: RunState
+  ) {
+    let output = plan.outputs[index]
+    do {
+      // Smart focus is resolved from the pixels (shared with `preview`: RunGeometry.swift).
+      let planned = try output.runGeometry(decoded: decoded).geometry
+      let encoded = try OutputEncoder.produce(
+        decoded, geometry: planned, style: output.style, encode: output.encode, metadata: output.metadata)
+      let geometry = encoded.geometry
+      if let problem = OutputPaths.escapeProblem(output.absolutePath, root: plan.outputRoot) {
+        throw AtomicWriter.WriteError(path: output.absolutePath, message: problem)
+      }
+      try AtomicWriter.write(encoded.bytes, to: output.absolutePath, durable: false)
+      let entry = Manifest.Entry(
+        path: output.path, job: output.job, key: key, bytes: encoded.bytes.count, width: geometry.outputSize.width,
+        height: geometry.outputSize.height, sha256: SHA256.hex(encoded.bytes),
+        format: output.encode.options.format.rawValue, quality: encoded.quality, encodes: encoded.encodes,
+        source: record, geometry: Self.geometryRecord(geometry, output: output))
+      state.entries.withLock { $0[output.path] = entry }
+      state.journal.append(entry)
+      state.summary.withLock {
+        $0.written += 1
+        $0.encodes += encoded.encodes
+      }
+      reporter.report(
+        .wrote(path: output.path, bytes: encoded.bytes.count, quality: encoded.quality, encodes: encoded.encodes))
+    } catch {
+      fail(index, "\(error)", state: state)
+    }
+  }
+
+  static func geometryRecord(_ g: PlacementResult, output: PlannedOutput) -> Manifest.GeometryRecord {
+    let flip = [output.place.flipHorizontal ? "horizontal" : nil, output.place.flipVertical ? "vertical" : nil]
+      .compactMap { $0 }
+    return Manifest.GeometryRecord(
+      crop: g.sourceRegion, scale: g.scale, angle: g.angle, centre: g.centre, smartFocus: output.smartFocus?.rawValue,
+      flip: flip.isEmpty ? nil : flip.joined(separator: "+"), notes: g.notes.map(\.description))
+  }
+}

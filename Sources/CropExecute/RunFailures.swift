@@ -1,0 +1,35 @@
+/// How a run records what failed: one place that counts, lists and reports each failure.
+extension Executor {
+  /// Records a failure of `output` (made from `source`) in the summary and reports it.
+  func recordFailure(output: String, source: String, reason: String, state: RunState) {
+    state.summary.withLock {
+      $0.failed += 1
+      $0.failures.append(.init(output: output, source: source, reason: reason))
+    }
+    reporter.report(.failed(path: output, source: source, reason: reason))
+  }
+
+  /// A planned output that could not be made.
+  func fail(_ index: Int, _ reason: String, state: RunState) {
+    let output = plan.outputs[index]
+    recordFailure(
+      output: output.path, source: plan.sources[output.sourceIndex].path, reason: reason, state: state)
+  }
+
+  /// Sources the planner could not use (unreadable, over a limit, invalid placement) have
+  /// no output steps; they are failures of this run all the same, so that the summary names
+  /// them and the exit code says so.
+  func reportPlanFailures(_ state: RunState) {
+    let rootOf = Dictionary(
+      plan.sources.indices.map { (plan.sources[$0].path, rootSources[$0]) }, uniquingKeysWith: { a, _ in a })
+    for issue in plan.issues where issue.severity == .error && !issue.blocksRun {
+      let source = issue.source ?? ""
+      // A job-level problem (no sources) belongs to shard 0 only, so shards report it once.
+      guard issue.source == nil ? (options.shard?.index ?? 0) == 0 : owns(sourcePath: rootOf[source] ?? source) else {
+        continue
+      }
+      let output = issue.output ?? "(outputs of job \(issue.job ?? "?"))"
+      recordFailure(output: output, source: source, reason: issue.message, state: state)
+    }
+  }
+}

@@ -1,0 +1,21 @@
+import CropImaging
+import CropPlan
+import Foundation
+
+/// How `run` executes a plan.
+public struct RunOptions: Sendable {
+  /// Concurrent sources (default: the cores).
+  public var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+  /// Rebuild outputs even when they are up to date.
+  public var force = false
+  /// Stop scheduling at the first failure.
+  public var failFast = false
+  /// Delete outputs of earlier runs that the plan no longer produces.
+  public var prune = false
+  public var shard: Shard? = nil
+  /// Bound on decoded pixels in flight across workers.
+  public var maxPixelsInFlight = 120_000_000
+  public var strictness: DecodeStrictness = .warning
+
+  public init() {}
+}

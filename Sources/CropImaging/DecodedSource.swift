@@ -1,0 +1,102 @@
+internal import CVipsShim
+import CropGeometry
+import CropPlan
+import CropSpec
+
+/// How strictly decoding treats damage in a file (libvips' `fail_on`).
+public enum DecodeStrictness: Int32, Sendable, Codable {
+  case none = 0
+  case truncated = 1
+  case error = 2
+  case warning = 3
+}
+
+/// A source decoded once, oriented, 8-bit RGB (sRGB unless `colour: keep`), held in memory
+/// for all of its outputs that share a colour policy.
+public final class DecodedSource: @unchecked Sendable {
+  package let image: VipsImage
+  /// Decoded pixels per oriented-source pixel, per axis (1 unless shrunk on load).
+  public let scaleX: Double
+  public let scaleY: Double
+  public let header: SourceHeader
+  public let path: String
+
+  public var width: Int { image.width }
+  public var height: Int { image.height }
+  public var hasAlpha: Bool { image.hasAlpha }
+  /// Whether the pixels are in the source's own colour space, described by its embedded ICC
+  /// profile (which the image carries), rather than sRGB: `colour: keep` on a tagged RGB source.
+  public let keepsSourceProfile: Bool
+
+  /// Oriented-source pixels → decoded pixels. JPEG shrink-on-load decodes whole blocks of
+  /// `shrink` stored pixels counted from the stored top-left corner (libvips drops a partial
+  /// last block: 1067 rows at 1/4 give 266), wherever EXIF orientation then moves that corner;
+  /// the ratio of the sizes (266/1067) would misplace outputs by up to 3/4 of a decoded pixel.
+  /// Other loaders resample the whole image to the decoded size.
+  public let toDecoded: Affine
+
+  init(image: VipsImage, header: SourceHeader, path: String, shrink: Int = 1, keepsSourceProfile: Bool = false) {
+    self.image = image
+    self.keepsSourceProfile = keepsSourceProfile
+    self.header = header
+    self.path = path
+    scaleX = Double(image.width) / Double(header.width)
+    scaleY = Double(image.height) / Double(header.height)
+    let stored = Size(width: Double(header.storedWidth), height: Double(header.storedHeight))
+    let decoded = Geometry.orientedSize(
+      stored: Size(width: Double(image.width), height: Double(image.height)), orientation: header.orientation)
+    let blocks = header.format == .jpeg && shrink > 1
+    let scale = Affine.scale(
+      x: blocks ? 1 / Double(shrink) : decoded.width / stored.width,
+      y: blocks ? 1 / Double(shrink) : decoded.height / stored.height)
+    toDecoded =
+      Geometry.orientationTransform(stored: decoded, orientation: header.orientation) * scale
+      * Geometry.orientationTransform(stored: stored, orientation: header.orientation).inverted()!
+  }
+
+  /// Decodes `path` once: shrink-on-load by `shrink`, convert to 8-bit sRGB (or with
+  /// `colour: keep`, an RGB source to 8 bits in its own colour space), into memory, then
+  /// apply EXIF orientation. The decode runs on the calling thread, and any libvips
+  /// warning raised meanwhile fails it (as does `strictness`, libvips' `fail_on`): damaged
+  /// files never pass as damaged pixels. A file that no longer matches `header` (replaced
+  /// since planning) is refused before its pixels are decoded.
+  public static func decode(
+    path: String, header: SourceHeader, shrink: Int, strictness: DecodeStrictness = .warning,
+    colour: ColourPolicy = .srgb
+  ) throws(ImagingError) -> DecodedSource {
+    var shrink = max(1, shrink)
+    while shrink > header.largestShrink { shrink /= 2 }
+    var keepsProfile = false
+    let (memory, warnings) = try SourceOpening.capturingWarnings { () throws(ImagingError) -> VipsImage in
+      let (loaded, format) = try SourceOpening.open(
+        path: path, headerOnly: false, shrink: shrink, strictness: strictness)
+      // Shrink-on-load gives ceil(size / shrink) (JPEG) or round(size / shrink) (WebP).
+      let bound = { (stored: Int) in shrink > 1 ? (stored + shrink - 1) / shrink : stored }
+      if format != header.format || loaded.width > bound(header.storedWidth)
+        || loaded.height > bound(header.storedHeight)
+        || (shrink <= 1 && (loaded.width != header.storedWidth || loaded.height != header.storedHeight))
+      {
+        throw ImagingError(
+          operation: "load", path: path,
+          message: "the file changed since it was planned (now \(format.rawValue) \(loaded.width)x\(loaded.height), "
+            + "planned \(header.format.rawValue) \(header.storedWidth)x\(header.storedHeight))")
+      }
+      // An RGB source kept in its own colour space only changes depth (16 -> 8 bits); its
+      // profile stays attached to describe the pixels.
+      keepsProfile = colour == .keep && cj_is_rgb(loaded.pointer) != 0 && cj_has_icc(loaded.pointer) != 0
+      let rgb = try loaded.derive("colour conversion") { cj_to_srgb($0, keepsProfile ? 0 : 1, $1) }
+      return try SourceOpening.decodeHere(rgb)
+    }
+    if !warnings.isEmpty {
+      throw ImagingError(operation: "decode", path: path, message: "damaged: \(warnings.joined(separator: "; "))")
+    }
+    let oriented: VipsImage
+    if header.orientation != 1 {
+      // autorot reads the orientation tag, which the loader copied onto the image.
+      oriented = try memory.derive("autorot") { cj_autorot($0, $1) }
+    } else {
+      oriented = memory
+    }
+    return DecodedSource(image: oriented, header: header, path: path, shrink: shrink, keepsSourceProfile: keepsProfile)
+  }
+}

@@ -1,0 +1,140 @@
+internal import CVipsShim
+import CropGeometry
+import CropPlan
+import CropSpec
+
+/// One encoded output and how it was reached.
+public struct EncodedOutput: Sendable {
+  public var bytes: [UInt8]
+  public var quality: Int
+  /// Encodes made (more than one when a byte budget was searched).
+  public var encodes: Int
+  /// The geometry written: the planned one, or with `over_budget: shrink` that placement at
+  /// the smaller size that fitted (its notes then say so).
+  public var geometry: PlacementResult
+}
+
+/// Renders one output from a decoded source and encodes it, honouring the byte budget.
+public enum OutputEncoder {
+  public struct BudgetError: Error, Sendable, CustomStringConvertible {
+    public var maxBytes: Int
+    public var minQuality: Int
+    public var smallest: Int
+    public var encodes: Int
+    /// The smallest pixel size tried, when `over_budget: shrink` tried smaller sizes.
+    public var smallestSize: PixelSize? = nil
+    public var description: String {
+      let size = smallestSize.map { " and \($0) pixels" } ?? ""
+      return
+        "cannot fit in max_bytes \(maxBytes): \(smallest) bytes even at min_quality \(minQuality)\(size) (\(encodes) encodes)"
+    }
+  }
+
+  public static func produce(
+    _ source: DecodedSource, geometry: PlacementResult, style: RenderStyle, encode: EncodeSpec,
+    metadata: MetadataPolicy = .strip
+  ) throws -> EncodedOutput {
+    // Pixels kept in the source's colour space mean nothing without its profile.
+    let keepsProfile = source.keepsSourceProfile
+    let kept = MetadataPolicy(kept: keepsProfile ? metadata.kept.union([.icc]) : metadata.kept)
+    func image(_ geometry: PlacementResult) throws -> VipsImage {
+      var image = try Renderer.render(source, geometry: geometry, style: style)
+      if keepsProfile {
+        // Re-attached from the decode: a background-only output is made from scratch.
+        image = try image.derive("icc profile") { cj_copy_icc($0, source.image.pointer, $1) }
+      }
+      return try MetadataFilter.apply(kept, to: image)
+    }
+    let strip = kept.kept.isEmpty
+    var output: EncodedOutput
+    do {
+      output = try encodeWithBudget(image(geometry), encode: encode, strip: strip, geometry: geometry)
+    } catch let error as BudgetError where encode.overBudget == .shrink {
+      output = try downsize(geometry, after: error, encode: encode, strip: strip, image: image)
+    }
+    output.bytes = MetadataFilter.clean(output.bytes, format: encode.options.format, policy: kept)
+    return output
+  }
+
+  /// Without a budget: one encode at `quality`. With one: the highest quality in
+  /// [min_quality, quality] whose file fits, by bisection (at most 1 + ⌈log2(range)⌉ encodes).
+  static func encodeWithBudget(_ image: VipsImage, encode: EncodeSpec, strip: Bool, geometry: PlacementResult) throws
+    -> EncodedOutput
+  {
+    let top = encode.options.quality
+    let first = try ImageEncoder.encode(image, options: encode.options, quality: top, strip: strip)
+    guard let budget = encode.maxBytes, first.count > budget else {
+      return EncodedOutput(bytes: first, quality: top, encodes: 1, geometry: geometry)
+    }
+    var encodes = 1
+    var low = encode.minQuality
+    var high = top - 1
+    var best: EncodedOutput? = nil
+    var smallest = first.count
+    while low <= high {
+      let mid = (low + high) / 2
+      let bytes = try ImageEncoder.encode(image, options: encode.options, quality: mid, strip: strip)
+      encodes += 1
+      smallest = min(smallest, bytes.count)
+      if bytes.count <= budget {
+        best = EncodedOutput(bytes: bytes, quality: mid, encodes: 0, geometry: geometry)
+        low = mid + 1
+      } else {
+        high = mid - 1
+      }
+    }
+    guard var result = best else {
+      throw BudgetError(maxBytes: budget, minQuality: encode.minQuality, smallest: smallest, encodes: encodes)
+    }
+    result.encodes = encodes
+    return result
+  }
+
+  /// `over_budget: shrink`, after even `min_quality` did not fit: the largest width (height
+  /// following the aspect) whose file fits at `min_quality`, to within 1 % of the planned
+  /// width. The search keeps a bracket (widest known to fit, narrowest known not to) and
+  /// alternates two steps: a guess that bytes grow with pixels (width × √(budget / bytes)
+  /// from the last file) and a bisection, which bounds it by 2 × ⌈log2(width)⌉ encodes;
+  /// photos take 3 to 6.
+  static func downsize(
+    _ geometry: PlacementResult, after error: BudgetError, encode: EncodeSpec, strip: Bool,
+    image: (PlacementResult) throws -> VipsImage
+  ) throws -> EncodedOutput {
+    let planned = geometry.outputSize
+    let tolerance = max(1, planned.width / 100)
+    var failure = error
+    var fits = 0  // widest width known to fit (0: none yet)
+    var tooBig = planned.width  // narrowest width known not to fit
+    var last = (width: planned.width, bytes: error.smallest)
+    var guessNext = true
+    var best: EncodedOutput? = nil
+    while tooBig - fits > tolerance || (fits == 0 && tooBig > 1) {
+      var width = (fits + tooBig) / 2
+      if guessNext {
+        let guess = Int(Double(last.width) * (Double(error.maxBytes) / Double(last.bytes)).squareRoot())
+        width = min(tooBig - 1, max(fits + 1, guess))
+      }
+      guessNext.toggle()
+      width = max(1, width)
+      let size = PixelSize(
+        width: width, height: max(1, Int((Double(width) * Double(planned.height) / Double(planned.width)).rounded())))
+      var resized = geometry.resized(to: size)
+      let bytes = try ImageEncoder.encode(
+        image(resized), options: encode.options, quality: encode.minQuality, strip: strip)
+      failure.encodes += 1
+      last = (width, bytes.count)
+      if bytes.count <= error.maxBytes {
+        resized.notes.append(.downsizedToBudget(from: planned, to: size, maxBytes: error.maxBytes))
+        best = EncodedOutput(bytes: bytes, quality: encode.minQuality, encodes: 0, geometry: resized)
+        fits = width
+      } else {
+        failure.smallest = min(failure.smallest, bytes.count)
+        failure.smallestSize = size
+        tooBig = width
+      }
+    }
+    guard var result = best else { throw failure }
+    result.encodes = failure.encodes
+    return result
+  }
+}

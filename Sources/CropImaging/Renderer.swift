@@ -1,0 +1,156 @@
+internal import CVipsShim
+import CropGeometry
+import CropPlan
+import Foundation
+
+/// Resamples one output from a decoded source: one affine resample from the source pixels.
+public enum Renderer {
+  /// Renders `size` output pixels, where `transform` maps oriented-source pixels to output
+  /// pixels. The source region is first box-shrunk by a whole factor while that keeps at least
+  /// two source pixels per output pixel (as libvips' own resize does), then one bicubic affine
+  /// places it exactly, with sub-pixel precision (done separably, rows then columns, when the
+  /// transform has no rotation, shear or flip and the photo covers the output).
+  package static func render(
+    _ source: DecodedSource, geometry: PlacementResult, style: RenderStyle
+  ) throws(ImagingError) -> VipsImage {
+    let transform = geometry.transform
+    let size = geometry.outputSize
+    // The circle follows the guide, which `overflow: shrink` may have trimmed the output of.
+    let circleFrame = geometry.guideRect
+    // Decoded-image pixels -> output pixels.
+    var m = transform * source.toDecoded.inverted()!
+    var image = source.image
+    guard let inverse = m.inverted() else {
+      throw ImagingError(operation: "place", path: source.path, message: "degenerate transform \(m)")
+    }
+    let corners = [
+      Point(x: 0, y: 0), Point(x: Double(size.width), y: 0),
+      Point(x: 0, y: Double(size.height)), Point(x: Double(size.width), y: Double(size.height)),
+    ].map { inverse.apply($0) }
+    let margin = 4.0
+    let x0 = max(0, Int((corners.map(\.x).min()! - margin).rounded(.down)))
+    let y0 = max(0, Int((corners.map(\.y).min()! - margin).rounded(.down)))
+    let x1 = min(image.width, Int((corners.map(\.x).max()! + margin).rounded(.up)))
+    let y1 = min(image.height, Int((corners.map(\.y).max()! + margin).rounded(.up)))
+    let needsAlphaBand = style.alpha || style.circle || image.hasAlpha
+    let channels = needsAlphaBand ? 4 : 3
+    let background = Array(style.background.prefix(channels))
+
+    if x1 - x0 < 1 || y1 - y0 < 1 {
+      // The photo lies wholly outside the output: background only.
+      var constant = background
+      if needsAlphaBand && !style.alpha { constant[3] = 255 }
+      let image = try constantImage(size: size, colour: constant, path: source.path)
+      return try finish(image, size: size, circleFrame: circleFrame, style: style)
+    }
+    image = try image.derive("extract_area") {
+      cj_extract_area($0, Int32(x0), Int32(y0), Int32(x1 - x0), Int32(y1 - y0), $1)
+    }
+    m = m * Affine.translation(x: Double(x0), y: Double(y0))
+    let scale = sqrt(abs(m.a * m.d - m.b * m.c))
+    let boxShrink = scale < 0.5 ? Int((1 / scale).rounded(.down)) : 1
+    // A source with alpha is premultiplied before the box shrink too, so that the colour of
+    // transparent pixels never bleeds into visible ones; an opaque one (alpha added below, if
+    // at all, is 255 everywhere) is shrunk in 8 bits first, which gives the same pixels.
+    let premultiplyFirst = image.hasAlpha
+    if needsAlphaBand && premultiplyFirst {
+      image = try image.derive("premultiply") { cj_premultiply($0, $1) }
+    }
+    if boxShrink > 1 && image.width >= boxShrink && image.height >= boxShrink {
+      image = try image.derive("shrink") { cj_shrink($0, Double(boxShrink), Double(boxShrink), $1) }
+      m = m * Affine.scale(Double(boxShrink))
+    }
+    if needsAlphaBand && !premultiplyFirst {
+      image = try image.derive("bandjoin") { cj_ensure_alpha($0, $1) }
+      image = try image.derive("premultiply") { cj_premultiply($0, $1) }
+    }
+    // libvips puts pixel centres on integer coordinates; ours are at +0.5.
+    let odx = m.tx + 0.5 * (m.a + m.b) - 0.5
+    let ody = m.ty + 0.5 * (m.c + m.d) - 0.5
+    var fill = background
+    if needsAlphaBand {
+      let alpha = style.alpha ? fill[3] : 255
+      fill = [fill[0] * alpha / 255, fill[1] * alpha / 255, fill[2] * alpha / 255, alpha]
+    }
+    let affineMatrix = m
+    // Where the photo covers the whole output, the cubic's taps beyond its last pixel repeat
+    // that pixel: no background in the edge pixels (an upscaled crop at the photo's edge
+    // otherwise got a half-transparent or background-tinted first row).
+    let copyEdges: Int32 = geometry.coversOutput ? 1 : 0
+    if let separable = try resampleAxisAligned(image, m, odx: odx, ody: ody, size: size, covered: geometry.coversOutput)
+    {
+      image = separable
+    } else {
+      image = try image.derive("affine") { input, out in
+        fill.withUnsafeBufferPointer { bg in
+          cj_affine_edges(
+            input, affineMatrix.a, affineMatrix.b, affineMatrix.c, affineMatrix.d, 0, 0, odx, ody, 0, 0,
+            Int32(size.width), Int32(size.height), "bicubic", bg.baseAddress, Int32(bg.count), copyEdges, out)
+        }
+      }
+    }
+    if needsAlphaBand {
+      image = try image.derive("unpremultiply") { cj_unpremultiply_uchar($0, $1) }
+    } else {
+      image = try image.derive("cast") { cj_cast_uchar($0, $1) }
+    }
+    return try finish(image, size: size, circleFrame: circleFrame, style: style)
+  }
+
+  /// The affine's resample done separably (rows, then columns), when that is the same
+  /// computation: no rotation, shear or flip (b == c == 0, a, d > 0) and the photo covers the
+  /// whole output, so that every tap beyond the sampled area repeats its edge pixel (the
+  /// affine's `extend: copy`) and no output pixel takes the background. The same Catmull-Rom
+  /// cubic at the same preimages of the output pixel centres, at exact sub-pixel positions
+  /// in floating point (libvips' interpolator rounds positions to 1/64 px and, on 8-bit
+  /// pixels, weights to 12 bits): two 4-tap passes instead of 16 taps per output pixel
+  /// (bench/README.md). `nil` when it does not apply.
+  private static func resampleAxisAligned(
+    _ image: VipsImage, _ m: Affine, odx: Double, ody: Double, size: PixelSize, covered: Bool
+  ) throws(ImagingError) -> VipsImage? {
+    guard covered, m.b == 0, m.c == 0, m.a > 0, m.d > 0 else { return nil }
+    var out: OpaquePointer?
+    let status = cj_resample_axis(image.pointer, m.a, m.d, odx, ody, Int32(size.width), Int32(size.height), &out)
+    if status > 0 { return nil }
+    try Vips.check(status, "resample", path: image.path)
+    guard let out else { throw ImagingError(operation: "resample", path: image.path, message: "no image returned") }
+    return VipsImage(out, path: image.path)
+  }
+
+  /// Circle mask, then flatten when the format has no alpha.
+  private static func finish(_ input: VipsImage, size: PixelSize, circleFrame: Rect, style: RenderStyle)
+    throws(ImagingError) -> VipsImage
+  {
+    var image = input
+    if style.circle {
+      let mask = try maskImage(size: size, frame: circleFrame, path: image.path)
+      image = try image.derive("circle mask") { cj_apply_mask($0, mask.pointer, $1) }
+    }
+    if !style.alpha && image.hasAlpha {
+      let bg = Array(style.background.prefix(3))
+      image = try image.derive("flatten") { input, out in
+        bg.withUnsafeBufferPointer { cj_flatten(input, $0.baseAddress, 3, out) }
+      }
+    }
+    return image
+  }
+
+  private static func constantImage(size: PixelSize, colour: [Double], path: String) throws(ImagingError) -> VipsImage {
+    var out: OpaquePointer?
+    let status = colour.withUnsafeBufferPointer {
+      cj_constant(Int32(size.width), Int32(size.height), $0.baseAddress, Int32($0.count), &out)
+    }
+    try Vips.check(status, "background", path: path)
+    return VipsImage(out!, path: path)
+  }
+
+  private static func maskImage(size: PixelSize, frame: Rect, path: String?) throws(ImagingError) -> VipsImage {
+    let mask = Geometry.circleMask(outputSize: size, frame: frame)
+    var out: OpaquePointer?
+    let status = mask.withUnsafeBytes {
+      cj_from_memory($0.baseAddress, $0.count, Int32(size.width), Int32(size.height), 1, &out)
+    }
+    try Vips.check(status, "circle mask", path: path)
+    return VipsImage(out!, path: path)
+  }
+}

@@ -1,0 +1,51 @@
+internal import CVipsShim
+import Foundation
+
+/// Process-wide libvips set-up and the one place that reads libvips' error buffer.
+public enum Vips {
+  /// libvips' worker threads per pipeline: 1. cropjob runs photos in parallel on Dispatch
+  /// instead (`--jobs`); on 2 cores more libvips threads were no faster with two workers and
+  /// ~9 % slower with one (docs/threads.md).
+  nonisolated(unsafe) private static var started = false
+  private static let lock = NSLock()
+
+  /// Starts libvips once. Safe to call many times.
+  public static func start(threads: Int = 1) {
+    lock.lock()
+    defer { lock.unlock() }
+    guard !started else { return }
+    // Untrusted loaders (e.g. ImageMagick, matload, FITS) are blocked: cropjob reads photos
+    // from anyone, and only formats with hardened loaders are accepted.
+    if cj_init("cropjob", Int32(threads), 0, 1) != 0 {
+      fatalError("libvips failed to start: \(takeError())")
+    }
+    started = true
+  }
+
+  /// libvips' version, e.g. "8.14.1".
+  public static var version: String {
+    start()
+    return String(cString: cj_vips_version())
+  }
+
+  /// Copies and clears libvips' error buffer.
+  package static func takeError() -> String {
+    var buffer = [CChar](repeating: 0, count: 4096)
+    cj_take_error(&buffer, buffer.count)
+    let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// Throws an `ImagingError` with libvips' message when `status` is not 0.
+  static func check(_ status: Int32, _ operation: String, path: String?) throws(ImagingError) {
+    if status != 0 {
+      throw ImagingError(operation: operation, path: path, message: takeError())
+    }
+  }
+
+  /// Whether this libvips build has an operation with the given nickname.
+  public static func hasOperation(_ nickname: String) -> Bool {
+    start()
+    return cj_has_operation(nickname) != 0
+  }
+}

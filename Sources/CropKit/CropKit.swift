@@ -1,0 +1,17 @@
+// CropKit is what library users import: every stage of cropjob, re-exported. Each stage is a
+// target of its own (README.md, "Design"); depend on one of them directly to take less.
+@_exported import CropExecute
+@_exported import CropGeometry
+@_exported import CropImaging
+@_exported import CropPlan
+@_exported import CropPreview
+@_exported import CropSpec
+@_exported import CropStore
+@_exported import CropSupport
+
+extension Planner {
+  /// A planner that reads headers with libvips (`VipsHeaderReader`), as `cropjob` does.
+  public init(limits: InputLimits? = nil, outputRoot: String? = nil) {
+    self.init(limits: limits, outputRoot: outputRoot, headers: VipsHeaderReader())
+  }
+}

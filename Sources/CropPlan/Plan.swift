@@ -1,0 +1,111 @@
+import CropGeometry
+import CropSpec
+import Foundation
+
+/// The whole batch, computed before any pixel is decoded: a value that can be printed,
+/// compared and sharded.
+public struct Plan: Sendable {
+  public var jobFile: JobFile
+  /// Absolute output root.
+  public var outputRoot: String
+  /// Every distinct source file, decoded once for all of its outputs.
+  public var sources: [PlannedSource]
+  /// Every file to write, in a deterministic order (job file order, then source, then output).
+  public var outputs: [PlannedOutput]
+  /// Problems found while planning (missing sources, collisions, limits, upscaling...).
+  public var issues: [PlanIssue]
+  /// Version of the library that reads and decodes the sources (libvips): part of every
+  /// output's key, so that a new libvips rebuilds what it would write differently.
+  public var engineVersion: String
+
+  /// Runnable when no issue is an error that stops the whole plan.
+  public var isRunnable: Bool { !issues.contains { $0.severity == .error && $0.blocksRun } }
+}
+
+/// A problem found by the planner, naming the job, source or output it concerns.
+public struct PlanIssue: Sendable, Hashable, Codable, CustomStringConvertible {
+  public var severity: Diagnostic.Severity
+  public var job: String?
+  public var source: String?
+  public var output: String?
+  public var message: String
+  /// Errors that make the plan unrunnable (collisions); a bad source only fails its outputs.
+  public var blocksRun: Bool
+
+  public var description: String {
+    let subject = [job.map { "job \($0)" }, source, output.map { "→ \($0)" }].compactMap { $0 }.joined(separator: " ")
+    return "\(severity.rawValue): \(subject.isEmpty ? "" : subject + ": ")\(message)"
+  }
+}
+
+/// A source file and what its header says.
+public struct PlannedSource: Sendable {
+  /// Path as the job file sees it (relative to the job file's folder, or absolute); for a
+  /// source produced by an earlier job (`from:`), its output path relative to the output
+  /// root, so that plans and manifests do not depend on where the output root is.
+  public var path: String
+  /// Absolute, standardised path.
+  public var absolutePath: String
+  /// nil when the header could not be read, or the file is produced by an earlier job.
+  public var header: SourceHeader?
+  /// Why the source cannot be used (its outputs fail), if so.
+  public var error: String?
+  /// The job whose output this file is (for `from:`), if any.
+  public var producedBy: String?
+  /// Index of the stage (topological level of its jobs) in which it is decoded.
+  public var stage: Int
+  /// Shrink-on-load factor chosen from its largest output.
+  public var loadShrink: Int
+}
+
+/// One file to write.
+public struct PlannedOutput: Sendable {
+  public var job: String
+  public var sourceIndex: Int
+  /// Index of the output entry in the job, and of the size within it.
+  public var entry: Int
+  public var sizeIndex: Int
+  /// Path relative to the output root, and absolute.
+  public var path: String
+  public var absolutePath: String
+  public var guide: Guide
+  public var place: PlaceSpec
+  /// Multiple of the guide size this output is written at.
+  public var outputScale: Double
+  /// Geometry from the header. With a smart focus the centre is found from the pixels at
+  /// run time (`smartFocus`); the scale and size here hold all the same.
+  public var geometry: PlacementResult
+  public var smartFocus: SmartStrategy?
+  public var encode: EncodeSpec
+  public var metadata: MetadataPolicy
+  public var style: RenderStyle
+  public var stage: Int
+
+  /// Recipe identity: everything but the source's content (see `OutputKey`). Computed when
+  /// needed rather than stored: a batch plans millions of outputs, and the text is most of
+  /// an output's size.
+  public var recipe: String {
+    OutputKey.recipe(
+      job: job, guide: guide, place: place, outputScale: outputScale, geometry: geometry, encode: encode,
+      metadata: metadata, style: style, path: path)
+  }
+}
+
+/// One decode: a source in the colour space its outputs ask for (`colour: keep` outputs need
+/// the source in its own colour space, the others in sRGB). The executor decodes once per key
+/// and stage; `cropjob plan` counts the keys.
+public struct DecodeKey: Hashable, Comparable, Sendable {
+  public var sourceIndex: Int
+  public var colour: ColourPolicy
+
+  /// Source by source, sRGB before keep.
+  public static func < (a: DecodeKey, b: DecodeKey) -> Bool {
+    let order = { (c: ColourPolicy) in ColourPolicy.allCases.firstIndex(of: c)! }
+    return (a.sourceIndex, order(a.colour)) < (b.sourceIndex, order(b.colour))
+  }
+}
+
+extension PlannedOutput {
+  /// The decode this output is rendered from.
+  public var decodeKey: DecodeKey { DecodeKey(sourceIndex: sourceIndex, colour: encode.colour) }
+}

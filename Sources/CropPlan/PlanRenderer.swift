@@ -1,0 +1,149 @@
+import CropGeometry
+import Foundation
+
+/// Prints a plan: a summary for people, JSON for programs, DOT for Graphviz.
+public enum PlanFormat: String, Sendable, CaseIterable {
+  case text, json, dot
+}
+
+public enum PlanRenderer {
+  public static func render(_ plan: Plan, format: PlanFormat, selected: [Int]? = nil, upToDate: Set<String> = [])
+    -> String
+  {
+    let indices = selected ?? Array(plan.outputs.indices)
+    switch format {
+    case .text: return text(plan, indices, upToDate)
+    case .json: return json(plan, indices, upToDate)
+    case .dot: return dot(plan, indices)
+    }
+  }
+
+  /// Decodes the run makes: one per `DecodeKey`.
+  static func decodeCount(_ plan: Plan, _ indices: [Int]) -> Int {
+    Set(indices.map { plan.outputs[$0].decodeKey }).count
+  }
+
+  static func text(_ plan: Plan, _ indices: [Int], _ upToDate: Set<String>) -> String {
+    var lines = ["Plan for \(plan.jobFile.path) → \(plan.outputRoot)"]
+    for job in plan.jobFile.jobs {
+      let outputs = indices.filter { plan.outputs[$0].job == job.name }
+      let sources = Set(outputs.map { plan.outputs[$0].sourceIndex })
+      let done = outputs.filter { upToDate.contains(plan.outputs[$0].path) }.count
+      let guide = "\(job.guide.shape.rawValue) \(job.guide.size.width)x\(job.guide.size.height)"
+      lines.append(
+        "  job \(job.name): \(sources.count) sources, \(outputs.count) outputs (\(done) up to date), guide \(guide)")
+    }
+    let decodes = decodeCount(plan, indices)
+    lines.append("Total: \(indices.count) outputs from \(decodes) decodes")
+    let errors = plan.issues.filter { $0.severity == .error }
+    let warnings = plan.issues.filter { $0.severity == .warning }
+    if !plan.issues.isEmpty {
+      lines.append("Issues: \(errors.count) errors, \(warnings.count) warnings")
+      for issue in errors + warnings { lines.append("  \(issue)") }
+    }
+    lines.append(plan.isRunnable ? "Runnable." : "Not runnable: fix the errors above.")
+    return lines.joined(separator: "\n")
+  }
+
+  struct OutputJSON: Encodable {
+    var job: String
+    var source: String
+    var path: String
+    /// Identity of the recipe (cropjob and libvips versions and everything that decides
+    /// the output's bytes, apart from the source's content); the manifest's key adds the
+    /// source's content hash.
+    var key: String
+    var width: Int
+    var height: Int
+    var format: String
+    var quality: Int
+    var maxBytes: Int?
+    /// `shrink` when the output may be written smaller to meet `maxBytes` (absent: fails).
+    var overBudget: String?
+    /// `keep` when the pixels stay in the source's colour space (absent: sRGB).
+    var colour: String?
+    var crop: Rect
+    var scale: Double
+    var angle: Double
+    var centre: Point
+    var focus: String
+    var loadShrink: Int
+    var stage: Int
+    var upToDate: Bool
+    var notes: [String]
+  }
+
+  struct PlanJSON: Encodable {
+    var jobFile: String
+    var outputRoot: String
+    var runnable: Bool
+    var sources: Int
+    var decodes: Int
+    var outputs: [OutputJSON]
+    var issues: [PlanIssue]
+  }
+
+  static func json(_ plan: Plan, _ indices: [Int], _ upToDate: Set<String>) -> String {
+    let outputs = indices.map { i -> OutputJSON in
+      let o = plan.outputs[i]
+      let s = plan.sources[o.sourceIndex]
+      let focus: String
+      switch o.place.focus {
+      case .named(let n): focus = n.rawValue
+      case .point(let p): focus = "[\(p.x), \(p.y)]"
+      case .smart(let strategy): focus = strategy.rawValue
+      }
+      return OutputJSON(
+        job: o.job, source: s.path, path: o.path, key: OutputKey.recipeKey(o.recipe, engine: plan.engineVersion),
+        width: o.geometry.outputSize.width, height: o.geometry.outputSize.height,
+        format: o.encode.options.format.rawValue, quality: o.encode.options.quality, maxBytes: o.encode.maxBytes,
+        overBudget: o.encode.maxBytes != nil && o.encode.overBudget != .fail ? o.encode.overBudget.rawValue : nil,
+        colour: o.encode.colour == .srgb ? nil : o.encode.colour.rawValue, crop: o.geometry.sourceRegion,
+        scale: o.geometry.scale, angle: o.geometry.angle, centre: o.geometry.centre,
+        focus: focus, loadShrink: s.loadShrink, stage: o.stage, upToDate: upToDate.contains(o.path),
+        notes: o.geometry.notes.map(\.description))
+    }
+    let value = PlanJSON(
+      jobFile: plan.jobFile.path, outputRoot: plan.outputRoot, runnable: plan.isRunnable, sources: plan.sources.count,
+      decodes: decodeCount(plan, indices), outputs: outputs, issues: plan.issues)
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    return String(decoding: (try? encoder.encode(value)) ?? Data(), as: UTF8.self)
+  }
+
+  /// Graphviz: one cluster per job, a box per decode, a note per output; `from:` chains
+  /// as dashed edges from the upstream output to the decode that reads it.
+  static func dot(_ plan: Plan, _ indices: [Int]) -> String {
+    func quote(_ s: String) -> String {
+      "\""
+        + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+        .replacingOccurrences(of: "\n", with: "\\n") + "\""
+    }
+    var lines = ["digraph cropjob {", "  rankdir=LR;", "  node [fontname=\"Helvetica\", fontsize=10];"]
+    var edges: [String] = []
+    var decodes = Set<Int>()
+    for job in plan.jobFile.jobs {
+      let outputs = indices.filter { plan.outputs[$0].job == job.name }
+      guard !outputs.isEmpty else { continue }
+      lines.append("  subgraph \(quote("cluster_" + job.name)) {")
+      lines.append("    label=\(quote("job " + job.name));")
+      for i in outputs {
+        let o = plan.outputs[i]
+        let s = plan.sources[o.sourceIndex]
+        if decodes.insert(o.sourceIndex).inserted {
+          lines.append("    \(quote("decode:" + s.path)) [shape=box, label=\(quote("decode " + s.path))];")
+          if s.producedBy != nil {
+            edges.append("  \(quote("out:" + s.path)) -> \(quote("decode:" + s.path)) [style=dashed];")
+          }
+        }
+        let size = "\(o.geometry.outputSize.width)x\(o.geometry.outputSize.height)"
+        lines.append("    \(quote("out:" + o.path)) [shape=note, label=\(quote(o.path + "\n" + size))];")
+        edges.append("  \(quote("decode:" + s.path)) -> \(quote("out:" + o.path));")
+      }
+      lines.append("  }")
+    }
+    lines += edges
+    lines.append("}")
+    return lines.joined(separator: "\n")
+  }
+}

@@ -1,0 +1,192 @@
+import CropSupport
+import Foundation
+
+/// Expands `sources` (files, globs with `*`, `?`, `[...]` and `**`, folders) minus `exclude`
+/// patterns into a sorted, de-duplicated list of files.
+public enum SourceExpansion {
+  /// File extensions a folder entry picks up (globs and files are taken as written).
+  public static let imageExtensions: Set<String> = [
+    "jpg", "jpeg", "png", "webp", "tif", "tiff", "gif", "heic", "heif", "avif",
+  ]
+
+  /// One expanded file: its path as the job file's folder sees it, and the folder part
+  /// below the pattern's literal base (for the `{dir}` placeholder).
+  public struct Match: Sendable, Hashable {
+    public var path: String
+    public var subdirectory: String
+  }
+
+  /// Expands patterns relative to `base`. Patterns that match nothing are returned in
+  /// `unmatched` so that the planner can report them.
+  public static func expand(include: [String], exclude: [String], base: String) -> (
+    matches: [Match], unmatched: [String]
+  ) {
+    var found: [String: Match] = [:]
+    var unmatched: [String] = []
+    for pattern in include {
+      let matches = expandOne(pattern, base: base)
+      if matches.isEmpty { unmatched.append(pattern) }
+      for m in matches where found[m.path] == nil { found[m.path] = m }
+    }
+    let excluded = found.values.filter { m in exclude.contains { excludeMatches($0, path: m.path, base: base) } }
+    for m in excluded { found[m.path] = nil }
+    return (found.values.sorted { $0.path < $1.path }, unmatched)
+  }
+
+  static func excludeMatches(_ pattern: String, path: String, base: String) -> Bool {
+    let full = absolute(pattern, base: base)
+    let target = absolute(path, base: base)
+    if GlobPattern(full).matches(target) { return true }
+    // A bare name or name pattern excludes that file name anywhere.
+    if !pattern.contains("/") { return GlobPattern(pattern).matches(PathText.lastComponent(path)) }
+    return false
+  }
+
+  /// `path` joined to `base`, made absolute against the current folder when `base` is
+  /// relative (a job file given as `jobs/x.yaml`), and standardised (`a/../b` → `b`).
+  package static func absolute(_ path: String, base: String) -> String {
+    var joined = path.hasPrefix("/") ? path : (base as NSString).appendingPathComponent(path)
+    if !joined.hasPrefix("/") {
+      joined = (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(joined)
+    }
+    return (joined as NSString).standardizingPath
+  }
+
+  private static func expandOne(_ pattern: String, base: String) -> [Match] {
+    let fm = FileManager.default
+    let hasWildcard = pattern.contains { "*?[".contains($0) }
+    let full = absolute(pattern, base: base)
+    if !hasWildcard {
+      var isDir: ObjCBool = false
+      guard fm.fileExists(atPath: full, isDirectory: &isDir) else { return [] }
+      if !isDir.boolValue { return [Match(path: joinKeepingForm(pattern), subdirectory: "")] }
+      // A folder: every image below it.
+      return walk(full).compactMap { relative in
+        guard imageExtensions.contains(PathText.pathExtension(relative).lowercased()) else { return nil }
+        let dir = PathText.deletingLastComponent(relative)
+        return Match(path: joinKeepingForm((pattern as NSString).appendingPathComponent(relative)), subdirectory: dir)
+      }
+    }
+    // Split the pattern into a literal base folder and the wildcard part.
+    let components = pattern.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+    let firstWild = components.firstIndex { $0.contains { "*?[".contains($0) } } ?? components.count
+    let literal = components[..<firstWild].joined(separator: "/")
+    let rest = components[firstWild...].joined(separator: "/")
+    let root = literal.isEmpty ? (pattern.hasPrefix("/") ? "/" : base) : absolute(literal, base: base)
+    let matcher = GlobPattern(rest)
+    return walk(root).compactMap { relative in
+      guard matcher.matches(relative) else { return nil }
+      let shown = literal.isEmpty ? relative : literal + "/" + relative
+      return Match(path: joinKeepingForm(shown), subdirectory: PathText.deletingLastComponent(relative))
+    }
+  }
+
+  /// Normalises `./a//b` to `a/b` while keeping `..` as written.
+  private static func joinKeepingForm(_ path: String) -> String {
+    var parts: [Substring] = []
+    for part in path.split(separator: "/", omittingEmptySubsequences: true) where part != "." { parts.append(part) }
+    return (path.hasPrefix("/") ? "/" : "") + parts.joined(separator: "/")
+  }
+
+  /// Regular files below `root`, as relative paths, sorted; symlinked folders are not followed.
+  private static func walk(_ root: String) -> [String] {
+    guard let enumerator = FileManager.default.enumerator(atPath: root) else { return [] }
+    var files: [String] = []
+    while let next = enumerator.nextObject() as? String {
+      if PathText.lastComponent(next).hasPrefix(".") {
+        if enumerator.fileAttributes?[.type] as? FileAttributeType == .typeDirectory { enumerator.skipDescendants() }
+        continue
+      }
+      if enumerator.fileAttributes?[.type] as? FileAttributeType == .typeRegular { files.append(next) }
+    }
+    return files.sorted()
+  }
+}
+
+/// A shell-style pattern over `/`-separated paths: `*` and `?` stay within one folder,
+/// `**` spans any number of folders, `[abc]` and `[a-z]` are character classes.
+struct GlobPattern {
+  let segments: [String]
+
+  init(_ pattern: String) {
+    segments = pattern.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+  }
+
+  func matches(_ path: String) -> Bool {
+    let parts = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+    return match(segments[...], parts[...])
+  }
+
+  private func match(_ pattern: ArraySlice<String>, _ parts: ArraySlice<String>) -> Bool {
+    guard let first = pattern.first else { return parts.isEmpty }
+    if first == "**" {
+      let rest = pattern.dropFirst()
+      var remaining = parts
+      while true {
+        if match(rest, remaining) { return true }
+        guard !remaining.isEmpty else { return false }
+        remaining = remaining.dropFirst()
+      }
+    }
+    guard let part = parts.first, Self.matchSegment(Array(first), Array(part)) else { return false }
+    return match(pattern.dropFirst(), parts.dropFirst())
+  }
+
+  static func matchSegment(_ p: [Character], _ s: [Character]) -> Bool {
+    var pi = 0
+    var si = 0
+    var star = -1
+    var mark = 0
+    while si < s.count {
+      if pi < p.count, p[pi] == "[", let (matched, next) = matchClass(p, pi, s[si]) {
+        if matched {
+          pi = next
+          si += 1
+          continue
+        }
+      } else if pi < p.count, p[pi] == "?" || (p[pi] == s[si] && p[pi] != "*") {
+        pi += 1
+        si += 1
+        continue
+      } else if pi < p.count, p[pi] == "*" {
+        star = pi
+        mark = si
+        pi += 1
+        continue
+      }
+      if star >= 0 {
+        pi = star + 1
+        mark += 1
+        si = mark
+        continue
+      }
+      return false
+    }
+    while pi < p.count, p[pi] == "*" { pi += 1 }
+    return pi == p.count
+  }
+
+  /// Matches `[...]` at `start`; returns whether `c` is in it and the index after `]`.
+  private static func matchClass(_ p: [Character], _ start: Int, _ c: Character) -> (Bool, Int)? {
+    var i = start + 1
+    var negate = false
+    if i < p.count, p[i] == "!" || p[i] == "^" {
+      negate = true
+      i += 1
+    }
+    var matched = false
+    var first = true
+    while i < p.count, p[i] != "]" || first {
+      first = false
+      if i + 2 < p.count, p[i + 1] == "-", p[i + 2] != "]" {
+        if p[i] <= c && c <= p[i + 2] { matched = true }
+        i += 3
+      } else {
+        if p[i] == c { matched = true }
+        i += 1
+      }
+    }
+    guard i < p.count else { return nil }
+    return (matched != negate, i + 1)
+  }
+}

@@ -1,0 +1,60 @@
+/// Image formats cropjob reads. Anything else is refused before decoding.
+public enum InputFormat: String, Sendable, Codable, CaseIterable {
+  case jpeg, png, webp, tiff, gif, heif
+
+  /// Whether libvips can shrink this format while decoding (by 2, 4 or 8).
+  public var shrinksOnLoad: Bool { self == .jpeg || self == .webp }
+}
+
+/// What the header of a source says, read without decoding pixels.
+public struct SourceHeader: Sendable, Hashable, Codable {
+  public var format: InputFormat
+  /// Size as stored, before EXIF orientation.
+  public var storedWidth: Int
+  public var storedHeight: Int
+  /// EXIF orientation 1...8.
+  public var orientation: Int
+  public var bands: Int
+  public var hasAlpha: Bool
+  public var pages: Int
+
+  public init(
+    format: InputFormat, storedWidth: Int, storedHeight: Int, orientation: Int, bands: Int, hasAlpha: Bool, pages: Int
+  ) {
+    self.format = format
+    self.storedWidth = storedWidth
+    self.storedHeight = storedHeight
+    self.orientation = orientation
+    self.bands = bands
+    self.hasAlpha = hasAlpha
+    self.pages = pages
+  }
+
+  /// Size after EXIF orientation: the size every geometry works in.
+  public var width: Int { orientation >= 5 ? storedHeight : storedWidth }
+  public var height: Int { orientation >= 5 ? storedWidth : storedHeight }
+
+  /// The largest shrink-on-load factor (8, 4, 2, else 1) that still leaves at least one
+  /// decoded pixel per output pixel for the largest output (`maxOutputScale` output pixels
+  /// per source pixel), so that no output loses resolution.
+  public func loadShrink(maxOutputScale: Double) -> Int {
+    guard format.shrinksOnLoad, maxOutputScale > 0 else { return 1 }
+    return [8, 4, 2].first { Double($0) * maxOutputScale <= 1.0 && $0 <= largestShrink } ?? 1
+  }
+
+  /// libvips 8.14 aborts the process (a failed assertion: "bad dimensions") when a JPEG is
+  /// shrunk on load by more than its width or height (1x50 at shrink 2), and its WebP loader
+  /// fails: a shrink never exceeds the smaller stored dimension (found by fuzz/targets/image).
+  public var largestShrink: Int { max(1, min(storedWidth, storedHeight)) }
+}
+
+/// Reads source headers for the planner: the imaging stage supplies the libvips reader
+/// (`VipsHeaderReader`); tests may give another.
+public protocol SourceHeaderReading: Sendable {
+  /// The version of the decoding library, part of every output's key.
+  var engineVersion: String { get }
+  /// Prepares for `header(path:)` to be called from several threads at once.
+  func start()
+  /// The header of the file at `path`; the error's description names the problem.
+  func header(path: String) throws -> SourceHeader
+}

@@ -1,0 +1,20 @@
+/// Which output formats this machine can write. The job-file decoder asks only when a file
+/// names a format outside `baseline`, so validating a job file that writes JPEG and PNG
+/// starts nothing; the imaging stage supplies the real answer (`FormatAvailability.libvips`).
+public struct FormatAvailability: Sendable {
+  /// Formats every libvips that cropjob runs on can write: its JPEG and PNG savers are what
+  /// cropjob's own samples and tests need, so they are not probed.
+  public static let baseline: Set<OutputFormat> = [.jpeg, .png]
+
+  /// Accepts every format: a pure check of the job file (`JobFileLoader`'s default). A
+  /// format the machine cannot write then fails its outputs at run time.
+  public static let unchecked = FormatAvailability { OutputFormat.allCases }
+
+  private let probe: @Sendable () -> [OutputFormat]
+
+  /// `probe` lists the formats that can be written; it is called at most once per decode.
+  public init(probe: @escaping @Sendable () -> [OutputFormat]) { self.probe = probe }
+
+  /// The formats `probe` lists.
+  public func available() -> [OutputFormat] { probe() }
+}

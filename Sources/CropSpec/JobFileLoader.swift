@@ -1,0 +1,82 @@
+import Foundation
+
+/// Reads, parses and validates a job file: the only entry point from a path to a `JobFile`.
+public enum JobFileLoader {
+  /// The result of loading: the job file when it has no errors, and every diagnostic.
+  public struct Result: Sendable {
+    public var jobFile: JobFile?
+    public var diagnostics: [Diagnostic]
+  }
+
+  /// Loads the job file at `path`. Output formats are checked against `formats`: the default
+  /// accepts every format (a pure check); `cropjob` passes what libvips can write.
+  public static func load(
+    path: String, limits: YAMLLimits = YAMLLimits(), formats: FormatAvailability = .unchecked
+  ) -> Result {
+    let origin = SourceMark(line: 0, column: 0)
+    func failure(_ message: String) -> Result {
+      Result(jobFile: nil, diagnostics: [Diagnostic(.error, file: path, mark: origin, field: "", message: message)])
+    }
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+      return failure("no such job file")
+    }
+    if isDirectory.boolValue { return failure("is a folder; expected a YAML job file") }
+    switch readBounded(path: path, limit: limits.maxBytes) {
+    case .success(let bytes): return load(bytes: bytes, path: path, limits: limits, formats: formats)
+    case .failure(let problem): return failure(problem.message)
+    }
+  }
+
+  struct ReadProblem: Error { var message: String }
+
+  /// Reads at most `limit` bytes of a regular file: a FIFO, a device (/dev/zero) or a file
+  /// growing past the limit is refused instead of read forever (docs/reliability.md).
+  static func readBounded(path: String, limit: Int) -> Swift.Result<[UInt8], ReadProblem> {
+    let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+    guard fd >= 0 else {
+      return .failure(ReadProblem(message: "cannot read the job file: \(String(cString: strerror(errno)))"))
+    }
+    defer { close(fd) }
+    var info = stat()
+    guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+      return .failure(ReadProblem(message: "is not a regular file; expected a YAML job file"))
+    }
+    if Int(info.st_size) > limit {
+      return .failure(ReadProblem(message: "the job file is \(info.st_size) bytes; the limit is \(limit) bytes"))
+    }
+    var bytes = [UInt8](repeating: 0, count: limit + 1)
+    var count = 0
+    while count < bytes.count {
+      let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + count, $0.count - count) }
+      if n < 0 && errno == EINTR { continue }
+      if n < 0 {
+        return .failure(ReadProblem(message: "cannot read the job file: \(String(cString: strerror(errno)))"))
+      }
+      if n == 0 { break }
+      count += n
+    }
+    if count > limit {
+      return .failure(ReadProblem(message: "the job file is larger than the limit of \(limit) bytes"))
+    }
+    return .success(Array(bytes.prefix(count)))
+  }
+
+  /// Validates job-file text already in memory; `path` names it in diagnostics.
+  public static func load(
+    bytes: [UInt8], path: String, limits: YAMLLimits = YAMLLimits(), formats: FormatAvailability = .unchecked
+  ) -> Result {
+    let root: YAMLNode?
+    do {
+      root = try YAMLParser.parse(bytes, limits: limits)
+    } catch {
+      return Result(
+        jobFile: nil, diagnostics: [Diagnostic(.error, file: path, mark: error.mark, field: "", message: error.message)]
+      )
+    }
+    var decoder = SpecDecoder(file: path, formats: formats)
+    let file = decoder.decode(root: root, path: path)
+    let diagnostics = decoder.reader.diagnostics.sortedByPosition()
+    return Result(jobFile: diagnostics.hasErrors ? nil : file, diagnostics: diagnostics)
+  }
+}

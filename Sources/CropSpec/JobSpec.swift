@@ -1,0 +1,185 @@
+import CropGeometry
+
+/// A whole job file, decoded and validated.
+public struct JobFile: Sendable {
+  /// The job file's path as given (diagnostics name it).
+  public var path: String
+  /// Folder that relative paths in the file are resolved against (the job file's folder).
+  public var baseDirectory: String
+  public var version: Int
+  /// Output root: every output path resolves inside it.
+  public var outputRoot: String
+  public var limits: InputLimits
+  /// Jobs in file order.
+  public var jobs: [Job]
+  public var overrides: [Override]
+}
+
+/// Input limits checked from each source's header before any pixel is decoded.
+public struct InputLimits: Sendable, Hashable, Codable {
+  /// Default 0x3FFF² (268 million) pixels, as sharp's default `limitInputPixels`.
+  public var maxPixels: Int = 0x3FFF * 0x3FFF
+  /// Default 256 MiB.
+  public var maxFileBytes: Int = 256 << 20
+  /// Pages or frames; only the first is used.
+  public var maxPages: Int = 1000
+  public init() {}
+}
+
+/// One named job: which photos, how they sit under the guide, and what to write.
+public struct Job: Sendable {
+  public var name: String
+  public var input: JobInput
+  public var guide: Guide
+  public var place: PlaceSpec
+  public var outputs: [OutputSpec]
+  /// Where the job is declared.
+  public var mark: SourceMark
+}
+
+/// Where a job's photos come from.
+public enum JobInput: Sendable, Hashable {
+  /// Files, globs (`*`, `?`, `**`, `[abc]`) and folders, minus `exclude` patterns.
+  case sources(include: [String], exclude: [String])
+  /// Another job's outputs.
+  case from(String)
+}
+
+/// How a photo sits under the guide; smart focus is resolved per photo at run time.
+public struct PlaceSpec: Sendable, Hashable, Codable {
+  public var fit: Fit = .cover
+  public var zoom: Double = 1
+  public var offset: Point = Point(x: 0, y: 0)
+  public var focus: FocusSpec = .named(.centre)
+  public var rotate: Double = 0
+  public var flipHorizontal = false
+  public var flipVertical = false
+  public var crop: CropRect? = nil
+  public var overflow: Overflow = .clamp
+  /// RGBA 0...255; nil: white for formats without alpha, transparent for formats with it.
+  public var background: [Double]? = nil
+  public var upscale = true
+
+  public init() {}
+}
+
+/// Which source point sits at the guide's centre.
+public enum FocusSpec: Sendable, Hashable, Codable {
+  case named(NamedPosition)
+  case point(Point)
+  case smart(SmartStrategy)
+}
+
+/// libvips' smart-crop strategies.
+public enum SmartStrategy: String, Sendable, Hashable, Codable, CaseIterable {
+  case attention, entropy
+}
+
+/// One output of a job: a path template, one or more sizes, an encoder.
+public struct OutputSpec: Sendable, Hashable {
+  public var pathTemplate: String
+  public var sizes: OutputSizes
+  public var encode: EncodeSpec
+  public var metadata: MetadataPolicy
+  public var mark: SourceMark
+}
+
+/// The sizes one output entry expands to.
+public enum OutputSizes: Sendable, Hashable {
+  /// Multiples of the guide size (`scales: [1, 2, 3]`; the guide itself is `[1]`).
+  case scales([Double])
+  /// Output widths in pixels; heights follow the guide's aspect.
+  case widths([Int])
+}
+
+/// Encoder settings plus the byte budget.
+public struct EncodeSpec: Sendable, Hashable {
+  public var options: EncodeOptions
+  /// Largest file allowed; the highest quality that fits is searched by bisection.
+  public var maxBytes: Int?
+  /// Lowest quality the budget search may go down to.
+  public var minQuality: Int = 30
+  /// What an output too big for `maxBytes` even at `minQuality` does.
+  public var overBudget: OverBudget = .fail
+  /// The colour space the output's pixels are written in.
+  public var colour: ColourPolicy = .srgb
+
+  public init(
+    options: EncodeOptions, maxBytes: Int?, minQuality: Int = 30, overBudget: OverBudget = .fail,
+    colour: ColourPolicy = .srgb
+  ) {
+    self.options = options
+    self.maxBytes = maxBytes
+    self.minQuality = minQuality
+    self.overBudget = overBudget
+    self.colour = colour
+  }
+}
+
+/// What an output does when even `min_quality` does not fit its `max_bytes`.
+public enum OverBudget: String, Sendable, Hashable, Codable, CaseIterable {
+  /// The output fails with the smallest size reached (nothing is written).
+  case fail
+  /// The output is written at the largest pixel size (same aspect, found by bisection) whose
+  /// file fits at `min_quality`; the manifest records the size written.
+  case shrink
+}
+
+/// The colour space of an output's pixels.
+public enum ColourPolicy: String, Sendable, Hashable, Codable, CaseIterable {
+  /// Converted to sRGB through the source's ICC profile (CMYK and wide gamut included);
+  /// untagged sources are taken as sRGB.
+  case srgb
+  /// RGB pixels stay in the source's colour space (Display P3, Adobe RGB …) and the
+  /// source's ICC profile is embedded, whatever `metadata` says. Sources that are not RGB
+  /// (CMYK, greyscale, Lab) are converted to sRGB all the same: outputs are RGB.
+  case keep
+}
+
+/// Which metadata outputs keep: nothing by default (`strip`), everything (`keep`), or a
+/// list of kinds. The orientation tag and the EXIF thumbnail are never written.
+public struct MetadataPolicy: Sendable, Hashable, Codable, CustomStringConvertible {
+  /// Kinds of metadata that can be kept.
+  public enum Kind: String, Sendable, Hashable, Codable, CaseIterable, Comparable {
+    /// The ICC profile (sRGB after colour conversion).
+    case icc
+    /// EXIF Copyright and Artist.
+    case copyright, artist
+    /// EXIF dates and times.
+    case date
+    /// Camera make, model, lens, serial number and exposure settings.
+    case camera
+    /// EXIF GPS position.
+    case gps
+    case xmp, iptc
+
+    public static func < (a: Kind, b: Kind) -> Bool { a.rawValue < b.rawValue }
+
+    /// The kinds stored in EXIF.
+    public static let exif: Set<Kind> = [.copyright, .artist, .date, .camera, .gps]
+  }
+
+  public var kept: Set<Kind>
+
+  public init(kept: Set<Kind>) { self.kept = kept }
+
+  public static let strip = MetadataPolicy(kept: [])
+  public static let keep = MetadataPolicy(kept: Set(Kind.allCases))
+
+  public var description: String {
+    kept.isEmpty ? "strip" : kept == Set(Kind.allCases) ? "keep" : kept.sorted().map(\.rawValue).joined(separator: ",")
+  }
+}
+
+/// An exact placement for one source (e.g. saved from an interactive cropper).
+public struct Override: Sendable {
+  /// Job name, or nil for every job that reads the source.
+  public var job: String?
+  /// Source path, relative to the job file's folder.
+  public var source: String
+  /// Place fields that win over the job's.
+  public var place: PlaceSpec
+  /// Which place fields this override sets (the others come from the job).
+  public var fields: Set<String>
+  public var mark: SourceMark
+}

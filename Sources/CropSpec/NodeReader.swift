@@ -1,0 +1,256 @@
+/// Typed reads from YAML nodes that report every mismatch as a located diagnostic.
+///
+/// Scalars follow YAML 1.2's core schema, strictly: only `true` and `false` are booleans,
+/// numbers are decimal (`-12`, `0.5`, `1e3`; integers may group digits with `_`), and `~`,
+/// `null` or nothing is null. Anything else plain is a string (`yes`, `0x10` and `1:30` too).
+/// Where a string is expected, a plain scalar that reads as a number, a boolean or null is
+/// an error that asks for quotes, as an editor checking the JSON Schema would say.
+package struct NodeReader {
+  let file: String
+  private(set) package var diagnostics: [Diagnostic] = []
+  /// Settings inherited by several jobs are checked once per job: report each problem once.
+  private var reported: Set<Diagnostic> = []
+
+  init(file: String) { self.file = file }
+
+  mutating func error(_ mark: SourceMark, _ field: String, _ message: String) {
+    add(Diagnostic(.error, file: file, mark: mark, field: field, message: message))
+  }
+
+  mutating func warning(_ mark: SourceMark, _ field: String, _ message: String) {
+    add(Diagnostic(.warning, file: file, mark: mark, field: field, message: message))
+  }
+
+  private mutating func add(_ diagnostic: Diagnostic) {
+    if reported.insert(diagnostic).inserted { diagnostics.append(diagnostic) }
+  }
+
+  mutating func expected(_ node: YAMLNode, _ field: String, _ what: String, hint: String = "") {
+    error(node.mark, field, Diagnostic.expected(what, received: Self.describe(node)) + hint)
+  }
+
+  // MARK: Scalars as YAML 1.2's core schema reads them
+
+  /// The text of a plain, untagged scalar: the only kind that may be a number, a boolean or
+  /// null (quoted and block scalars, and `!!str`, are strings).
+  static func plainText(_ node: YAMLNode) -> String? {
+    guard case .scalar(let text, .plain) = node.value, node.tag != "!!str" else { return nil }
+    return text
+  }
+
+  static func isNull(_ text: String) -> Bool {
+    text.isEmpty || text == "~" || text == "null" || text == "Null" || text == "NULL"
+  }
+
+  /// `[-+]?[0-9][0-9_]*`, digits grouped with `_` allowed.
+  static func integerValue(_ text: String) -> Int? {
+    var digits = Substring(text)
+    if digits.first == "-" || digits.first == "+" { digits = digits.dropFirst() }
+    guard let first = digits.first, first.isASCII, first.isNumber,
+      digits.allSatisfy({ $0 == "_" || ($0.isASCII && $0.isNumber) })
+    else { return nil }
+    return Int(text.replacingOccurrences(of: "_", with: ""))
+  }
+
+  /// `[-+]?(.[0-9]+|[0-9]+(.[0-9]*)?)([eE][-+]?[0-9]+)?`: no hex, no `inf`, no `nan`.
+  static func numberValue(_ text: String) -> Double? {
+    let scalars = Array(text.unicodeScalars)
+    var i = 0
+    func digits() -> Int {
+      let start = i
+      while i < scalars.count, ("0"..."9").contains(scalars[i]) { i += 1 }
+      return i - start
+    }
+    if i < scalars.count, scalars[i] == "-" || scalars[i] == "+" { i += 1 }
+    var mantissa = digits()
+    if i < scalars.count, scalars[i] == "." {
+      i += 1
+      mantissa += digits()
+    }
+    guard mantissa > 0 else { return nil }
+    if i < scalars.count, scalars[i] == "e" || scalars[i] == "E" {
+      i += 1
+      if i < scalars.count, scalars[i] == "-" || scalars[i] == "+" { i += 1 }
+      guard digits() > 0 else { return nil }
+    }
+    guard i == scalars.count, let value = Double(text), value.isFinite else { return nil }
+    return value
+  }
+
+  /// How a node reads to a person: `the string "abc"`, `the number 5`, `a list`, `null`.
+  static func describe(_ node: YAMLNode) -> String {
+    switch node.value {
+    case .scalar(let text, _):
+      if let plain = plainText(node) {
+        if isNull(plain) { return "null" }
+        if integerValue(plain) != nil || numberValue(plain) != nil { return "the number \(plain)" }
+        if plain == "true" || plain == "false" { return plain }
+      }
+      let shown = text.count > 40 ? String(text.prefix(40)) + "…" : text
+      return text.isEmpty ? "an empty string" : "the string \"\(shown)\""
+    case .sequence(let items): return items.isEmpty ? "an empty list" : "a list"
+    case .mapping(let pairs): return pairs.isEmpty ? "an empty mapping" : "a mapping"
+    }
+  }
+
+  // MARK: Mappings and lists
+
+  /// A mapping's entries by key; unknown keys are errors with a suggestion.
+  mutating func mapping(_ node: YAMLNode, _ field: String, known: [String], what: String = "a mapping")
+    -> [String: YAMLNode]?
+  {
+    guard case .mapping(let pairs) = node.value else {
+      expected(node, field, what)
+      return nil
+    }
+    var entries: [String: YAMLNode] = [:]
+    for pair in pairs {
+      guard case .scalar(let key, _) = pair.key.value else {
+        expected(pair.key, field, "a plain key")
+        continue
+      }
+      if !known.isEmpty && !known.contains(key) {
+        error(
+          pair.key.mark, join(field, key),
+          Diagnostic.expected(
+            "one of the keys " + known.joined(separator: ", "), received: "the unknown key \"\(key)\"")
+            + hint(forUnknown: key, known: known))
+        continue
+      }
+      entries[key] = pair.value
+    }
+    return entries
+  }
+
+  /// A known key one edit away (`width` → `widths` in an output), else where a key written at
+  /// the wrong level belongs (`"zoom" is a key of place`), else the nearest known key.
+  private func hint(forUnknown key: String, known: [String]) -> String {
+    if let near = Suggestion.closest(to: key, in: known), Suggestion.distance(key, near) <= 1 {
+      return Suggestion.didYouMean(key, in: known)
+    }
+    let elsewhere = JobSchema.elsewhere(key, notIn: known)
+    return elsewhere.isEmpty ? Suggestion.didYouMean(key, in: known) : elsewhere
+  }
+
+  /// Keys of a mapping with their nodes, in file order (for named jobs).
+  mutating func orderedMapping(_ node: YAMLNode, _ field: String, what: String = "a mapping")
+    -> [(String, YAMLNode, SourceMark)]?
+  {
+    guard case .mapping(let pairs) = node.value else {
+      expected(node, field, what)
+      return nil
+    }
+    var result: [(String, YAMLNode, SourceMark)] = []
+    for pair in pairs {
+      guard case .scalar(let key, _) = pair.key.value else {
+        expected(pair.key, field, "a plain key")
+        continue
+      }
+      result.append((key, pair.value, pair.key.mark))
+    }
+    return result
+  }
+
+  /// A list; a single scalar is read as a list of one when `single` is true.
+  mutating func list(_ node: YAMLNode, _ field: String, single: Bool = false, what: String? = nil) -> [YAMLNode]? {
+    switch node.value {
+    case .sequence(let items): return items
+    case .scalar where single && !(Self.plainText(node).map(Self.isNull) ?? false): return [node]
+    default:
+      expected(node, field, what ?? (single ? "a string or a list" : "a list"))
+      return nil
+    }
+  }
+
+  // MARK: Typed scalars
+
+  /// A non-empty string; numbers, booleans and null written without quotes are refused.
+  mutating func string(_ node: YAMLNode, _ field: String, what: String = "a string") -> String? {
+    guard case .scalar(let text, _) = node.value else {
+      expected(node, field, what)
+      return nil
+    }
+    if let plain = Self.plainText(node), Self.isNull(plain) || Self.readsAsNumberOrBool(plain) {
+      expected(node, field, what, hint: Self.isNull(plain) ? "" : " (quote it: \"\(plain)\")")
+      return nil
+    }
+    if text.isEmpty {
+      expected(node, field, "a non-empty string")
+      return nil
+    }
+    return text
+  }
+
+  /// True when plain `text` reads as a number or a boolean.
+  static func readsAsNumberOrBool(_ text: String) -> Bool {
+    Self.integerValue(text) != nil || Self.numberValue(text) != nil || text == "true" || text == "false"
+  }
+
+  /// An integer: digits (`30_000`), or a number with no fraction (`1e3`, `5.0`), as JSON
+  /// Schema's `integer` reads it.
+  static func wholeValue(_ text: String) -> Int? {
+    if let value = integerValue(text) { return value }
+    guard let value = numberValue(text), value == value.rounded(), abs(value) < 9e15 else { return nil }
+    return Int(value)
+  }
+
+  mutating func int(_ node: YAMLNode, _ field: String, in range: ClosedRange<Int>) -> Int? {
+    guard let text = Self.plainText(node), let value = Self.wholeValue(text), range.contains(value) else {
+      expected(node, field, "an integer between \(range.lowerBound) and \(range.upperBound)")
+      return nil
+    }
+    return value
+  }
+
+  mutating func double(_ node: YAMLNode, _ field: String, in range: ClosedRange<Double>) -> Double? {
+    guard let text = Self.plainText(node), let value = Self.numberValue(text), range.contains(value) else {
+      expected(node, field, "a number between \(Self.format(range.lowerBound)) and \(Self.format(range.upperBound))")
+      return nil
+    }
+    return value
+  }
+
+  mutating func bool(_ node: YAMLNode, _ field: String) -> Bool? {
+    if let text = Self.plainText(node) {
+      if text == "true" { return true }
+      if text == "false" { return false }
+    }
+    expected(node, field, "true or false")
+    return nil
+  }
+
+  /// One of a fixed set of names; `aliases` are other spellings of the same values.
+  mutating func choice<E: RawRepresentable & CaseIterable>(
+    _ node: YAMLNode, _ field: String, _: E.Type, aliases: [String: E] = [:]
+  ) -> E? where E.RawValue == String {
+    let names = E.allCases.map(\.rawValue)
+    if case .scalar(let text, _) = node.value, Self.plainText(node).map(Self.isNull) != true {
+      if let value = E(rawValue: text) ?? aliases[text] { return value }
+      expected(node, field, "one of " + names.joined(separator: ", "), hint: Suggestion.didYouMean(text, in: names))
+    } else {
+      expected(node, field, "one of " + names.joined(separator: ", "))
+    }
+    return nil
+  }
+
+  /// `[x, y]` numbers.
+  mutating func pair(_ node: YAMLNode, _ field: String, in range: ClosedRange<Double>) -> (Double, Double)? {
+    guard case .sequence(let items) = node.value, items.count == 2 else {
+      expected(
+        node, field,
+        "a list of two numbers [x, y] between \(Self.format(range.lowerBound)) and \(Self.format(range.upperBound))")
+      return nil
+    }
+    let x = double(items[0], field + "[0]", in: range)
+    let y = double(items[1], field + "[1]", in: range)
+    guard let x, let y else { return nil }
+    return (x, y)
+  }
+
+  package static func format(_ value: Double) -> String {
+    value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+  }
+}
+
+/// `a.b`, `a[0]`.
+func join(_ parent: String, _ key: String) -> String { parent.isEmpty ? key : "\(parent).\(key)" }

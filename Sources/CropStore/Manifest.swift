@@ -1,0 +1,159 @@
+import CropGeometry
+import CropPlan
+import CropSupport
+import Foundation
+
+/// The record of a run, in the output root: every output with its bytes, hash, format,
+/// quality, source and geometry. A later run compares against it to skip up-to-date work.
+public struct Manifest: Codable, Sendable, Equatable {
+  public var cropjob: String
+  public var libvips: String
+  public var outputs: [Entry]
+
+  public struct Entry: Codable, Sendable, Equatable {
+    public var path: String
+    public var job: String
+    public var key: String
+    public var bytes: Int
+    public var width: Int
+    public var height: Int
+    public var sha256: String
+    public var format: String
+    public var quality: Int
+    /// Encodes the byte-budget search needed (1 without a budget).
+    public var encodes: Int
+    public var source: SourceRecord
+    public var geometry: GeometryRecord
+
+    public init(
+      path: String, job: String, key: String, bytes: Int, width: Int, height: Int, sha256: String, format: String,
+      quality: Int, encodes: Int, source: SourceRecord, geometry: GeometryRecord
+    ) {
+      self.path = path
+      self.job = job
+      self.key = key
+      self.bytes = bytes
+      self.width = width
+      self.height = height
+      self.sha256 = sha256
+      self.format = format
+      self.quality = quality
+      self.encodes = encodes
+      self.source = source
+      self.geometry = geometry
+    }
+  }
+
+  public struct SourceRecord: Codable, Sendable, Equatable {
+    public var path: String
+    public var sha256: String
+    public var bytes: Int
+    /// Modification time in whole nanoseconds since 1970 (fast up-to-date check); 0 for
+    /// an earlier job's output, which is hashed every time instead.
+    public var mtime: Int64
+
+    public init(path: String, sha256: String, bytes: Int, mtime: Int64) {
+      self.path = path
+      self.sha256 = sha256
+      self.bytes = bytes
+      self.mtime = mtime
+    }
+  }
+
+  public struct GeometryRecord: Codable, Sendable, Equatable {
+    /// Bounding box of the sampled source region, in oriented source pixels.
+    public var crop: Rect
+    /// Output pixels per source pixel.
+    public var scale: Double
+    public var angle: Double
+    /// Source point at the output's centre, in oriented source pixels.
+    public var centre: Point
+    /// Smart-crop strategy that chose the centre, if any.
+    public var smartFocus: String?
+    public var flip: String?
+    public var notes: [String]
+
+    public init(
+      crop: Rect, scale: Double, angle: Double, centre: Point, smartFocus: String?, flip: String?, notes: [String]
+    ) {
+      self.crop = crop
+      self.scale = scale
+      self.angle = angle
+      self.centre = centre
+      self.smartFocus = smartFocus
+      self.flip = flip
+      self.notes = notes
+    }
+  }
+
+  /// `engineVersion` is the libvips version the outputs were made with (`Plan.engineVersion`).
+  public init(engineVersion: String, outputs: [Entry]) {
+    cropjob = CropKitVersion.string
+    libvips = engineVersion
+    self.outputs = outputs.sorted { $0.path < $1.path }
+  }
+
+  /// File name in the output root: one per shard so that shards never write the same file.
+  public static func fileName(shard: Shard?) -> String {
+    guard let shard, shard.count > 1 else { return "cropjob-manifest.json" }
+    return "cropjob-manifest.shard-\(shard.index)-of-\(shard.count).json"
+  }
+
+  /// Every manifest in `root` (all shards), merged by output path. Where two manifests
+  /// list the same output (an unsharded run after a sharded one, or shards of another
+  /// count), the most recently written one wins: it describes the file on disk.
+  public static func loadAll(root: String) -> [String: Entry] {
+    guard let names = try? FileManager.default.contentsOfDirectory(atPath: root) else { return [:] }
+    var result: [String: Entry] = [:]
+    let manifests = names.filter { $0.hasPrefix("cropjob-manifest") && $0.hasSuffix(".json") }.map { name in
+      let path = (root as NSString).appendingPathComponent(name)
+      var info = stat()
+      let mtime = stat(path, &info) == 0 ? Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec) : 0
+      return (name: name, mtime: mtime)
+    }
+    for (name, _) in manifests.sorted(by: { ($0.mtime, $0.name) < ($1.mtime, $1.name) }) {
+      let path = (root as NSString).appendingPathComponent(name)
+      guard let data = FileManager.default.contents(atPath: path),
+        let manifest = try? JSONDecoder().decode(Manifest.self, from: data)
+      else { continue }
+      for entry in manifest.outputs { result[entry.path] = entry }
+    }
+    // Outputs a killed run finished after the last manifest was written.
+    for entry in ManifestJournal.loadEntries(root: root) { result[entry.path] = entry }
+    return result
+  }
+
+  /// Removes the per-shard manifests in `root` (after an unsharded run wrote the whole one).
+  public static func removeShardManifests(root: String) {
+    guard let names = try? FileManager.default.contentsOfDirectory(atPath: root) else { return }
+    for name in names
+    where name.hasPrefix("cropjob-manifest.shard-") && (name.hasSuffix(".json") || name.hasSuffix(".journal")) {
+      unlink((root as NSString).appendingPathComponent(name))
+    }
+  }
+
+  /// Deterministic JSON (sorted keys, sorted outputs), as `JSONEncoder` pretty-prints the
+  /// whole manifest, byte for byte, but written entry by entry: encoding the whole value at
+  /// once held a copy of every entry in Foundation's intermediate tree (tens of MB for
+  /// 10,000 outputs).
+  public func encoded() -> [UInt8] {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    guard !outputs.isEmpty else { return Array((try? encoder.encode(self)) ?? Data()) + [0x0a] }
+    func json<T: Encodable>(_ value: T) -> [UInt8] { Array((try? encoder.encode(value)) ?? Data()) }
+    var bytes = Array("{\n  \"cropjob\" : ".utf8) + json(cropjob) + Array(",\n  \"libvips\" : ".utf8) + json(libvips)
+    bytes += Array(",\n  \"outputs\" : [\n".utf8)
+    for (index, entry) in outputs.enumerated() {
+      // The entry's lines, indented to sit in the array (JSON strings hold no raw newline;
+      // the encoder leaves the inside of an empty array as an empty line).
+      for line in json(entry).split(separator: 0x0a, omittingEmptySubsequences: false) {
+        if !line.isEmpty { bytes += [0x20, 0x20, 0x20, 0x20] + line }
+        bytes.append(0x0a)
+      }
+      bytes.removeLast()
+      bytes += Array((index == outputs.count - 1 ? "\n" : ",\n").utf8)
+    }
+    bytes += Array("  ]\n}\n".utf8)
+    return bytes
+  }
+}
