@@ -70,9 +70,9 @@ public final class Executor: Sendable {
       }
       let tasks = byDecode.keys.sorted().map { Task(source: $0.sourceIndex, colour: $0.colour, outputs: byDecode[$0]!) }
       let budget = PixelBudget(limit: options.maxPixelsInFlight)
-      WorkerPool.run(tasks, workers: options.jobs, stop: { self.shouldStop(state) }) { task in
-        self.perform(task, budget: budget, state: state)
-      }
+      WorkerPool.run(
+        tasks, workers: options.jobs, stop: { self.shouldStop(state) },
+        body: { task in self.perform(task, budget: budget, state: state) })
     }
     if Cancellation.isCancelled { state.summary.withLock { $0.interrupted = true } }
     reportStale(selected: selected, state: state)

@@ -7,7 +7,7 @@ package enum WorkerPool {
   /// Runs `body` for each of `tasks` on up to `workers` threads, in order of index, until
   /// all are done or `stop` says so; returns when every worker has finished.
   static func run<T: Sendable>(
-    _ tasks: [T], workers: Int, stop: @escaping @Sendable () -> Bool, _ body: @escaping @Sendable (T) -> Void
+    _ tasks: [T], workers: Int, stop: @escaping @Sendable () -> Bool, body: @escaping @Sendable (T) -> Void
   ) {
     let next = LockedBox(0)
     runWorkers(max(1, min(workers, tasks.count))) {

@@ -1,7 +1,6 @@
 import CropGeometry
-import XCTest
-
 import CropKit
+import XCTest
 
 /// Where the photo covers the whole output, no background may show, not even in the edge
 /// pixels: the cubic's taps beyond the photo's last pixel take the edge pixel, not the

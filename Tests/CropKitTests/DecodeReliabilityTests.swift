@@ -1,9 +1,8 @@
+import CropKit
 import Dispatch
 import Foundation
 import TestSupport
 import XCTest
-
-import CropKit
 
 /// Damaged, truncated, bit-flipped, unsupported and special files through the imaging layer:
 /// every one is refused with a clear error for that file, never decoded into damaged pixels,

@@ -1,7 +1,6 @@
+import CropKit
 import Foundation
 import XCTest
-
-import CropKit
 
 /// The executor, in-process: one decode per source, incremental re-runs, failures that stay
 /// with their source, cancellation, determinism across thread counts and shards.

@@ -1,9 +1,8 @@
 import CropGeometry
+import CropKit
 import Foundation
 import TestSupport
 import XCTest
-
-import CropKit
 
 /// EXIF orientation is applied before any geometry: the same photo stored in any of the 8
 /// orientations gives the same crop, and a sideways-stored sample gives what libvips' own

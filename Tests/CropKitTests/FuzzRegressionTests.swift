@@ -1,7 +1,6 @@
+import CropKit
 import Foundation
 import XCTest
-
-import CropKit
 
 /// Image inputs the fuzzer found (Fixtures/fuzz/image, see its README), and the shapes of
 /// image they stand for, through the imaging layer at every shrink-on-load factor.

@@ -1,8 +1,7 @@
+import CropKit
 import Foundation
 import TestSupport
 import XCTest
-
-import CropKit
 
 /// The JSON Schema, the decoder and docs/job-file.md describe one language: checked here
 /// with an independent validator (Python's jsonschema) and against the reference.

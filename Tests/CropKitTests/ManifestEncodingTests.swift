@@ -1,8 +1,7 @@
 import CropGeometry
+import CropKit
 import Foundation
 import XCTest
-
-import CropKit
 
 /// The manifest is written entry by entry; its bytes must be exactly what `JSONEncoder`
 /// pretty-printing the whole value gives (the format earlier runs wrote and people read).

@@ -1,8 +1,7 @@
 import CropGeometry
+import CropKit
 import Foundation
 import XCTest
-
-import CropKit
 
 /// The manifest journal a killed run leaves behind (docs/reliability.md, "Crash safety").
 final class ManifestJournalTests: XCTestCase {

@@ -1,9 +1,8 @@
 import CropGeometry
+import CropKit
 import Foundation
 import TestSupport
 import XCTest
-
-import CropKit
 
 /// Placement outputs against an independent computation.
 ///

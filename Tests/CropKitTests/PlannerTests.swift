@@ -1,7 +1,6 @@
 import CropGeometry
-import XCTest
-
 import CropKit
+import XCTest
 
 /// The planner: JSON snapshots of the sample jobs, cycles, collisions, shards, DOT.
 final class PlannerTests: XCTestCase {

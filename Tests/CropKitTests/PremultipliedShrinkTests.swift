@@ -1,9 +1,8 @@
 import CVipsShim
 import CropGeometry
+import CropKit
 import Foundation
 import XCTest
-
-import CropKit
 
 /// The colour of fully transparent pixels is invisible and must stay so: the box pre-shrink
 /// averages premultiplied pixels, as the affine does, so a transparent red area beside an

@@ -1,7 +1,6 @@
 import CropGeometry
-import XCTest
-
 import CropKit
+import XCTest
 
 /// JPEG shrink-on-load must not move the picture: an output rendered from a source decoded
 /// at 1/2, 1/4 or 1/8 size sits on exactly the same pixels as the same output rendered from

@@ -1,8 +1,7 @@
 import CropGeometry
+import CropKit
 import Foundation
 import XCTest
-
-import CropKit
 
 /// The job-file decoder: every field decoded, every diagnostic with its exact position.
 final class SpecDecoderTests: XCTestCase {

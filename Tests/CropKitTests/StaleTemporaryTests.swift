@@ -1,7 +1,6 @@
+import CropKit
 import Foundation
 import XCTest
-
-import CropKit
 
 /// Leftover temporary files: removed when their writer is gone, kept while it may still be
 /// writing, including writers on other hosts sharing the folder (shards on NFS).

@@ -1,9 +1,8 @@
 import CVipsShim
 import CropGeometry
+import CropKit
 import Foundation
 import XCTest
-
-import CropKit
 
 /// Decoded 8-bit pixels of an image file or a rendered image, for comparisons in tests.
 struct TestPixels {
