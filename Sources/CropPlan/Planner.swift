@@ -19,177 +19,69 @@ public struct Planner: Sendable {
     self.headers = headers
   }
 
+  /// The plan of `file`, in named phases: sources, headers, outputs job by job in
+  /// dependency order, shrink-on-load, then the checks over all output paths.
   public func plan(_ file: JobFile) -> Plan {
-    var issues: [PlanIssue] = []
     let root = SourceExpansion.absolute(
       outputRoot ?? file.outputRoot,
       base: outputRoot == nil ? file.baseDirectory : FileManager.default.currentDirectoryPath)
+    var draft = PlanDraft(file: file, root: root)
+    draft.expandSources()
+    readHeaders(&draft.sources)
     let stages = Self.stages(of: file.jobs)
     let jobsInOrder = file.jobs.enumerated().sorted {
       (stages[$0.element.name]!, $0.offset) < (stages[$1.element.name]!, $1.offset)
     }.map(\.element)
-
-    // 1. Sources of jobs that read files, then their headers, concurrently.
-    var sources: [PlannedSource] = []
-    var sourceIndex: [String: Int] = [:]
-    var jobSources: [String: [(index: Int, subdirectory: String)]] = [:]
-    for job in file.jobs {
-      guard case .sources(let include, let exclude) = job.input else { continue }
-      let (matches, unmatched) = SourceExpansion.expand(include: include, exclude: exclude, base: file.baseDirectory)
-      for pattern in unmatched {
-        issues.append(
-          PlanIssue(
-            severity: .warning, job: job.name, source: pattern, output: nil, message: "matches no file",
-            blocksRun: false))
-      }
-      if matches.isEmpty && unmatched.count == include.count {
-        issues.append(
-          PlanIssue(
-            severity: .error, job: job.name, source: nil, output: nil, message: "the job has no sources",
-            blocksRun: false))
-      }
-      for match in matches {
-        let absolute = SourceExpansion.absolute(match.path, base: file.baseDirectory)
-        let index: Int
-        if let existing = sourceIndex[absolute] {
-          index = existing
-        } else {
-          index = sources.count
-          sourceIndex[absolute] = index
-          sources.append(
-            PlannedSource(
-              path: match.path, absolutePath: absolute, header: nil, error: nil, producedBy: nil, stage: 0,
-              loadShrink: 1))
-        }
-        jobSources[job.name, default: []].append((index, match.subdirectory))
-      }
-    }
-    readHeaders(&sources)
-
-    // 2. Outputs, job by job in dependency order.
-    var outputs: [PlannedOutput] = []
     for job in jobsInOrder {
       let stage = stages[job.name]!
-      if case .from(let upstream) = job.input {
-        // The upstream job's first output entry, at its largest size, is this job's source.
-        let produced = outputs.filter { $0.job == upstream && $0.entry == 0 }
-        let largest = Dictionary(grouping: produced, by: \.sourceIndex).values.compactMap {
-          $0.max { $0.outputScale < $1.outputScale }
-        }
-        for output in largest.sorted(by: { $0.path < $1.path }) {
-          let absolute = output.absolutePath
-          let index = sources.count
-          sourceIndex[absolute] = index
-          let header = SourceHeader(
-            format: InputFormat(
-              rawValue: output.encode.options.format == .jpeg ? "jpeg" : output.encode.options.format.rawValue) ?? .png,
-            storedWidth: output.geometry.outputSize.width, storedHeight: output.geometry.outputSize.height,
-            orientation: 1,
-            bands: output.style.alpha ? 4 : 3, hasAlpha: output.style.alpha, pages: 1)
-          sources.append(
-            PlannedSource(
-              path: output.path, absolutePath: absolute, header: header, error: nil, producedBy: upstream, stage: stage,
-              loadShrink: 1))
-          jobSources[job.name, default: []].append((index, ""))
-        }
+      if case .from(let upstream) = job.input { draft.addProducedSources(of: upstream, for: job, stage: stage) }
+      planOutputs(of: job, stage: stage, into: &draft)
+    }
+    draft.chooseLoadShrink()
+    draft.checkOutputPaths()
+    return Plan(
+      jobFile: file, outputRoot: root, sources: draft.sources, outputs: draft.outputs, issues: draft.issues,
+      engineVersion: headers.engineVersion)
+  }
+
+  /// Phase 3: every output of `job`, from each of its sources, with the warnings its
+  /// geometry raises.
+  private func planOutputs(of job: Job, stage: Int, into draft: inout PlanDraft) {
+    for (index, subdirectory) in draft.jobSources[job.name] ?? [] {
+      draft.sources[index].stage = max(draft.sources[index].stage, stage)
+      let source = draft.sources[index]
+      if let error = source.error {
+        draft.issue(.error, job: job.name, source: source.path, error)
+        continue
       }
-      for (index, subdirectory) in jobSources[job.name] ?? [] {
-        sources[index].stage = max(sources[index].stage, stage)
-        let source = sources[index]
-        if let error = source.error {
-          issues.append(
-            PlanIssue(
-              severity: .error, job: job.name, source: source.path, output: nil, message: error, blocksRun: false))
-          continue
-        }
-        guard let header = source.header else { continue }
-        var place = job.place
-        for o in file.overrides
-        where (o.job == nil || o.job == job.name) && Self.sameSource(o.source, source, base: file.baseDirectory) {
-          place = place.applying(o)
-        }
-        for (entry, spec) in job.outputs.enumerated() {
-          for (sizeIndex, outputScale) in Self.scales(spec.sizes, guide: job.guide).enumerated() {
-            let result = plannedOutput(
-              job: job, source: source, sourceIndex: index, subdirectory: subdirectory, header: header, place: place,
-              spec: spec, entry: entry, sizeIndex: sizeIndex, outputScale: outputScale, root: root, stage: stage)
-            guard case .success(let planned) = result else {
-              if case .failure(let problem) = result {
-                issues.append(
-                  PlanIssue(
-                    severity: .error, job: job.name, source: source.path, output: spec.pathTemplate,
-                    message: "invalid placement: \(problem.message)", blocksRun: false))
-              }
-              continue
-            }
+      guard let header = source.header else { continue }
+      let place = draft.overrides.place(job.place, job: job.name, sourcePath: source.absolutePath)
+      for (entry, spec) in job.outputs.enumerated() {
+        for (sizeIndex, outputScale) in Self.scales(spec.sizes, guide: job.guide).enumerated() {
+          let result = plannedOutput(
+            job: job, source: source, sourceIndex: index, subdirectory: subdirectory, header: header, place: place,
+            spec: spec, entry: entry, sizeIndex: sizeIndex, outputScale: outputScale, root: draft.root, stage: stage)
+          switch result {
+          case .failure(let problem):
+            draft.issue(
+              .error, job: job.name, source: source.path, output: spec.pathTemplate,
+              "invalid placement: \(problem.message)")
+          case .success(let planned):
             for note in planned.geometry.notes {
               if case .guideNotCovered = note, place.overflow != .clamp { continue }
-              issues.append(
-                PlanIssue(
-                  severity: .warning, job: job.name, source: source.path, output: planned.path,
-                  message: note.description, blocksRun: false))
+              draft.issue(.warning, job: job.name, source: source.path, output: planned.path, note.description)
             }
             let photo = Size(width: Double(header.width), height: Double(header.height))
             if let message = FocusCheck.cutOffMessage(
               place: place, guide: job.guide, source: photo, geometry: planned.geometry)
             {
-              issues.append(
-                PlanIssue(
-                  severity: .warning, job: job.name, source: source.path, output: planned.path, message: message,
-                  blocksRun: false))
+              draft.issue(.warning, job: job.name, source: source.path, output: planned.path, message)
             }
-            outputs.append(planned)
+            draft.outputs.append(planned)
           }
         }
       }
     }
-
-    // 3. Shrink-on-load from each source's largest output; collisions; paths inside the root.
-    // (One pass over the outputs: a batch has millions of them.)
-    var maxScales = [Double?](repeating: nil, count: sources.count)
-    for output in outputs {
-      maxScales[output.sourceIndex] = max(maxScales[output.sourceIndex] ?? 0, output.geometry.scale)
-    }
-    for i in sources.indices {
-      if let header = sources[i].header {
-        sources[i].loadShrink = header.loadShrink(maxOutputScale: maxScales[i] ?? 1)
-      }
-    }
-    let sourceFiles = Dictionary(
-      sources.filter { $0.producedBy == nil }.map { ($0.absolutePath, $0.path) }, uniquingKeysWith: { a, _ in a })
-    var byPath: [String: Int] = [:]  // absolute path → index of the first output writing it
-    for (index, output) in outputs.enumerated() {
-      if let source = sourceFiles[output.absolutePath] {
-        issues.append(
-          PlanIssue(
-            severity: .error, job: output.job, source: sources[output.sourceIndex].path, output: output.path,
-            message: "path collision: would overwrite the source \(source)", blocksRun: true))
-      } else if !output.path.contains("/"), output.path.hasPrefix("cropjob-manifest"), output.path.hasSuffix(".json") {
-        issues.append(
-          PlanIssue(
-            severity: .error, job: output.job, source: sources[output.sourceIndex].path, output: output.path,
-            message: "path collision: cropjob's manifest uses this name", blocksRun: true))
-      }
-      if let firstIndex = byPath[output.absolutePath] {
-        let first = outputs[firstIndex]
-        issues.append(
-          PlanIssue(
-            severity: .error, job: output.job, source: sources[output.sourceIndex].path, output: output.path,
-            message: "path collision: also written by job \(first.job) from \(sources[first.sourceIndex].path)",
-            blocksRun: true))
-      } else {
-        byPath[output.absolutePath] = index
-      }
-      if let problem = OutputPaths.escapeProblem(output.absolutePath, root: root) {
-        issues.append(
-          PlanIssue(
-            severity: .error, job: output.job, source: sources[output.sourceIndex].path, output: output.path,
-            message: problem, blocksRun: true))
-      }
-    }
-    return Plan(
-      jobFile: file, outputRoot: root, sources: sources, outputs: outputs, issues: issues,
-      engineVersion: headers.engineVersion)
   }
 
   private func plannedOutput(
@@ -241,10 +133,6 @@ public struct Planner: Sendable {
     case .scales(let s): return s
     case .widths(let w): return w.map { Double($0) / Double(guide.size.width) }
     }
-  }
-
-  static func sameSource(_ overridePath: String, _ source: PlannedSource, base: String) -> Bool {
-    SourceExpansion.absolute(overridePath, base: base) == source.absolutePath
   }
 
   /// Topological level of each job: 0 for jobs that read files, 1 + level of `from`.
