@@ -11,32 +11,45 @@ enum ExitCode {
   static let interrupted: Int32 = 130
 }
 
-/// One subcommand: parse → validate → run, and its help in a fixed order.
-protocol Command {
-  static var name: String { get }
-  static var abstract: String { get }
-  static var usage: String { get }
-  /// ARGUMENTS and OPTIONS sections.
-  static var details: String { get }
-  init(arguments: [String]) throws
+/// What a command says about itself besides its arguments.
+struct CommandConfiguration: Sendable {
+  /// The word after `cropjob`.
+  let name: String
+  /// One line, for `cropjob --help` and the OVERVIEW of the command's help.
+  let abstract: String
+  /// Text between USAGE and ARGUMENTS.
+  var discussion: String? = nil
+  /// Sections after OPTIONS (OUTPUT, EXIT CODES).
+  var epilogue: String? = nil
+}
+
+/// A subcommand, with swift-argument-parser's contract: the arguments are declared once, in
+/// `arguments`, which drives parsing, the usage line and the help; the command line is
+/// parsed once into a value of the type (starting from `init()`'s defaults), `validate()`
+/// checks what spans several options, and `run()` uses the typed fields.
+protocol ParsableCommand {
+  static var configuration: CommandConfiguration { get }
+  /// The positionals, options and flags, in the order help lists them.
+  static var arguments: [Argument<Self>] { get }
+  init()
+  /// Checks after parsing; throws `UsageError`.
+  mutating func validate() throws
   func run() -> Int32
 }
 
-extension Command {
-  /// Parses the arguments and runs; usage problems throw `UsageError`.
-  static func execute(_ arguments: [String]) throws -> Int32 {
-    try Self(arguments: arguments).run()
+extension ParsableCommand {
+  mutating func validate() throws {}
+
+  /// The typed, validated command; throws `UsageError`.
+  static func parse(_ arguments: [String]) throws -> Self {
+    var command = try CommandLineParser.parse(
+      arguments, into: Self(), table: Self.arguments, command: configuration.name)
+    try command.validate()
+    return command
   }
 
-  static var help: String {
-    """
-    OVERVIEW: \(abstract)
-
-    USAGE: \(usage)
-
-    \(details)
-    """
-  }
+  static var usage: String { HelpFormatter.usage(command: configuration.name, table: arguments) }
+  static var help: String { HelpFormatter.help(configuration, table: arguments) }
 }
 
 /// Writing to the standard streams.

@@ -1,55 +1,51 @@
 import CropKit
 import Foundation
 
-/// A command as the dispatcher sees it.
-struct CommandEntry: Sendable {
-  var name: String
-  var abstract: String
-  var usage: String
-  var help: String
-  var execute: @Sendable ([String]) throws -> Int32
+/// The options `cropjob` takes in place of a command (besides `-h, --help`).
+struct TopLevelOptions {
+  var version = false
 
-  init<C: Command>(_ type: C.Type) {
-    name = C.name
-    abstract = C.abstract
-    usage = C.usage
-    help = C.help
-    execute = { try C.execute($0) }
+  static var arguments: [Argument<Self>] {
+    [.flag(\.version, "--version", help: "Show cropjob's and libvips' versions.")]
   }
 }
 
+/// The dispatcher: top-level help and version, `help <command>`, and the subcommands.
 enum CLI {
   /// The commands, in the order `--help` lists them.
-  static let commands: [CommandEntry] = [
-    CommandEntry(RunCommand.self), CommandEntry(PlanCommand.self), CommandEntry(ValidateCommand.self),
-    CommandEntry(SchemaCommand.self), CommandEntry(PreviewCommand.self),
-    CommandEntry(FormatsCommand.self),
-  ]
+  static var commands: [any ParsableCommand.Type] {
+    [
+      RunCommand.self, PlanCommand.self, ValidateCommand.self, SchemaCommand.self, PreviewCommand.self,
+      FormatsCommand.self,
+    ]
+  }
+
+  static let usage = "cropjob <command> [options]"
+  static let helpUsage = "cropjob help <command>"
 
   static var overview: String {
-    let list = commands.map { "  " + $0.name.padding(toLength: 24, withPad: " ", startingAt: 0) + $0.abstract }
+    let options = [HelpOption.spec(TopLevelOptions.self)] + TopLevelOptions.arguments.flatMap(\.options)
+    let subcommands =
+      commands.map { HelpFormatter.row($0.configuration.name, $0.configuration.abstract) }
+      + [HelpFormatter.row("help <command>", "Show help for a command.")]
     return """
       OVERVIEW: cropjob runs declarative photo-crop jobs in batch: a YAML job file names the photos,
       the guide (rect, square or circle), how each photo sits under it, and the files to write.
 
-      USAGE: cropjob <command> [options]
+      USAGE: \(usage)
 
       OPTIONS:
-        -h, --help              Show help.
-        --version               Show cropjob's and libvips' versions.
+      \(options.map { HelpFormatter.row($0.label, $0.help) }.joined(separator: "\n"))
 
       SUBCOMMANDS:
+      \(subcommands.joined(separator: "\n"))
 
-      """ + list.joined(separator: "\n") + """
+      EXIT CODES:
+        0 success, 1 failure (some outputs failed, or the plan/job file is invalid),
+        2 invalid job file or unrunnable plan (run), 64 usage error, 130 interrupted.
 
-          help <command>          Show help for a command.
-
-        EXIT CODES:
-          0 success, 1 failure (some outputs failed, or the plan/job file is invalid),
-          2 invalid job file or unrunnable plan (run), 64 usage error, 130 interrupted.
-
-        See 'cropjob help <command>' for a command's options.
-        """
+      See 'cropjob help <command>' for a command's options.
+      """
   }
 
   static func usageError(_ message: String, usage: String) -> Int32 {
@@ -57,46 +53,64 @@ enum CLI {
     return ExitCode.usage
   }
 
+  /// The command named `name`, or a usage error naming the closest one.
+  static func command(named name: String) throws -> any ParsableCommand.Type {
+    if let command = commands.first(where: { $0.configuration.name == name }) { return command }
+    let names = commands.map { $0.configuration.name } + ["help"]
+    throw UsageError(
+      message: "unknown command \"\(name)\"" + TypoHint.didYouMean(name, among: names, quoting: .quoted))
+  }
+
   static func main(_ arguments: [String]) -> Int32 {
-    guard let first = arguments.first else {
-      return usageError("missing command", usage: "cropjob <command> [options]")
-    }
-    switch first {
-    case "-h", "--help":
+    guard let first = arguments.first else { return usageError("missing command", usage: usage) }
+    if HelpOption.names.contains(first) {
       Console.out(overview)
       return ExitCode.success
-    case "--version":
-      Console.out("cropjob \(CropKitVersion.string)\nlibvips \(Vips.version)")
-      return ExitCode.success
-    case "help":
-      guard arguments.count <= 2 else { return usageError("help takes one command", usage: "cropjob help <command>") }
-      guard arguments.count == 2 else {
-        Console.out(overview)
+    }
+    if first.hasPrefix("-") && first != "-" {
+      do {
+        let options = try CommandLineParser.parse(
+          [first], into: TopLevelOptions(), table: TopLevelOptions.arguments, command: "cropjob")
+        if options.version { Console.out("cropjob \(CropKitVersion.string)\nlibvips \(Vips.version)") }
         return ExitCode.success
+      } catch {
+        return usageError((error as? UsageError)?.message ?? "\(error)", usage: usage)
       }
-      guard let command = commands.first(where: { $0.name == arguments[1] }) else {
-        return usageError("unknown command \"\(arguments[1])\"", usage: "cropjob help <command>")
-      }
+    }
+    if first == "help" { return help(Array(arguments.dropFirst())) }
+    let command: any ParsableCommand.Type
+    do {
+      command = try self.command(named: first)
+    } catch {
+      return usageError((error as? UsageError)?.message ?? "\(error)", usage: usage)
+    }
+    let rest = Array(arguments.dropFirst())
+    if rest.contains(where: HelpOption.names.contains) {
       Console.out(command.help)
       return ExitCode.success
-    default:
-      guard let command = commands.first(where: { $0.name == first }) else {
-        let hint = Suggestion.closest(to: first, in: commands.map(\.name)).map { "; did you mean \"\($0)\"?" } ?? ""
-        return usageError("unknown command \"\(first)\"\(hint)", usage: "cropjob <command> [options]")
-      }
-      let rest = Array(arguments.dropFirst())
-      if rest.contains("-h") || rest.contains("--help") {
-        Console.out(command.help)
-        return ExitCode.success
-      }
-      do {
-        return try command.execute(rest)
-      } catch let error as UsageError {
-        return usageError(error.message, usage: command.usage)
-      } catch {
-        Console.err("Error: \(error)")
-        return ExitCode.failure
-      }
+    }
+    do {
+      return try command.parse(rest).run()
+    } catch let error as UsageError {
+      return usageError(error.message, usage: command.usage)
+    } catch {
+      Console.err("Error: \(error)")
+      return ExitCode.failure
+    }
+  }
+
+  /// `cropjob help [<command>]`.
+  static func help(_ arguments: [String]) -> Int32 {
+    guard arguments.count <= 1 else { return usageError("help takes one command", usage: helpUsage) }
+    guard let name = arguments.first, name != "help" else {
+      Console.out(overview)
+      return ExitCode.success
+    }
+    do {
+      Console.out(try command(named: name).help)
+      return ExitCode.success
+    } catch {
+      return usageError((error as? UsageError)?.message ?? "\(error)", usage: helpUsage)
     }
   }
 }

@@ -1,18 +1,11 @@
 import CropKit
 
-struct FormatsCommand: Command {
-  static let name = "formats"
-  static let abstract = "List the image formats this build can read and write."
-  static let usage = "cropjob formats"
-  static let details = """
-    OPTIONS:
-      -h, --help              Show help.
-    """
+/// `cropjob formats`: the formats this build of libvips reads and writes.
+struct FormatsCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    name: "formats", abstract: "List the image formats this build can read and write.")
 
-  init(arguments: [String]) throws {
-    let args = try Arguments(arguments, flags: [], options: [])
-    if !args.positionals.isEmpty { throw UsageError(message: "formats takes no arguments") }
-  }
+  static var arguments: [Argument<Self>] { [] }
 
   func run() -> Int32 {
     Console.out("read:  " + InputFormat.allCases.map(\.rawValue).joined(separator: " "))

@@ -1,52 +1,42 @@
 import CropKit
 import Foundation
 
-struct PlanCommand: Command {
-  static let name = "plan"
-  static let abstract = "Print what a job file would do, reading image headers only; write nothing."
-  static let usage = "cropjob plan <job.yaml> [--format text|json|dot] [--shard <i/n>]"
-  static let details = """
-    ARGUMENTS:
-      <job.yaml>              The job file.
+/// `cropjob plan`: what a job file would do, from image headers only.
+struct PlanCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    name: "plan",
+    abstract: "Print what a job file would do, reading image headers only; write nothing.",
+    epilogue: """
+      EXIT CODES:
+        0 runnable, 1 not runnable (errors listed), 64 usage error.
+      """)
 
-    OPTIONS:
-      --format <format>       text (summary and issues), json (every output with its crop
-                              rectangle in source pixels) or dot (Graphviz). Default text.
-      --shard <i/n>           Only shard i of n (see `cropjob help run`).
-      --shard-count <n>       Number of shards when the environment gives only an index.
-      --output <dir>          Output root instead of the job file's `output`.
-    \(JobLoading.limitHelp)
-      -h, --help              Show help.
+  var jobFile = ""
+  var format = PlanFormat.text
+  var shards = ShardOptions()
+  var planning = PlanningOptions()
 
-    EXIT CODES:
-      0 runnable, 1 not runnable (errors listed), 64 usage error.
-    """
+  static var arguments: [Argument<Self>] {
+    [
+      .positional(\.jobFile, "job.yaml", noun: "job file", help: "The job file."),
+      .option(
+        \.format, "--format", value: "format", .choice, inUsage: true,
+        help: """
+          text (summary and issues), json (every output with its crop
+          rectangle in source pixels) or dot (Graphviz). Default text.
+          """),
+      .group(\.shards, ShardOptions.arguments),
+      .group(\.planning, PlanningOptions.arguments),
+    ]
+  }
 
-  let args: Arguments
-
-  init(arguments: [String]) throws {
-    args = try Arguments(
-      arguments, flags: [],
-      options: Set(["--format", "--shard", "--shard-count", "--output"]).union(JobLoading.limitOptions))
-    guard args.positionals.count == 1 else {
-      throw UsageError(
-        message: args.positionals.isEmpty
-          ? "missing <job.yaml>" : "expected one job file, got \(args.positionals.count)")
-    }
-    _ = try args.choice("--format", PlanFormat.self)
-    _ = try JobLoading.shard(args)
+  mutating func validate() throws {
+    try shards.resolve()
   }
 
   func run() -> Int32 {
-    guard let file = JobLoading.load(args.positionals[0]) else { return ExitCode.failure }
-    do {
-      let plan = Planner(limits: try JobLoading.limits(file, args), outputRoot: args.option("--output")).plan(file)
-      return Self.printPlan(
-        plan, format: try args.choice("--format", PlanFormat.self) ?? .text, shard: try JobLoading.shard(args))
-    } catch {
-      Console.err("Error: \((error as? UsageError)?.message ?? "\(error)")")
-      return ExitCode.usage
-    }
+    guard let file = JobLoading.load(jobFile) else { return ExitCode.failure }
+    return Self.printPlan(planning.plan(file), format: format, shard: shards.selected)
   }
 
   static func printPlan(_ plan: Plan, format: PlanFormat, shard: Shard?) -> Int32 {

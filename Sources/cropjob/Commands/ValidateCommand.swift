@@ -1,36 +1,33 @@
 import CropKit
 import Foundation
 
-struct ValidateCommand: Command {
-  static let name = "validate"
-  static let abstract = "Check job files without reading any photo: every problem at once, with file:line:column."
-  static let usage = "cropjob validate <job.yaml>... [--format text|json|github] [--strict]"
-  static let details = """
-    ARGUMENTS:
-      <job.yaml>...           One or more job files.
+/// `cropjob validate`: checks job files without reading any photo.
+struct ValidateCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    name: "validate",
+    abstract: "Check job files without reading any photo: every problem at once, with file:line:column.",
+    epilogue: """
+      EXIT CODES:
+        0 valid (warnings allowed unless --strict), 1 invalid, 64 usage error.
+      """)
 
-    OPTIONS:
-      --format <format>       text (file:line:column: error: field: message, then one verdict
-                              line per file), json (per file: file, valid, errors, warnings,
-                              diagnostics), or github (::error file=…,line=…,col=…::message
-                              annotations for GitHub Actions). Default text.
-      --strict                Treat warnings as errors.
-      -h, --help              Show help.
+  var files: [String] = []
+  var format = DiagnosticFormat.text
+  var strict = false
 
-    EXIT CODES:
-      0 valid (warnings allowed unless --strict), 1 invalid, 64 usage error.
-    """
-
-  let files: [String]
-  let format: DiagnosticFormat
-  let strict: Bool
-
-  init(arguments: [String]) throws {
-    let args = try Arguments(arguments, flags: ["--strict"], options: ["--format"])
-    guard !args.positionals.isEmpty else { throw UsageError(message: "missing <job.yaml>") }
-    files = args.positionals
-    format = try args.choice("--format", DiagnosticFormat.self) ?? .text
-    strict = args.flag("--strict")
+  static var arguments: [Argument<Self>] {
+    [
+      .positionals(\.files, "job.yaml", help: "One or more job files."),
+      .option(
+        \.format, "--format", value: "format", .choice, inUsage: true,
+        help: """
+          text (file:line:column: error: field: message, then one verdict
+          line per file), json (per file: file, valid, errors, warnings,
+          diagnostics), or github (::error file=…,line=…,col=…::message
+          annotations for GitHub Actions). Default text.
+          """),
+      .flag(\.strict, "--strict", inUsage: true, help: "Treat warnings as errors."),
+    ]
   }
 
   /// One file's verdict, as `--format json` prints it.
