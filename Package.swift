@@ -1,14 +1,8 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// One target per stage. The allowed edges are listed in scripts/layers.json, and
-// scripts/check-layers.py (run by .ci/run) fails when a dependency is not among them:
-//
-//   CropSpec ─► CropPlan ─► CropImaging ─► CropExecute ◄─ CropStore
-//                   │            └────────► CropPreview
-//                   └────────────────────────────▲ (and CropStore)
-//
-// README.md ("Design") has the whole graph and each target's concern.
+// One target per stage; the graph (README.md, "Design") is a DAG that scripts/check-layers.py
+// checks in CI: a dependency not listed there for a target fails the build.
 let package = Package(
   name: "cropjob",
   products: [
