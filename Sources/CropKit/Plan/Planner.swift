@@ -259,7 +259,7 @@ public struct Planner: Sendable {
   private func readHeaders(_ sources: inout [PlannedSource]) {
     let limits = self.limits
     // libvips starts here, before the threads: its start-up sets and clears VIPSHOME
-    // (cvips_shim.c), which must not race another thread's getenv.
+    // (cj_init, Sources/CVipsShim/cj_start.c), which must not race another thread's getenv.
     Vips.start()
     let results = ConcurrentMap.map(sources) { source -> (SourceHeader?, String?) in
       let attributes = try? FileManager.default.attributesOfItem(atPath: source.absolutePath)
