@@ -1,6 +1,7 @@
 // Fixed-arity wrappers over libvips 8.14's variadic API, for Swift.
 // Every function returns 0 on success and -1 on failure (the message is in libvips'
 // error buffer, which the Swift layer copies and clears at once).
+// One section per source file (Sources/CVipsShim/cj_*.c), as libvips groups its operations.
 #ifndef CVIPS_SHIM_H
 #define CVIPS_SHIM_H
 
@@ -9,60 +10,90 @@
 
 typedef struct _VipsImage VipsImage;
 
+// ---- Start-up, operations, errors, lifetimes (cj_start.c) ----------------------------------
+
 /// Starts libvips once per process. `threads` is libvips' own worker count per pipeline.
-/// Of libvips' modules only heif's is loaded (unless VIPSHOME is set): see cvips_shim.c.
+/// Of libvips' modules only heif's is loaded (unless VIPSHOME is set): see cj_start.c.
 int cj_init(const char *argv0, int threads, int cache_max, int block_untrusted);
 const char *cj_vips_version(void);
+
+/// 1 when this libvips has a saver with the given nickname ("webpsave_buffer", ...).
+int cj_has_operation(const char *nickname);
 
 /// Copies libvips' error buffer into `buf` (NUL-terminated) and clears it.
 void cj_take_error(char *buf, size_t size);
 
 void cj_unref(VipsImage *image);
+/// Frees a buffer from a saver or cj_write_to_memory.
+void cj_free(void *p);
 
-/// Loader nickname for a file ("jpegload", "pngload", ...), or NULL when no loader accepts it.
-const char *cj_find_loader(const char *path);
+// ---- Warning capture (cj_capture.c) --------------------------------------------------------
+
+/// Starts recording libvips warnings (GLib log, domain VIPS) raised on this thread, instead
+/// of printing them. Captures nest; pass the token to cj_capture_end on the same thread.
+void *cj_capture_begin(void);
+/// Stops the capture: copies the warnings (joined by "; ", on one line) into `buf` and
+/// returns how many there were.
+int cj_capture_end(void *token, char *buf, size_t size);
+
+// ---- Loading (cj_load.c) -------------------------------------------------------------------
+
+/// Opens a regular file through the one loader cropjob accepts for it (jpeg, png, webp,
+/// tiff, gif, heif: `format` 0...5), lazily. `header_only` ignores `shrink`. Returns 0; -1
+/// (libvips' error buffer has the message); -2 (`message` says why: missing, unreadable,
+/// not a regular file, empty); -3 (no accepted loader recognises the bytes).
+int cj_open(const char *path, int header_only, int shrink, int fail_on, int *format,
+            VipsImage **out, char *message, size_t message_size);
+
+/// Evaluates `in` into a new memory image on the calling thread (no libvips worker
+/// threads), so that every warning the decode raises reaches this thread's capture.
+int cj_decode_here(VipsImage *in, VipsImage **out);
 
 /// Opens a file lazily; reads the header only. `shrink` > 1 asks the JPEG/WebP loaders to
 /// shrink while decoding (ignored by loaders that cannot). `fail_on`: 0 none, 1 truncated,
 /// 2 error, 3 warning. `sequential` selects sequential access.
 int cj_load(const char *path, int shrink, int fail_on, int sequential, VipsImage **out);
 
-/// Image header facts.
+// ---- Header facts (cj_header.c) ------------------------------------------------------------
+
 int cj_width(VipsImage *image);
 int cj_height(VipsImage *image);
 int cj_bands(VipsImage *image);
 int cj_has_alpha(VipsImage *image);
+int cj_yoffset(VipsImage *image);
 /// EXIF orientation 1..8 (1 when absent).
 int cj_orientation(VipsImage *image);
 /// Number of pages (frames), 1 when absent.
 int cj_pages(VipsImage *image);
 /// 1 when the image carries an ICC profile.
 int cj_has_icc(VipsImage *image);
-/// libvips' interpretation enum value.
-int cj_interpretation(VipsImage *image);
-int cj_xoffset(VipsImage *image);
-int cj_yoffset(VipsImage *image);
 
-int cj_autorot(VipsImage *in, VipsImage **out);
+// ---- Colour (cj_colour.c) ------------------------------------------------------------------
+
 /// Converts to sRGB (through the embedded ICC profile when there is one), 8 bits per band.
 int cj_to_srgb(VipsImage *in, int use_icc, VipsImage **out);
 /// 1 when the image is RGB (8 or 16 bits, with or without alpha), not CMYK, grey or Lab.
 int cj_is_rgb(VipsImage *image);
-/// A copy of `in` carrying the ICC profile of `from` (none if `from` has none).
-int cj_copy_icc(VipsImage *in, VipsImage *from, VipsImage **out);
-int cj_copy_memory(VipsImage *in, VipsImage **out);
-int cj_shrink(VipsImage *in, double hshrink, double vshrink, VipsImage **out);
+
+// ---- Conversion (cj_conversion.c) ----------------------------------------------------------
+
+int cj_autorot(VipsImage *in, VipsImage **out);
 int cj_extract_area(VipsImage *in, int left, int top, int width, int height, VipsImage **out);
-/// Adds an opaque alpha band when the image has none.
-int cj_ensure_alpha(VipsImage *in, VipsImage **out);
+/// Smart crop: the position (left, top) of the most interesting width x height window.
+/// `interesting`: "attention" or "entropy".
+int cj_smartcrop_position(VipsImage *in, int width, int height, const char *interesting,
+                          int *left, int *top);
+/// Casts to 8 bits per band.
+int cj_cast_uchar(VipsImage *in, VipsImage **out);
+
+// ---- Resampling (cj_resample.c) ------------------------------------------------------------
+
+int cj_shrink(VipsImage *in, double hshrink, double vshrink, VipsImage **out);
 /// Affine resample: out(x,y) = in(M^-1 (x - odx, y - ody)) with the output window
 /// (ox, oy, ow, oh). `interpolator`: a libvips interpolator nickname ("bicubic", ...).
-/// Pixels outside the input get `background` (n values).
-int cj_affine(VipsImage *in, double a, double b, double c, double d, double idx, double idy,
-              double odx, double ody, int ox, int oy, int ow, int oh, const char *interpolator,
-              const double *background, int n, VipsImage **out);
-/// As cj_affine; with `copy_edges` the interpolator's taps beyond the input's edge repeat the
-/// edge pixels instead of taking `background` (for outputs the photo covers entirely).
+/// Pixels outside the input get `background` (n values); with `copy_edges` the interpolator's
+/// taps beyond the input's edge repeat the edge pixels instead of taking `background` (for
+/// outputs the photo covers entirely).
 int cj_affine_edges(VipsImage *in, double a, double b, double c, double d, double idx,
                     double idy, double odx, double ody, int ox, int oy, int ow, int oh,
                     const char *interpolator, const double *background, int n, int copy_edges,
@@ -77,28 +108,38 @@ int cj_affine_edges(VipsImage *in, double a, double b, double c, double d, doubl
 /// back to cj_affine_edges; -1 on a libvips error.
 int cj_resample_axis(VipsImage *in, double a, double d, double odx, double ody, int ow, int oh,
                      VipsImage **out);
-/// Kernel resize (lanczos3 etc. by nickname).
-int cj_resize(VipsImage *in, double hscale, double vscale, const char *kernel, VipsImage **out);
-/// Smart crop: the position (left, top) of the most interesting width x height window.
-/// `interesting`: "attention" or "entropy".
-int cj_smartcrop_position(VipsImage *in, int width, int height, const char *interesting,
-                          int *left, int *top);
+
+// ---- Alpha (cj_alpha.c) --------------------------------------------------------------------
+
+/// Adds an opaque alpha band when the image has none.
+int cj_ensure_alpha(VipsImage *in, VipsImage **out);
+/// Premultiplies colour by alpha (float result) / undoes it and rounds back to 8 bits.
+int cj_premultiply(VipsImage *in, VipsImage **out);
+int cj_unpremultiply_uchar(VipsImage *in, VipsImage **out);
 /// Multiplies the alpha band (the last) by a one-band uchar mask of the same size.
 int cj_apply_mask(VipsImage *in, VipsImage *mask, VipsImage **out);
 /// Flattens alpha against the background colour (n values).
 int cj_flatten(VipsImage *in, const double *background, int n, VipsImage **out);
+
+// ---- Memory (cj_memory.c) ------------------------------------------------------------------
+
 /// Wraps a copy of width x height x bands uchar pixels.
 int cj_from_memory(const void *data, size_t size, int width, int height, int bands,
                    VipsImage **out);
 /// Writes the pixels of an 8-bit image into a fresh malloc'd buffer (free with cj_free).
 int cj_write_to_memory(VipsImage *in, void **data, size_t *size);
-/// Premultiplies colour by alpha (float result) / undoes it and rounds back to 8 bits.
-int cj_premultiply(VipsImage *in, VipsImage **out);
-int cj_unpremultiply_uchar(VipsImage *in, VipsImage **out);
+int cj_copy_memory(VipsImage *in, VipsImage **out);
+
+// ---- Creating images (cj_create.c) ---------------------------------------------------------
+
 /// A width x height image of one constant colour (n bands, uchar).
 int cj_constant(int width, int height, const double *colour, int n, VipsImage **out);
-/// Casts to 8 bits per band.
-int cj_cast_uchar(VipsImage *in, VipsImage **out);
+/// Renders `text` (Pango markup) as a one-band uchar ink mask, 0 = no ink. `width` > 0 wraps
+/// lines at that many pixels. The image's yoffset is the ink's top below the layout's top
+/// (so lines rendered one by one can share a baseline).
+int cj_text(const char *text, const char *font, int width, int dpi, VipsImage **out);
+
+// ---- Metadata (cj_metadata.c) --------------------------------------------------------------
 
 /// Metadata kinds `cj_keep_metadata` can keep.
 enum {
@@ -115,6 +156,10 @@ enum {
 /// orientation tag and the EXIF thumbnail are always removed. The EXIF block is rebuilt by
 /// the saver from the remaining tags (save with strip = 0).
 int cj_keep_metadata(VipsImage *in, int keep, VipsImage **out);
+/// A copy of `in` carrying the ICC profile of `from` (none if `from` has none).
+int cj_copy_icc(VipsImage *in, VipsImage *from, VipsImage **out);
+
+// ---- Savers (cj_save.c) --------------------------------------------------------------------
 
 /// Savers into malloc'd buffers (free with cj_free). `strip` removes all metadata.
 int cj_jpegsave(VipsImage *in, int quality, int progressive, int subsample, int optimize,
@@ -129,33 +174,6 @@ int cj_heifsave(VipsImage *in, int quality, int lossless, int effort, int compre
 int cj_jxlsave(VipsImage *in, int quality, int lossless, int effort, int strip, void **buf,
                size_t *len);
 int cj_tiffsave(VipsImage *in, int quality, int strip, void **buf, size_t *len);
-void cj_free(void *p);
-
-/// Renders `text` (Pango markup) as a one-band uchar ink mask, 0 = no ink. `width` > 0 wraps
-/// lines at that many pixels. The image's yoffset is the ink's top below the layout's top
-/// (so lines rendered one by one can share a baseline).
-int cj_text(const char *text, const char *font, int width, int dpi, VipsImage **out);
-
-/// 1 when this libvips has a saver with the given nickname ("webpsave_buffer", ...).
-int cj_has_operation(const char *nickname);
-
-/// Starts recording libvips warnings (GLib log, domain VIPS) raised on this thread, instead
-/// of printing them. Captures nest; pass the token to cj_capture_end on the same thread.
-void *cj_capture_begin(void);
-/// Stops the capture: copies the warnings (joined by "; ", on one line) into `buf` and
-/// returns how many there were.
-int cj_capture_end(void *token, char *buf, size_t size);
-
-/// Opens a regular file through the one loader cropjob accepts for it (jpeg, png, webp,
-/// tiff, gif, heif: `format` 0...5), lazily. `header_only` ignores `shrink`. Returns 0; -1
-/// (libvips' error buffer has the message); -2 (`message` says why: missing, unreadable,
-/// not a regular file, empty); -3 (no accepted loader recognises the bytes).
-int cj_open(const char *path, int header_only, int shrink, int fail_on, int *format,
-            VipsImage **out, char *message, size_t message_size);
-
-/// Evaluates `in` into a new memory image on the calling thread (no libvips worker
-/// threads), so that every warning the decode raises reaches this thread's capture.
-int cj_decode_here(VipsImage *in, VipsImage **out);
 
 
 #endif

@@ -1,0 +1,159 @@
+// Opening image files: the accepted loaders, cj_open, cj_load, decoding on the calling thread.
+#include "cj_internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <vips/vips.h>
+
+// The loaders cropjob reads with, in the order of cj_open's `format`
+// (0 jpeg ... 5 heif; InputFormat(loaderIndex:) in Swift).
+static const struct {
+  const char *class_name;
+  const char *source_loader;
+} cj_loaders[] = {
+    {"VipsForeignLoadJpeg", "jpegload_source"}, {"VipsForeignLoadPng", "pngload_source"},
+    {"VipsForeignLoadWebp", "webpload_source"}, {"VipsForeignLoadTiff", "tiffload_source"},
+    {"VipsForeignLoadNsgif", "gifload_source"}, {"VipsForeignLoadHeif", "heifload_source"},
+    {NULL, NULL},
+};
+
+void cj_block_other_loaders(void) {
+  vips_operation_block_set("VipsForeignLoad", TRUE);
+  for (int i = 0; cj_loaders[i].class_name; i++)
+    vips_operation_block_set(cj_loaders[i].class_name, FALSE);
+}
+
+static void cj_message(char *buf, size_t size, const char *what, int error) {
+  if (buf && size > 0) g_snprintf(buf, size, "%s: %s", what, g_strerror(error));
+}
+
+int cj_open(const char *path, int header_only, int shrink, int fail_on, int *format,
+            VipsImage **out, char *message, size_t message_size) {
+  *out = NULL;
+  *format = -1;
+  if (message && message_size) message[0] = '\0';
+  // Non-blocking, so that a FIFO cannot hang the open; the descriptor is a regular file
+  // from here on, whatever happens to the path.
+  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+  if (fd < 0) {
+    cj_message(message, message_size, "cannot open", errno);
+    return -2;
+  }
+  struct stat st;
+  if (fstat(fd, &st) != 0) {
+    cj_message(message, message_size, "cannot stat", errno);
+    close(fd);
+    return -2;
+  }
+  if (!S_ISREG(st.st_mode)) {
+    const char *kind = S_ISDIR(st.st_mode)    ? "a folder"
+                       : S_ISFIFO(st.st_mode) ? "a FIFO"
+                       : S_ISSOCK(st.st_mode) ? "a socket"
+                       : S_ISCHR(st.st_mode)  ? "a character device"
+                       : S_ISBLK(st.st_mode)  ? "a block device"
+                                              : "not a regular file";
+    if (message && message_size) g_snprintf(message, message_size, "is %s, not an image file", kind);
+    close(fd);
+    return -2;
+  }
+  if (st.st_size == 0) {
+    if (message && message_size) g_snprintf(message, message_size, "the file is empty");
+    close(fd);
+    return -2;
+  }
+  int flags = fcntl(fd, F_GETFL);
+  if (flags >= 0) fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+  VipsSource *source = vips_source_new_from_descriptor(fd);  // dups fd
+  close(fd);
+  if (!source) return -1;
+  int found = -1;
+  for (int i = 0; cj_loaders[i].class_name; i++) {
+    if (vips_type_find("VipsOperation", cj_loaders[i].source_loader) &&
+        vips_foreign_is_a_source(cj_loaders[i].source_loader, source)) {
+      found = i;
+      break;
+    }
+  }
+  if (found < 0) {
+    VIPS_UNREF(source);
+    return -3;
+  }
+  *format = found;
+  VipsAccess access = VIPS_ACCESS_SEQUENTIAL;
+  int rc;
+  if (header_only) shrink = 1;
+  switch (found) {
+  case 0:
+    rc = vips_jpegload_source(source, out, "shrink", shrink > 1 ? shrink : 1, "fail_on", fail_on,
+                              "access", access, NULL);
+    break;
+  case 1:
+    rc = vips_pngload_source(source, out, "fail_on", fail_on, "access", access, NULL);
+    break;
+  case 2:
+    rc = vips_webpload_source(source, out, "scale", shrink > 1 ? 1.0 / shrink : 1.0, "fail_on",
+                              fail_on, "access", access, NULL);
+    break;
+  case 3:
+    rc = vips_tiffload_source(source, out, "fail_on", fail_on, "access", access, NULL);
+    break;
+  case 4:
+    rc = vips_gifload_source(source, out, "fail_on", fail_on, "access", access, NULL);
+    break;
+  default:
+    rc = vips_heifload_source(source, out, "fail_on", fail_on, "access", access, NULL);
+    break;
+  }
+  VIPS_UNREF(source);
+  if (rc) *out = NULL;
+  return rc ? -1 : 0;
+}
+
+int cj_decode_here(VipsImage *in, VipsImage **out) {
+  *out = NULL;
+  // Rendered straight into the memory image's buffer, strip by strip, as vips_sink_memory
+  // does, but on this thread (measured 10-25% faster than vips_image_copy_memory here).
+  VipsImage *memory = vips_image_new_memory();
+  if (vips_image_pipelinev(memory, VIPS_DEMAND_STYLE_THINSTRIP, in, NULL) ||
+      vips_image_write_prepare(memory)) {
+    g_object_unref(memory);
+    return -1;
+  }
+  int tile_width, tile_height, n_lines;
+  vips_get_tile_size(in, &tile_width, &tile_height, &n_lines);
+  if (n_lines < 1) n_lines = 16;
+  VipsRegion *source = vips_region_new(in);
+  VipsRegion *target = vips_region_new(memory);
+  int rc = 0;
+  for (int y = 0; y < in->Ysize && rc == 0; y += n_lines) {
+    VipsRect rect = {0, y, in->Xsize, VIPS_MIN(n_lines, in->Ysize - y)};
+    rc = vips_region_image(target, &rect) || vips_region_prepare_to(source, target, &rect, 0, y);
+  }
+  g_object_unref(source);
+  g_object_unref(target);
+  if (rc) {
+    g_object_unref(memory);
+    return -1;
+  }
+  *out = memory;
+  return 0;
+}
+
+int cj_load(const char *path, int shrink, int fail_on, int sequential, VipsImage **out) {
+  const char *loader = vips_foreign_find_load(path);
+  if (!loader) return -1;
+  VipsAccess access = sequential ? VIPS_ACCESS_SEQUENTIAL : VIPS_ACCESS_RANDOM;
+  if (shrink > 1 && strcmp(loader, "VipsForeignLoadJpegFile") == 0) {
+    *out = vips_image_new_from_file(path, "shrink", shrink, "fail_on", fail_on, "access",
+                                    access, NULL);
+  } else if (shrink > 1 && strcmp(loader, "VipsForeignLoadWebpFile") == 0) {
+    *out = vips_image_new_from_file(path, "scale", 1.0 / shrink, "fail_on", fail_on,
+                                    "access", access, NULL);
+  } else {
+    *out = vips_image_new_from_file(path, "fail_on", fail_on, "access", access, NULL);
+  }
+  return *out ? 0 : -1;
+}
