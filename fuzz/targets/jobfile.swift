@@ -1,4 +1,5 @@
-// libFuzzer target: job-file bytes through the YAML parser and the spec decoder.
+// libFuzzer target: job-file bytes through the YAML parser and the spec decoder, with output
+// formats checked against what libvips can write (`.libvips`), as `cropjob` checks them.
 // Every input must give a job file or diagnostics, never a crash, a hang or unbounded memory.
 import CropKit
 
@@ -17,7 +18,7 @@ public func fuzzInitialize(
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzJobFile(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
   let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
-  let result = JobFileLoader.load(bytes: bytes, path: "fuzz.yaml")
+  let result = JobFileLoader.load(bytes: bytes, path: "fuzz.yaml", formats: .libvips)
   // A job file without diagnostics' errors must exist; one with errors must not.
   let hasErrors = result.diagnostics.contains { $0.severity == .error }
   precondition(hasErrors == (result.jobFile == nil), "jobFile and diagnostics disagree")
