@@ -13,17 +13,14 @@ final class ExifOrientationImageTests: XCTestCase {
   /// geometry sees the oriented photo.
   static let place = #"{"fit": "cover", "focus": [0.45, 0.4], "zoom": 1.2, "rotate": 5}"#
 
-  /// ../shared/corpora/exif-orientation: Landscape_0..8.jpg and Portrait_0..8.jpg, the same
+  /// Tests/Corpora/exif-orientation: Landscape_0..8.jpg and Portrait_0..8.jpg, the same
   /// photo with no tag (0) and Orientation 1..8. Each file prints its own number in the middle
   /// and the words top/left/right/bottom near the edges: the crop (lower right, zoomed in,
   /// turned 5°) keeps clear of all of them, so what remains is the same photo.
   static let corpusPlace = #"{"fit": "cover", "focus": [0.78, 0.75], "zoom": 2.5, "rotate": 5}"#
 
   func testAllEighteenOrientationsGiveTheSameCrop() throws {
-    let corpus = TestPaths.corpora.appendingPathComponent("exif-orientation")
-    guard FileManager.default.fileExists(atPath: corpus.appendingPathComponent("Landscape_8.jpg").path) else {
-      throw XCTSkip("needs ../shared/corpora/exif-orientation")
-    }
+    let corpus = Corpora.root.appendingPathComponent("exif-orientation")
     let folder = TestPaths.scratch()
     defer { try? FileManager.default.removeItem(at: folder) }
     let job = """
