@@ -1,4 +1,5 @@
 import CropGeometry
+import TestSupport
 import XCTest
 
 @testable import CropKit
@@ -133,27 +134,13 @@ final class PlannerTests: XCTestCase {
   }
 
   func testPathCollisionMakesThePlanUnrunnable() throws {
-    let harness = try RunHarness(
-      samples: ["kite.jpg", "bridge.jpg"],
-      job: """
-        version: 1
-        output: out
-        jobs:
-          one:
-            sources: ["photos/*.jpg"]
-            guide: {shape: square, size: 64}
-            outputs: [{path: "thumbs/{stem}.jpg"}]
-          two:
-            sources: ["photos/kite.jpg"]
-            guide: {shape: square, size: 32}
-            outputs: [{path: "thumbs/{stem}.jpg"}]
-        """)
+    let harness = try RunHarness(samples: ["kite.jpg", "bridge.jpg"], job: TestJobs.pathCollision)
     defer { harness.remove() }
     let plan = try harness.plan()
     XCTAssertFalse(plan.isRunnable)
     let collisions = plan.issues.filter { $0.message.contains("path collision") }
     XCTAssertEqual(collisions.count, 1, "\(plan.issues)")
-    XCTAssertEqual(collisions.first?.output, "thumbs/kite.jpg")
+    XCTAssertEqual(collisions.first?.output, "same/kite.jpg")
     XCTAssertTrue(collisions.first?.message.contains("job one") ?? false, "\(collisions)")
   }
 
