@@ -183,9 +183,12 @@ final class PlannerTests: XCTestCase {
   }
 
   func testOutputRootIsAbsoluteAndStandardised() throws {
+    // A relative job-file path, as on the command line: from the checkout's root.
     let cwd = FileManager.default.currentDirectoryPath
-    defer { FileManager.default.changeCurrentDirectoryPath(cwd) }
-    FileManager.default.changeCurrentDirectoryPath(TestPaths.repoRoot.path)
+    guard FileManager.default.changeCurrentDirectoryPath(TestPaths.repoRoot.path) else {
+      return XCTFail("cannot enter \(TestPaths.repoRoot.path)")
+    }
+    defer { XCTAssertTrue(FileManager.default.changeCurrentDirectoryPath(cwd), "cannot return to \(cwd)") }
     let file = try XCTUnwrap(JobFileLoader.load(path: "jobs/thumbnails.yaml").jobFile)
     let plan = Planner().plan(file)
     XCTAssertEqual(plan.outputRoot, TestPaths.repoRoot.appendingPathComponent("out/thumbnails").path)
