@@ -205,6 +205,23 @@ final class RunCommandTests: XCTestCase {
     assertSameTree(one, try s.tree("again"), "two runs")
   }
 
+  /// `cropjob plan` of every sample job in every format is the same text in every process
+  /// (Swift seeds its hashing per process, so output that followed a Dictionary's or a Set's
+  /// order would differ between runs).
+  func testPlanIsTheSameInEveryProcess() throws {
+    let jobs = try FileManager.default.contentsOfDirectory(
+      atPath: CLIRunner.repoRoot.appendingPathComponent("jobs").path
+    ).filter { $0.hasSuffix(".yaml") }.sorted()
+    XCTAssertGreaterThanOrEqual(jobs.count, 4)
+    for job in jobs {
+      for format in ["text", "json", "dot"] {
+        let printed = try CLIRunner.stdoutOfSeparateProcesses(["plan", "jobs/\(job)", "--format", format])
+        XCTAssertFalse(printed[0].isEmpty, "\(job) \(format)")
+        XCTAssertEqual(Set(printed).count, 1, "\(job) \(format): \(Set(printed).count) different plans")
+      }
+    }
+  }
+
   // MARK: Shards
 
   /// Four shards of jobs/thumbnails.yaml, given one way, write disjoint sets whose union
