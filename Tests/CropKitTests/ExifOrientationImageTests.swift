@@ -48,7 +48,7 @@ final class ExifOrientationImageTests: XCTestCase {
         XCTAssertEqual([pixels.width, pixels.height], [200, 200], "\(group)_\(index)")
         guard pixels.width == reference.width, pixels.height == reference.height else { continue }
         let (mean, max) = reference.difference(to: pixels)
-        let shift = reference.shift(to: pixels)
+        let shift = try XCTUnwrap(reference.shift(to: pixels), "\(group)_\(index): no gradient to measure a shift by")
         print(Self.line("\(group)_\(index) vs \(group)_1", mean: mean, max: max, shift: shift))
         for (channel, m) in zip(["R", "G", "B", "A"], mean) {
           XCTAssertLessThanOrEqual(m, 2.0, "\(group)_\(index): mean |difference| of \(channel) \(m)/255")
@@ -101,7 +101,7 @@ final class ExifOrientationImageTests: XCTestCase {
       XCTAssertEqual([actual.width, actual.height], [expected.width, expected.height], stem)
       guard actual.width == expected.width, actual.height == expected.height else { continue }
       let (mean, max) = expected.difference(to: actual)
-      let shift = expected.shift(to: actual)
+      let shift = try XCTUnwrap(expected.shift(to: actual), "\(stem): no gradient to measure a shift by")
       print(Self.line("\(stem) vs vips autorot", mean: mean, max: max, shift: shift))
       for (channel, m) in zip(["R", "G", "B", "A"], mean) {
         XCTAssertLessThanOrEqual(m, 2.0, "\(stem): mean |difference| of \(channel) \(m)/255")
