@@ -279,20 +279,24 @@ final class ExecutorTests: XCTestCase {
   static let wroteCount = LockedBox(0)
 
   func testWorkersRunAtOnceEvenBeyondTheCores() {
-    // `--jobs 4` on 2 cores must run 4 (concurrentPerform ran only as many as the cores).
+    // `--jobs 4` on 2 cores must run 4 at once (concurrentPerform ran only as many as the
+    // cores). Each worker waits until every worker has started: run fewer at a time, the
+    // first ones wait for workers that cannot start before they end. Counted, not timed:
+    // the wait gives up after 20 s only so that a failure cannot hang the run.
     let count = ProcessInfo.processInfo.activeProcessorCount * 2
-    let running = LockedBox((now: 0, most: 0))
-    let start = Date()
+    let started = LockedBox(0)
+    let gaveUp = LockedBox(0)
+    let everyoneStarted = DispatchSemaphore(value: 0)
     Executor.runWorkers(count) {
-      running.withLock {
-        $0.now += 1
-        $0.most = max($0.most, $0.now)
+      let last = started.withLock {
+        $0 += 1
+        return $0 == count
       }
-      usleep(300_000)
-      running.withLock { $0.now -= 1 }
+      if last { for _ in 0..<count { everyoneStarted.signal() } }
+      if everyoneStarted.wait(timeout: .now() + 20) == .timedOut { gaveUp.withLock { $0 += 1 } }
     }
-    XCTAssertEqual(running.withLock { $0.most }, count)
-    XCTAssertLessThan(Date().timeIntervalSince(start), 0.3 * 2)
+    XCTAssertEqual(started.withLock { $0 }, count)
+    XCTAssertEqual(gaveUp.withLock { $0 }, 0, "workers that waited in vain for the others to start")
   }
 
   func testATinyPixelBudgetStillRunsEverything() throws {
