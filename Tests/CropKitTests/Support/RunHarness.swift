@@ -28,10 +28,8 @@ struct RunHarness {
 
   func load() throws -> JobFile {
     let result = JobFileLoader.load(path: jobPath)
-    guard let file = result.jobFile else {
-      throw XCTSkip("job file invalid: \(result.diagnostics.map(\.description).joined(separator: "\n"))")
-    }
-    return file
+    return try XCTUnwrap(
+      result.jobFile, "job file invalid: \(result.diagnostics.map(\.description).joined(separator: "\n"))")
   }
 
   func plan(outputRoot: String? = nil) throws -> Plan {
