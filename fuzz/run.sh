@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs one libFuzzer target for a while, seeded from the project and the shared corpora.
+# Runs one libFuzzer target for a while, seeded from the project and its public corpora (Tests/Corpora).
 #
 #   fuzz/run.sh jobfile 900        # the job-file parser + spec decoder, 15 minutes
 #   fuzz/run.sh image 900          # SourceHeader.read + DecodedSource.decode
@@ -16,7 +16,7 @@ shift 2
 build="${FUZZ_BUILD:-$here/.build}"
 work="${FUZZ_WORK:-$here/.work}/$target"
 artifacts="${FUZZ_ARTIFACTS:-$here/artifacts}/$target"
-corpora="${CORPORA:-$root/../shared/corpora}"
+corpora="${CORPORA:-$root/Tests/Corpora}"
 binary="$build/fuzz-$target"
 
 if [[ ! -x "$binary" || -n "${FUZZ_REBUILD:-}" ]]; then FUZZ_BUILD="$build" "$here/build.sh"; fi

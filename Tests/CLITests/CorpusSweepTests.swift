@@ -1,44 +1,22 @@
 import CropKit
 import Foundation
+import TestSupport
 import XCTest
 
-/// Every file in ../shared/corpora's image folders through `cropjob run`, one job per file,
+/// Every file of the image corpora (Tests/Corpora) through `cropjob run`, one job per file,
 /// each with a deadline: no crash, no hang; a failure is exit 1 with that file named in the
 /// summary; a success writes outputs that decode at the requested sizes
-/// (docs/reliability.md, "Corpus sweep"). Skips when ../shared/corpora is missing.
+/// (docs/reliability.md, "Corpus sweep").
 final class CorpusSweepTests: XCTestCase {
-  static let corpora = CLIRunner.repoRoot.deletingLastPathComponent().appendingPathComponent("shared/corpora")
-  static let folders = ["pngsuite", "jpeg-decoder", "afl-testcases-images", "exif-orientation"]
-
-  static func corpusFiles() -> [String] {
-    var files: [String] = []
-    for folder in folders {
-      let root = corpora.appendingPathComponent(folder)
-      guard let walker = FileManager.default.enumerator(atPath: root.path) else { continue }
-      for case let relative as String in walker {
-        let path = root.appendingPathComponent(relative).path
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
-          continue
-        }
-        if [".upstream", ".md", ".txt"].contains(where: { relative.hasSuffix($0) }) { continue }
-        files.append(path)
-      }
-    }
-    return files.sorted()
-  }
-
   func testEveryCorpusFileRunsOrFailsAlone() throws {
-    guard FileManager.default.fileExists(atPath: Self.corpora.path) else {
-      throw XCTSkip("../shared/corpora is missing")
-    }
-    let files = Self.corpusFiles()
+    let files = Corpora.imageFiles()
     XCTAssertGreaterThan(files.count, 200)
     let folder = try TimedRunner.openFolder("sweep")
     defer { try? FileManager.default.removeItem(at: folder) }
     var succeeded: [String] = []
     var failed: [(String, String)] = []
-    for (index, file) in files.enumerated() {
+    for (index, corpusFile) in files.enumerated() {
+      let (file, name) = (corpusFile.path, corpusFile.name)
       let job = folder.appendingPathComponent("job-\(index).yaml").path
       let root = folder.appendingPathComponent("out-\(index)").path
       // The path is quoted as YAML: corpus names are plain ASCII.
@@ -56,7 +34,6 @@ final class CorpusSweepTests: XCTestCase {
               encode: {format: png}
       """.write(toFile: job, atomically: true, encoding: .utf8)
       let result = try TimedRunner.run(["run", job, "--json", "--jobs", "1"], cwd: folder, timeout: 30)
-      let name = file.replacingOccurrences(of: Self.corpora.path + "/", with: "")
       XCTAssertFalse(result.timedOut, "\(name): hung (killed after 30 s)")
       XCTAssertFalse(result.signalled, "\(name): cropjob crashed: \(result.stderr)")
       let finished = TimedRunner.finished(result.stdout)

@@ -9,21 +9,6 @@ import XCTest
 /// the batch byte for byte, redoing only what the killed run had not recorded
 /// (docs/reliability.md, "Crash safety").
 final class CrashSafetyTests: XCTestCase {
-  /// Every file under `root`, by relative path.
-  static func files(_ root: String) throws -> [String: Data] {
-    var result: [String: Data] = [:]
-    guard let walker = FileManager.default.enumerator(atPath: root) else { return [:] }
-    for case let relative as String in walker {
-      let path = (root as NSString).appendingPathComponent(relative)
-      var isDirectory: ObjCBool = false
-      guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
-        continue
-      }
-      result[relative] = try Data(contentsOf: URL(fileURLWithPath: path))
-    }
-    return result
-  }
-
   func testKillNineAtRandomMomentsLosesNothingWhole() throws {
     let folder = try TimedRunner.openFolder("crash")
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -60,7 +45,7 @@ final class CrashSafetyTests: XCTestCase {
     let reference = try TimedRunner.run(
       ["run", job, "--output", referenceRoot, "--quiet", "--jobs", "2"], cwd: folder, timeout: 120)
     XCTAssertEqual(reference.exitCode, 0, reference.combined)
-    let expected = try Self.files(referenceRoot)
+    let expected = try treeContents(referenceRoot)
     XCTAssertEqual(expected.keys.filter { !$0.hasPrefix("cropjob-manifest") }.count, samples.count * 4)
     let duration = reference.seconds
 
@@ -84,7 +69,7 @@ final class CrashSafetyTests: XCTestCase {
 
       // What the kill left: only whole outputs, each one the reference's bytes, each
       // recorded one with its recorded hash; no temporary files.
-      let left = try Self.files(root)
+      let left = try treeContents(root)
       let recorded = Manifest.loadAll(root: root)
       var orphans = 0
       for (relative, bytes) in left {
@@ -114,7 +99,7 @@ final class CrashSafetyTests: XCTestCase {
       XCTAssertEqual(rerun.exitCode, 0, "trial \(trial): \(rerun.combined)")
       let finished = TimedRunner.finished(rerun.stdout) ?? [:]
       XCTAssertEqual(finished["upToDate"] as? Int, recorded.count, "trial \(trial): recorded outputs were redone")
-      let after = try Self.files(root)
+      let after = try treeContents(root)
       XCTAssertEqual(Set(after.keys), Set(expected.keys), "trial \(trial)")
       for (relative, bytes) in expected {
         XCTAssertEqual(after[relative], bytes, "trial \(trial): \(relative) differs from the uninterrupted run")

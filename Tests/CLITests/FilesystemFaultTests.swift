@@ -93,13 +93,8 @@ final class FilesystemFaultTests: XCTestCase {
   /// the manifest lists has its recorded SHA-256.
   func assertNothingPartial(_ root: String, file: StaticString = #filePath, line: UInt = #line) throws {
     let manifest = Manifest.loadAll(root: root)
-    guard let walker = FileManager.default.enumerator(atPath: root) else { return }
-    for case let relative as String in walker {
+    for relative in regularFiles(below: root) {
       let path = (root as NSString).appendingPathComponent(relative)
-      var isDirectory: ObjCBool = false
-      guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
-        continue
-      }
       let name = PathText.lastComponent(relative)
       XCTAssertFalse(
         name.hasPrefix(AtomicWriter.temporaryPrefix), "temporary file left: \(relative)", file: file, line: line)

@@ -5,32 +5,9 @@ import XCTest
 /// `cropjob run` and `cropjob plan` end to end: decode counts, incremental re-runs, exit
 /// codes, determinism, shards (flags and batch-engine variables), SIGINT, NDJSON, DOT.
 final class RunCommandTests: XCTestCase {
-  /// Three outputs per photo, and a `from:` job.
-  static func job(thumbQuality: Int = 82, webpQuality: Int = 70, extra: Bool = false) -> String {
-    """
-    version: 1
-    output: out
-    jobs:
-      thumbs:
-        sources: ["photos"]
-        guide: {shape: square, size: 96}
-        outputs:
-          - path: "thumbs/{stem}-{width}.jpg"
-            widths: [96, 192]
-            encode: {quality: \(thumbQuality)}
-          - path: "webp/{stem}.webp"
-            encode: {format: webp, quality: \(webpQuality)}
-    \(extra ? "      - path: \"extra/{stem}.png\"\n        encode: {format: png}" : "")
-      tiny:
-        from: thumbs
-        guide: {shape: circle, size: 24}
-        outputs: [{path: "tiny/{stem}.png", encode: {format: png}}]
-    """
-  }
-
   static let photos = ["kite.jpg", "bridge.jpg", "cat.png", "portrait-sideways-8.jpg", "coffee-alpha.png"]
 
-  func scratch(_ name: String = #function, job: String = RunCommandTests.job()) throws -> CLIJob {
+  func scratch(_ name: String = #function, job: String = TestJobs.thumbsAndTiny()) throws -> CLIJob {
     let scratch = CLIJob(name)
     try scratch.copySamples(Self.photos)
     try scratch.write(job)
@@ -97,7 +74,7 @@ final class RunCommandTests: XCTestCase {
     let s = try scratch()
     defer { s.remove() }
     XCTAssertEqual(try s.run(["run", "job.yaml", "-q"]).status, 0)
-    try s.write(Self.job(webpQuality: 60))
+    try s.write(TestJobs.thumbsAndTiny(webpQuality: 60))
     let result = try s.run(["run", "job.yaml", "--json"])
     XCTAssertEqual(result.status, 0, result.stderr)
     let events = CLIJob.events(result.stdout)
@@ -110,11 +87,11 @@ final class RunCommandTests: XCTestCase {
   }
 
   func testStaleOutputsAreReportedAndPruneDeletesThem() throws {
-    let s = try scratch(job: Self.job(extra: true))
+    let s = try scratch(job: TestJobs.thumbsAndTiny(extraEntry: true))
     defer { s.remove() }
     XCTAssertEqual(try s.run(["run", "job.yaml", "-q"]).status, 0)
     XCTAssertTrue(FileManager.default.fileExists(atPath: s.path("out/extra/kite.png")))
-    try s.write(Self.job())
+    try s.write(TestJobs.thumbsAndTiny())
     let report = try s.run(["run", "job.yaml"])
     XCTAssertEqual(report.status, 0, report.stderr)
     XCTAssertTrue(report.stderr.contains("no longer produced: extra/kite.png (use --prune to delete)"), report.stderr)
@@ -157,20 +134,7 @@ final class RunCommandTests: XCTestCase {
   }
 
   func testPathCollisionStopsTheRunBeforeAnythingIsWritten() throws {
-    let s = try scratch(
-      job: """
-        version: 1
-        output: out
-        jobs:
-          one:
-            sources: ["photos/*.jpg"]
-            guide: {shape: square, size: 64}
-            outputs: [{path: "same/{stem}.jpg"}]
-          two:
-            sources: ["photos/kite.jpg"]
-            guide: {shape: square, size: 32}
-            outputs: [{path: "same/{stem}.jpg"}]
-        """)
+    let s = try scratch(job: TestJobs.pathCollision)
     defer { s.remove() }
     let run = try s.run(["run", "job.yaml"])
     XCTAssertEqual(run.status, 2, run.stderr)
@@ -234,11 +198,28 @@ final class RunCommandTests: XCTestCase {
     XCTAssertEqual(try s.run(["run", "job.yaml", "-q", "-j1", "--output", "j1"]).status, 0)
     XCTAssertEqual(try s.run(["run", "job.yaml", "-q", "-j2", "--output", "j2"]).status, 0)
     XCTAssertEqual(try s.run(["run", "job.yaml", "-q", "--jobs", "2", "--output", "again"]).status, 0)
-    let one = s.tree("j1")
+    let one = try s.tree("j1")
     XCTAssertEqual(one.count, 21)
     XCTAssertNotNil(one["cropjob-manifest.json"])
-    assertSameFiles(one, s.tree("j2"), "-j1 vs -j2")
-    assertSameFiles(one, s.tree("again"), "two runs")
+    assertSameTree(one, try s.tree("j2"), "-j1 vs -j2")
+    assertSameTree(one, try s.tree("again"), "two runs")
+  }
+
+  /// `cropjob plan` of every sample job in every format is the same text in every process
+  /// (Swift seeds its hashing per process, so output that followed a Dictionary's or a Set's
+  /// order would differ between runs).
+  func testPlanIsTheSameInEveryProcess() throws {
+    let jobs = try FileManager.default.contentsOfDirectory(
+      atPath: CLIRunner.repoRoot.appendingPathComponent("jobs").path
+    ).filter { $0.hasSuffix(".yaml") }.sorted()
+    XCTAssertGreaterThanOrEqual(jobs.count, 4)
+    for job in jobs {
+      for format in ["text", "json", "dot"] {
+        let printed = try CLIRunner.stdoutOfSeparateProcesses(["plan", "jobs/\(job)", "--format", format])
+        XCTAssertFalse(printed[0].isEmpty, "\(job) \(format)")
+        XCTAssertEqual(Set(printed).count, 1, "\(job) \(format): \(Set(printed).count) different plans")
+      }
+    }
   }
 
   // MARK: Shards
@@ -266,7 +247,7 @@ final class RunCommandTests: XCTestCase {
     }
     XCTAssertEqual(written.count, whole.count - 1, name)
     XCTAssertTrue(written.values.allSatisfy { $0 == 1 }, "\(name): overlap \(written.filter { $0.value > 1 })")
-    assertSameFiles(whole, s.tree(name), ignoring: { $0.hasPrefix("cropjob-manifest") }, name)
+    assertSameTree(whole, try s.tree(name), ignoring: { $0.hasPrefix("cropjob-manifest") }, name)
   }
 
   func testShardsFromFlagsAndBatchEnginesTogetherEqualTheUnshardedRun() throws {
@@ -274,7 +255,7 @@ final class RunCommandTests: XCTestCase {
     defer { s.remove() }
     let run = try s.run(["run", "jobs/thumbnails.yaml", "--output", s.path("whole"), "-q"], cwd: CLIRunner.repoRoot)
     XCTAssertEqual(run.status, 0, run.stderr)
-    let whole = s.tree("whole")
+    let whole = try s.tree("whole")
     XCTAssertEqual(whole.count, 38)
     try checkShards(s, name: "flag", whole: whole) { (["--shard", "\($0)/4"], [:]) }
     // Slurm job arrays number tasks from the array's first index (here --array=10-13).
@@ -347,7 +328,7 @@ final class RunCommandTests: XCTestCase {
       let s = CLIJob("sigint\(attempt)")
       defer { s.remove() }
       try s.copySamples(copies: copies)
-      try s.write(Self.job())
+      try s.write(TestJobs.thumbsAndTiny())
       let total = 4 * 14 * copies
       let (status, events, stderr) = try interruptedRun(s, after: 5)
       if status == 0 {
@@ -362,7 +343,7 @@ final class RunCommandTests: XCTestCase {
       XCTAssertGreaterThanOrEqual(done, 5)
       XCTAssertLessThan(done, total, "attempt \(attempt)")
       // Nothing partial: every file is whole and listed in the manifest.
-      let files = s.tree("out")
+      let files = try s.tree("out")
       XCTAssertFalse(files.keys.contains { $0.contains(".cropjob-tmp") }, "\(files.keys)")
       let manifest = try XCTUnwrap(
         try JSONSerialization.jsonObject(with: XCTUnwrap(files["cropjob-manifest.json"])) as? [String: Any])
@@ -376,7 +357,7 @@ final class RunCommandTests: XCTestCase {
       XCTAssertEqual(summary2["written"] as? Int, total - done)
 
       XCTAssertEqual(try s.run(["run", "job.yaml", "-q", "--output", "reference"]).status, 0)
-      assertSameFiles(s.tree("reference"), s.tree("out"), "interrupted + resumed vs uninterrupted")
+      assertSameTree(try s.tree("reference"), try s.tree("out"), "interrupted + resumed vs uninterrupted")
       return
     }
     XCTFail("every run finished before SIGINT arrived")

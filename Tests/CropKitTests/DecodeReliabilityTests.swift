@@ -112,16 +112,7 @@ final class DecodeReliabilityTests: XCTestCase {
   /// good images, on many threads: it always fails, naming its own warning, and the good
   /// images never pick up its warnings.
   func testCorruptPNGFailsEveryTimeBesideGoodImagesOnManyThreads() throws {
-    let bad = TestPaths.corpora.appendingPathComponent("pngsuite/xcsn0g01.png").path
-    let badPath: String
-    if FileManager.default.fileExists(atPath: bad) {
-      badPath = bad
-    } else {
-      // Without the corpora: a sample with one flipped bit in its IDAT data.
-      var bytes = try sampleBytes("cat.png")
-      bytes[bytes.count / 2] ^= 0x10
-      badPath = try write(bytes, "bad.png")
-    }
+    let badPath = Corpora.root.appendingPathComponent("pngsuite/xcsn0g01.png").path
     let good = [TestPaths.sample("cat.png"), TestPaths.sample("coffee-alpha.png"), TestPaths.sample("kite.jpg")]
     let rounds = 48
     let outcomes = LockedResults()
@@ -187,13 +178,13 @@ final class DecodeReliabilityTests: XCTestCase {
       XCTAssertLessThan(Date().timeIntervalSince(started), 1)
     }
     // Real files of formats libvips could read through other loaders (ImageMagick, OpenJPEG).
-    let afl = TestPaths.corpora.appendingPathComponent("afl-testcases-images")
+    let afl = Corpora.root.appendingPathComponent("afl-testcases-images")
     for (folder, expected) in [
       ("bmp/not_kitty.bmp", "BMP"), ("ico/not_kitty.ico", "ICO"), ("jp2/not_kitty.jp2", "JPEG 2000"),
       ("jxr/not_kitty.jxr", "JPEG XR"),
     ] {
       let path = afl.appendingPathComponent(folder).path
-      guard FileManager.default.fileExists(atPath: path) else { continue }
+      XCTAssertTrue(FileManager.default.fileExists(atPath: path), path)
       XCTAssertThrowsError(try SourceHeader.read(path: path)) { error in
         XCTAssertTrue((error as! ImagingError).message.contains(expected), "\(folder): \(error)")
       }
@@ -249,36 +240,26 @@ final class DecodeReliabilityTests: XCTestCase {
     XCTAssertThrowsError(try DecodedSource.decode(path: png, header: kite, shrink: 1))
   }
 
-  // MARK: - The shared corpora
+  // MARK: - The public corpora
 
-  /// Every file of ../shared/corpora's image folders through the header and the decode:
+  /// Every file of the image corpora (Tests/Corpora) through the header and the decode:
   /// corrupt ones fail with a message, the others decode at their header's size.
   func testCorporaDecodeOrFailCleanly() throws {
-    guard FileManager.default.fileExists(atPath: TestPaths.corpora.path) else {
-      throw XCTSkip("../shared/corpora is missing")
-    }
     var decoded = 0
     var refused: [String] = []
-    for folder in ["pngsuite", "jpeg-decoder", "afl-testcases-images", "exif-orientation"] {
-      let root = TestPaths.corpora.appendingPathComponent(folder)
-      guard let walker = FileManager.default.enumerator(atPath: root.path) else { continue }
-      for case let relative as String in walker {
-        let path = root.appendingPathComponent(relative).path
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
-          !relative.hasSuffix(".upstream"), !relative.hasSuffix(".md"), !relative.hasSuffix(".txt")
-        else { continue }
-        switch Self.decode(path) {
-        case .success(let image):
-          let header = try SourceHeader.read(path: path)
-          XCTAssertEqual([image.width, image.height], [header.width, header.height], relative)
-          decoded += 1
-          // PngSuite's corrupt files are named x*.png: none may decode.
-          if folder == "pngsuite" { XCTAssertFalse(PathText.lastComponent(relative).hasPrefix("x"), relative) }
-        case .failure(let error):
-          XCTAssertFalse(error.message.isEmpty, relative)
-          refused.append("\(folder)/\(relative)")
-        }
+    let files = Corpora.imageFiles()
+    XCTAssertGreaterThan(files.count, 200)
+    for file in files {
+      switch Self.decode(file.path) {
+      case .success(let image):
+        let header = try SourceHeader.read(path: file.path)
+        XCTAssertEqual([image.width, image.height], [header.width, header.height], file.name)
+        decoded += 1
+        // PngSuite's corrupt files are named x*.png: none may decode.
+        if file.folder == "pngsuite" { XCTAssertFalse(PathText.lastComponent(file.path).hasPrefix("x"), file.name) }
+      case .failure(let error):
+        XCTAssertFalse(error.message.isEmpty, file.name)
+        refused.append(file.name)
       }
     }
     // The 14 corrupt PngSuite files, the jpeg-decoder crash files and the afl seeds in

@@ -1,35 +1,12 @@
 import CropKit
 import Foundation
+import TestSupport
 import XCTest
 
 /// The executor, in-process: one decode per source, incremental re-runs, failures that stay
 /// with their source, cancellation, determinism across thread counts and shards.
 final class ExecutorTests: XCTestCase {
   static let photos = ["kite.jpg", "bridge.jpg", "cat.png", "portrait-sideways-8.jpg"]
-
-  /// Three outputs per source (two sizes of one entry and a second entry), and a `from:` job.
-  static func job(quality: Int = 82, bannerQuality: Int = 70, extraEntry: Bool = false) -> String {
-    """
-    version: 1
-    output: out
-    jobs:
-      thumbs:
-        sources: ["photos"]
-        guide: {shape: square, size: 96}
-        place: {fit: cover}
-        outputs:
-          - path: "thumbs/{stem}-{width}.jpg"
-            widths: [96, 192]
-            encode: {quality: \(quality)}
-          - path: "banners/{stem}.webp"
-            encode: {format: webp, quality: \(bannerQuality)}
-    \(extraEntry ? "      - path: \"extra/{stem}.png\"\n        encode: {format: png}" : "")
-      tiny:
-        from: thumbs
-        guide: {shape: circle, size: 24}
-        outputs: [{path: "tiny/{stem}.png", encode: {format: png}}]
-    """
-  }
 
   override func setUp() {
     Cancellation.reset()
@@ -39,7 +16,7 @@ final class ExecutorTests: XCTestCase {
     Cancellation.reset()
   }
 
-  func harness(_ name: String = #function, job: String = ExecutorTests.job()) throws -> RunHarness {
+  func harness(_ name: String = #function, job: String = TestJobs.thumbsAndTiny()) throws -> RunHarness {
     try RunHarness(samples: Self.photos, job: job, name: name)
   }
 
@@ -64,27 +41,27 @@ final class ExecutorTests: XCTestCase {
     let h = try harness()
     defer { h.remove() }
     try h.run()
-    let before = treeContents(h.outputRoot)
+    let before = try treeContents(h.outputRoot)
     let (summary, reporter) = try h.run()
     XCTAssertEqual(summary.decodes, 0)
     XCTAssertEqual(summary.written, 0)
     XCTAssertEqual(summary.upToDate, 16)
     XCTAssertEqual(reporter.skipped.count, 16)
-    assertSameTree(before, treeContents(h.outputRoot))
+    assertSameTree(before, try treeContents(h.outputRoot))
   }
 
   func testChangingOneOutputsQualityRebuildsThatOutputOnly() throws {
     let h = try harness()
     defer { h.remove() }
     try h.run()
-    try h.writeJob(Self.job(bannerQuality: 60))
+    try h.writeJob(TestJobs.thumbsAndTiny(webpQuality: 60))
     let (summary, reporter) = try h.run()
     XCTAssertEqual(
-      Set(reporter.written), Set(Self.photos.map { "banners/\(($0 as NSString).deletingPathExtension).webp" }))
+      Set(reporter.written), Set(Self.photos.map { "webp/\(($0 as NSString).deletingPathExtension).webp" }))
     XCTAssertEqual(summary.upToDate, 12)
-    XCTAssertEqual(summary.decodes, 4, "the photos whose banner changed, and nothing for the from: job")
+    XCTAssertEqual(summary.decodes, 4, "the photos whose WebP changed, and nothing for the from: job")
     // The thumbnails' quality feeds the from: job: both are rebuilt.
-    try h.writeJob(Self.job(quality: 75, bannerQuality: 60))
+    try h.writeJob(TestJobs.thumbsAndTiny(thumbQuality: 75, webpQuality: 60))
     let (again, reporter2) = try h.run()
     XCTAssertEqual(again.written, 12, "\(reporter2.written)")
     XCTAssertTrue(reporter2.written.allSatisfy { $0.hasPrefix("thumbs/") || $0.hasPrefix("tiny/") })
@@ -120,16 +97,16 @@ final class ExecutorTests: XCTestCase {
     try FileManager.default.copyItem(atPath: TestPaths.sample("ladybird.jpg"), toPath: kite)
     let (summary, reporter) = try h.run()
     XCTAssertEqual(
-      Set(reporter.written), ["thumbs/kite-96.jpg", "thumbs/kite-192.jpg", "banners/kite.webp", "tiny/kite-192.png"])
+      Set(reporter.written), ["thumbs/kite-96.jpg", "thumbs/kite-192.jpg", "webp/kite.webp", "tiny/kite-192.png"])
     XCTAssertEqual(summary.upToDate, 12)
   }
 
   func testStaleOutputsAreReportedThenPruned() throws {
-    let h = try harness(job: Self.job(extraEntry: true))
+    let h = try harness(job: TestJobs.thumbsAndTiny(extraEntry: true))
     defer { h.remove() }
     let (first, _) = try h.run()
     XCTAssertEqual(first.written, 20)
-    try h.writeJob(Self.job())
+    try h.writeJob(TestJobs.thumbsAndTiny())
     let (second, reporter) = try h.run()
     XCTAssertEqual(second.stale, 4)
     XCTAssertEqual(Set(reporter.stale), Set(Self.photos.map { "extra/\(($0 as NSString).deletingPathExtension).png" }))
@@ -196,9 +173,9 @@ final class ExecutorTests: XCTestCase {
     let two = h.folder.appendingPathComponent("j2").path
     try h.run(outputRoot: one) { $0.jobs = 1 }
     try h.run(outputRoot: two) { $0.jobs = 2 }
-    let a = treeContents(one)
+    let a = try treeContents(one)
     XCTAssertEqual(a.count, 17)
-    assertSameTree(a, treeContents(two))
+    assertSameTree(a, try treeContents(two))
   }
 
   func testTwoRunsWriteIdenticalBytesAndManifests() throws {
@@ -208,8 +185,8 @@ final class ExecutorTests: XCTestCase {
     let second = h.folder.appendingPathComponent("second").path
     try h.run(outputRoot: first)
     try h.run(outputRoot: second)
-    assertSameTree(treeContents(first), treeContents(second))
-    XCTAssertNotNil(treeContents(first)["cropjob-manifest.json"])
+    assertSameTree(try treeContents(first), try treeContents(second))
+    XCTAssertNotNil(try treeContents(first)["cropjob-manifest.json"])
   }
 
   func testShardsTogetherEqualTheUnshardedRunAndOverlapNowhere() throws {
@@ -231,7 +208,7 @@ final class ExecutorTests: XCTestCase {
     XCTAssertTrue(written.values.allSatisfy { $0 == 1 })
     XCTAssertEqual(decodes, 8, "each source is decoded by one shard only")
     let isManifest: (String) -> Bool = { $0.hasPrefix("cropjob-manifest") }
-    assertSameTree(treeContents(whole), treeContents(sharded), ignoring: isManifest)
+    assertSameTree(try treeContents(whole), try treeContents(sharded), ignoring: isManifest)
     // The shard manifests together list exactly the unsharded manifest's entries.
     let wholeManifest = try Manifest.decodeFile(whole + "/cropjob-manifest.json")
     var union: [Manifest.Entry] = []
@@ -244,7 +221,7 @@ final class ExecutorTests: XCTestCase {
     let (summary, _) = try h.run(outputRoot: sharded)
     XCTAssertEqual(summary.upToDate, 16)
     XCTAssertEqual(summary.decodes, 0)
-    XCTAssertEqual(treeContents(sharded).keys.filter(isManifest), ["cropjob-manifest.json"])
+    XCTAssertEqual(try treeContents(sharded).keys.filter(isManifest), ["cropjob-manifest.json"])
     XCTAssertEqual(try Manifest.decodeFile(sharded + "/cropjob-manifest.json"), wholeManifest)
   }
 
@@ -252,7 +229,7 @@ final class ExecutorTests: XCTestCase {
     let h = try harness()
     defer { h.remove() }
     for index in 0..<2 { try h.run { $0.shard = Shard(index: index, count: 2) } }
-    try h.writeJob(Self.job(quality: 70))
+    try h.writeJob(TestJobs.thumbsAndTiny(thumbQuality: 70))
     var rebuilt = 0
     for index in 0..<3 { rebuilt += try h.run { $0.shard = Shard(index: index, count: 3) }.0.written }
     XCTAssertEqual(rebuilt, 12)
@@ -288,33 +265,37 @@ final class ExecutorTests: XCTestCase {
     // What finished is in the manifest, whole; nothing partial is left behind.
     let manifest = try Manifest.decodeFile(h.outputRoot + "/cropjob-manifest.json")
     XCTAssertEqual(manifest.outputs.count, interrupted.written)
-    let files = treeContents(h.outputRoot)
+    let files = try treeContents(h.outputRoot)
     XCTAssertFalse(files.keys.contains { $0.contains(AtomicWriter.temporaryPrefix) })
     XCTAssertEqual(files.count, interrupted.written + 1)
     Cancellation.reset()
     let (resumed, _) = try h.run()
     XCTAssertEqual(resumed.upToDate, interrupted.written)
     XCTAssertEqual(resumed.written, 16 - interrupted.written)
-    assertSameTree(treeContents(reference), treeContents(h.outputRoot))
+    assertSameTree(try treeContents(reference), try treeContents(h.outputRoot))
   }
 
   static let wroteCount = LockedBox(0)
 
   func testWorkersRunAtOnceEvenBeyondTheCores() {
-    // `--jobs 4` on 2 cores must run 4 (concurrentPerform ran only as many as the cores).
+    // `--jobs 4` on 2 cores must run 4 at once (concurrentPerform ran only as many as the
+    // cores). Each worker waits until every worker has started: run fewer at a time, the
+    // first ones wait for workers that cannot start before they end. Counted, not timed:
+    // the wait gives up after 20 s only so that a failure cannot hang the run.
     let count = ProcessInfo.processInfo.activeProcessorCount * 2
-    let running = LockedBox((now: 0, most: 0))
-    let start = Date()
+    let started = LockedBox(0)
+    let gaveUp = LockedBox(0)
+    let everyoneStarted = DispatchSemaphore(value: 0)
     WorkerPool.runWorkers(count) {
-      running.withLock {
-        $0.now += 1
-        $0.most = max($0.most, $0.now)
+      let last = started.withLock {
+        $0 += 1
+        return $0 == count
       }
-      usleep(300_000)
-      running.withLock { $0.now -= 1 }
+      if last { for _ in 0..<count { everyoneStarted.signal() } }
+      if everyoneStarted.wait(timeout: .now() + 20) == .timedOut { gaveUp.withLock { $0 += 1 } }
     }
-    XCTAssertEqual(running.withLock { $0.most }, count)
-    XCTAssertLessThan(Date().timeIntervalSince(start), 0.3 * 2)
+    XCTAssertEqual(started.withLock { $0 }, count)
+    XCTAssertEqual(gaveUp.withLock { $0 }, 0, "workers that waited in vain for the others to start")
   }
 
   func testATinyPixelBudgetStillRunsEverything() throws {

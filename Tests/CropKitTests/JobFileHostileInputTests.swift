@@ -1,5 +1,6 @@
 import CropKit
 import Foundation
+import TestSupport
 import XCTest
 
 /// Hostile job files through the whole loader (bytes → YAML → decoder): each fails with a
@@ -143,14 +144,7 @@ final class JobFileHostileInputTests: XCTestCase {
   /// Every input of the YAML test suite through the whole loader: each ends in diagnostics
   /// with a position (none is a job file), quickly, and nothing crashes.
   func testYAMLTestSuiteNeverCrashesTheLoader() throws {
-    let data = TestPaths.corpora.appendingPathComponent("yaml-test-suite/data")
-    guard FileManager.default.fileExists(atPath: data.path) else { throw XCTSkip("no yaml-test-suite at \(data.path)") }
-    var inputs: [URL] = []
-    let walker = FileManager.default.enumerator(at: data, includingPropertiesForKeys: nil)
-    while let url = walker?.nextObject() as? URL {
-      if url.lastPathComponent == "in.yaml" { inputs.append(url) }
-    }
-    inputs.sort { $0.path < $1.path }
+    let inputs = Corpora.yamlTestSuiteInputs()
     XCTAssertGreaterThan(inputs.count, 300)
     var slowest = 0.0
     var yamlErrors = 0

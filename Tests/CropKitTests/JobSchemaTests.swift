@@ -35,20 +35,100 @@ final class JobSchemaTests: XCTestCase {
 
   // MARK: - One table
 
-  func testDecoderKeyListsAreTheSchemas() {
-    XCTAssertEqual(SpecDecoder.topKeys, ["version", "output", "limits", "defaults", "jobs", "overrides"])
-    XCTAssertEqual(SpecDecoder.topKeys, JobSchema.file.keys)
-    XCTAssertEqual(SpecDecoder.settingKeys, JobSchema.defaults.keys)
-    XCTAssertEqual(SpecDecoder.jobKeys, JobSchema.job.keys)
-    XCTAssertEqual(SpecDecoder.guideKeys, JobSchema.guide.keys)
-    XCTAssertEqual(SpecDecoder.placeKeys, JobSchema.place.keys)
-    XCTAssertEqual(SpecDecoder.cropKeys, JobSchema.crop.keys)
-    XCTAssertEqual(SpecDecoder.outputKeys, JobSchema.output.keys)
-    XCTAssertEqual(SpecDecoder.encodeKeys, JobSchema.encode.keys)
-    XCTAssertEqual(SpecDecoder.limitKeys, JobSchema.limits.keys)
-    XCTAssertEqual(SpecDecoder.overrideKeys, JobSchema.override.keys)
+  func testKeyListsOfTheTopLevelAndOfTheMappingsBuiltFromOthers() {
+    XCTAssertEqual(JobSchema.file.keys, ["version", "output", "limits", "defaults", "jobs", "overrides"])
     XCTAssertEqual(Set(JobSchema.override.keys), Set(["job", "source"] + JobSchema.place.keys))
     XCTAssertEqual(Set(JobSchema.job.keys), Set(["sources", "exclude", "from"] + JobSchema.defaults.keys))
+  }
+
+  /// The decoder takes its key lists from the schema's table, so comparing the lists proves
+  /// nothing; what it does with job files is compared instead. In every mapping, a key the
+  /// schema does not list is refused as unknown, and the keys the decoder then says it knows
+  /// are the schema's; every key the schema lists is read: a value of the wrong type there is
+  /// refused at that key (not ignored, not called unknown).
+  func testDecoderReadsExactlyTheSchemasKeysInEveryMapping() throws {
+    XCTAssertEqual(Set(Self.probePaths.keys), Set(JobSchema.objects.map(\.name)), "a mapping without a probe")
+    let valid = JobFileLoader.load(bytes: Array(Self.probeFile().utf8), path: "probe.yaml")
+    XCTAssertEqual(valid.diagnostics.map(\.description), [], Self.probeFile())
+    for object in JobSchema.objects {
+      let path = try XCTUnwrap(Self.probePaths[object.name])
+      func field(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+
+      let unknown = Self.probeFile(object.name, set: ["zz_probe": "1"])
+      let refused = JobFileLoader.load(bytes: Array(unknown.utf8), path: "probe.yaml").diagnostics
+      let message = try XCTUnwrap(
+        refused.first { $0.field == field("zz_probe") }?.message, "\(object.name): zz_probe accepted: \(refused)")
+      let known = try XCTUnwrap(Self.knownKeys(in: message), "\(object.name): \(message)")
+      XCTAssertEqual(known.sorted(), object.keys.sorted(), "\(object.name): the keys the decoder knows")
+
+      for key in object.keys {
+        // The job's `from` excludes `sources`; an override's place key replaces its zoom.
+        let remove: Set<String> =
+          object.name == "job" && key == "from" ? ["sources"] : object.name == "override" ? ["zoom"] : []
+        let text = Self.probeFile(object.name, set: [key: "{zz_probe: 1}"], remove: remove)
+        let diagnostics = JobFileLoader.load(bytes: Array(text.utf8), path: "probe.yaml").diagnostics
+        let atKey = diagnostics.filter {
+          $0.field == field(key) || $0.field.hasPrefix(field(key) + ".") || $0.field.hasPrefix(field(key) + "[")
+        }
+        if Self.knownUnread.contains(field(key)) {
+          XCTAssertEqual(diagnostics.map(\.description), [], "\(field(key)) is read now: take it out of knownUnread")
+          continue
+        }
+        XCTAssertFalse(atKey.isEmpty, "\(field(key)): a wrong value was not refused there: \(diagnostics)\n\(text)")
+        XCTAssertFalse(
+          atKey.contains { $0.message.contains("unknown key \"\(key)\"") }, "\(field(key)) is unknown: \(atKey)")
+      }
+    }
+  }
+
+  /// Keys whose wrong values the decoder is known to let through in `probeFile`, each a
+  /// drift from the schema (which refuses them) waiting for a decoder fix; when one is fixed
+  /// the test fails until it is taken out of this list.
+  /// - `defaults.outputs` is decoded only when a job inherits it: while every job gives its
+  ///   own outputs, `defaults: {outputs: 7}` is accepted without a word.
+  static let knownUnread: Set<String> = ["defaults.outputs"]
+
+  /// Where each mapping of the schema is in `probeFile`, as the decoder names fields.
+  static let probePaths = [
+    "file": "", "limits": "limits", "defaults": "defaults", "job": "jobs.a", "guide": "jobs.a.guide",
+    "place": "jobs.a.place", "crop": "jobs.a.place.crop", "output": "jobs.a.outputs[0]",
+    "encode": "jobs.a.outputs[0].encode", "override": "overrides[0]",
+  ]
+
+  /// A valid job file, with one of each mapping (a crop only when `object` is crop), whose
+  /// mapping `object` has the entries `set` added or replaced and `remove` left out.
+  static func probeFile(_ object: String = "", set: [String: String] = [:], remove: Set<String> = []) -> String {
+    func mapping(_ name: String, _ base: [String: String]) -> String {
+      var entries = base
+      if name == object {
+        for key in remove { entries[key] = nil }
+        entries.merge(set) { $1 }
+      }
+      return "{" + entries.keys.sorted().map { "\($0): \(entries[$0]!)" }.joined(separator: ", ") + "}"
+    }
+    let crop = mapping("crop", ["x": "0", "y": "0", "width": "10", "height": "10"])
+    let output = mapping("output", ["path": #""{stem}.png""#, "encode": mapping("encode", [:])])
+    let job = mapping(
+      "job",
+      [
+        "sources": "a.jpg", "guide": mapping("guide", ["shape": "square", "size": "100"]),
+        "place": mapping("place", object == "crop" ? ["crop": crop] : [:]), "outputs": "[\(output)]",
+      ])
+    return mapping(
+      "file",
+      [
+        "version": "1", "output": "out", "limits": mapping("limits", [:]), "defaults": mapping("defaults", [:]),
+        "jobs": "{a: \(job)}", "overrides": "[\(mapping("override", ["source": "a.jpg", "zoom": "1"]))]",
+      ]) + "\n"
+  }
+
+  /// The keys an unknown-key diagnostic says are known ("expected one of the keys a, b but
+  /// received the unknown key …").
+  static func knownKeys(in message: String) -> [String]? {
+    guard let start = message.range(of: "one of the keys "),
+      let end = message.range(of: " but received the unknown key")
+    else { return nil }
+    return message[start.upperBound..<end.lowerBound].components(separatedBy: ", ")
   }
 
   func testSchemaDefaultsAreTheDecodersDefaults() {
@@ -120,7 +200,6 @@ final class JobSchemaTests: XCTestCase {
     }
     let focus = try XCTUnwrap(defs["focus"] as? [String: Any])
     XCTAssertEqual((focus["oneOf"] as? [Any])?.count, 2)
-    XCTAssertEqual(JobSchema.text, JobSchema.text, "deterministic")
   }
 
   func testCommittedSchemaFileIsCurrent() throws {

@@ -39,7 +39,7 @@ final class ShrinkOnLoadAlignmentTests: XCTestCase {
       let shrunk = try DecodedSource.decode(path: path, header: header, shrink: shrink)
       let a = try TestPixels(Renderer.render(full, geometry: geometry, style: style))
       let b = try TestPixels(Renderer.render(shrunk, geometry: geometry, style: style))
-      let shift = a.shift(to: b)
+      let shift = try XCTUnwrap(a.shift(to: b), "\(name) /\(shrink): no gradient to measure a shift by")
       print(
         String(
           format: "shrink-on-load %@ /%d: %@ output, the shrunk decode's picture is displaced by (%+.3f, %+.3f) px",

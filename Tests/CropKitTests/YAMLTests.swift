@@ -1,6 +1,7 @@
 import CropKit
 import Dispatch
 import Foundation
+import TestSupport
 import XCTest
 
 final class YAMLTests: XCTestCase {
@@ -472,35 +473,17 @@ final class YAMLTests: XCTestCase {
     return outcome.value
   }
 
-  private func yamlTestSuiteData() throws -> URL {
-    let fileManager = FileManager.default
-    if let override = ProcessInfo.processInfo.environment["YAML_TEST_SUITE_DATA"] {
-      return URL(fileURLWithPath: override)
-    }
-    // Tests/CropKitTests/YAMLTests.swift → package root → its parent holds shared/corpora.
-    let packageRoot = URL(fileURLWithPath: #filePath)
-      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    let data = packageRoot.deletingLastPathComponent()
-      .appendingPathComponent("shared/corpora/yaml-test-suite/data")
-    var isDirectory: ObjCBool = false
-    guard fileManager.fileExists(atPath: data.path, isDirectory: &isDirectory),
-      isDirectory.boolValue
-    else {
-      throw XCTSkip("yaml-test-suite not found at \(data.path)")
-    }
-    return data
+  /// The YAML test suite's data: Tests/Corpora's copy, or YAML_TEST_SUITE_DATA (an upstream
+  /// checkout's `data` folder, to try a newer suite).
+  private var yamlTestSuiteData: URL {
+    ProcessInfo.processInfo.environment["YAML_TEST_SUITE_DATA"].map { URL(fileURLWithPath: $0) }
+      ?? Corpora.yamlTestSuite
   }
 
   func testYAMLTestSuite() throws {
-    let data = try yamlTestSuiteData()
+    let data = yamlTestSuiteData
     let fileManager = FileManager.default
-    var inputs: [URL] = []
-    if let walker = fileManager.enumerator(at: data, includingPropertiesForKeys: nil) {
-      for case let url as URL in walker where url.lastPathComponent == "in.yaml" {
-        inputs.append(url)
-      }
-    }
-    inputs.sort { $0.path < $1.path }
+    let inputs = Corpora.yamlTestSuiteInputs(in: data)
     XCTAssertGreaterThan(inputs.count, 300)
 
     var errorCases = 0

@@ -62,17 +62,7 @@ struct CLIJob {
   }
 
   /// Every regular file below `relative` (path → bytes).
-  func tree(_ relative: String) -> [String: Data] {
-    let root = path(relative)
-    var result: [String: Data] = [:]
-    guard let enumerator = FileManager.default.enumerator(atPath: root) else { return result }
-    while let next = enumerator.nextObject() as? String {
-      if enumerator.fileAttributes?[.type] as? FileAttributeType == .typeRegular {
-        result[next] = FileManager.default.contents(atPath: (root as NSString).appendingPathComponent(next))
-      }
-    }
-    return result
-  }
+  func tree(_ relative: String) throws -> [String: Data] { try treeContents(path(relative)) }
 
   /// The NDJSON events of a `--json` run; fails on any line that is not a JSON object.
   static func events(_ stdout: String, file: StaticString = #filePath, line: UInt = #line) -> [[String: Any]] {
@@ -101,15 +91,4 @@ final class LockedData: @unchecked Sendable {
     defer { lock.unlock() }
     return data
   }
-}
-
-func assertSameFiles(
-  _ a: [String: Data], _ b: [String: Data], ignoring: (String) -> Bool = { _ in false }, _ message: String = "",
-  file: StaticString = #filePath, line: UInt = #line
-) {
-  let left = a.filter { !ignoring($0.key) }
-  let right = b.filter { !ignoring($0.key) }
-  XCTAssertEqual(Set(left.keys), Set(right.keys), "different files \(message)", file: file, line: line)
-  let differing = left.keys.filter { right[$0] != nil && right[$0] != left[$0] }.sorted()
-  XCTAssertTrue(differing.isEmpty, "differ \(message): \(differing.prefix(10))", file: file, line: line)
 }

@@ -43,8 +43,8 @@ enum TimedRunner {
     defer { try? FileManager.default.removeItem(at: folder) }
     let outURL = folder.appendingPathComponent("out")
     let errURL = folder.appendingPathComponent("err")
-    FileManager.default.createFile(atPath: outURL.path, contents: nil)
-    FileManager.default.createFile(atPath: errURL.path, contents: nil)
+    try Data().write(to: outURL)
+    try Data().write(to: errURL)
     let out = try FileHandle(forWritingTo: outURL)
     let err = try FileHandle(forWritingTo: errURL)
     process.standardOutput = out

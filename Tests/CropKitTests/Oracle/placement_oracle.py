@@ -405,7 +405,7 @@ def compare(case, save_dir=None, kernel="catmull-rom"):
         Image.fromarray(np.clip(np.floor(expected + 0.5), 0, 255).astype(np.uint8), "RGBA").save(
             os.path.join(save_dir, case["name"] + "-expected.png"))
     if list(actual_img.size) != info["size"]:
-        result.update(mean=[None] * 4, max=[None] * 4, compared=0, shift=[0.0, 0.0])
+        result.update(mean=[None] * 4, max=[None] * 4, compared=0, shift=None)
         return result
     keep = comparable(regions)
 
@@ -432,13 +432,15 @@ def compare(case, save_dir=None, kernel="catmull-rom"):
 
 def subpixel_shift(expected, actual, keep):
     """Least-squares (dx, dy), in output pixels, by which the actual picture sits displaced
-    from the expected one: actual(x) ~ expected(x - d), linearised with expected's gradient."""
+    from the expected one: actual(x) ~ expected(x - d), linearised with expected's gradient.
+    None when it cannot be measured (too few pixels compared, or no gradient to measure it by):
+    never a made-up zero."""
     gy, gx = np.gradient(expected[..., :3].mean(axis=2))
     r = (expected[..., :3].mean(axis=2) - actual[..., :3].mean(axis=2))[keep]
     gx, gy = gx[keep], gy[keep]
     a = np.array([[np.dot(gx, gx), np.dot(gx, gy)], [np.dot(gx, gy), np.dot(gy, gy)]])
     if len(r) < 16 or abs(np.linalg.det(a)) < 1e-9:
-        return [0.0, 0.0]
+        return None
     d = np.linalg.solve(a, np.array([np.dot(gx, r), np.dot(gy, r)]))
     return [float(d[0]), float(d[1])]
 
@@ -452,7 +454,7 @@ def main(argv):
     for r in results:
         mean = "/".join("-" if v is None else "%.2f" % v for v in r["mean"])
         mx = "/".join("-" if v is None else "%.0f" % v for v in r["max"])
-        shift = "%+.2f,%+.2f" % tuple(r.get("shift", [0, 0]))
+        shift = "%+.2f,%+.2f" % tuple(r["shift"]) if r.get("shift") else "unmeasured"
         pillow = "/".join("-" if v is None else "%.2f" % v for v in r.get("pillow_mean", []))
         sys.stderr.write("%-28s %4dx%-4d scale %.4f pre %d  mean RGBA %s  max %s  shift %s  (%d px)  Pillow a=-1: %s\n" % (
             r["name"], r["expected_size"][0], r["expected_size"][1], r["scale"], r["preshrink"], mean, mx, shift,

@@ -59,8 +59,9 @@ struct TestPixels {
   }
 
   /// Least-squares displacement d (px) with other(x) ≈ self(x − d), from self's gradient
-  /// (grey), over the pixels at least `border` px inside.
-  func shift(to other: TestPixels, border: Int = 4) -> Point {
+  /// (grey), over the pixels at least `border` px inside; nil when self has no gradient to
+  /// measure it by (a flat picture), never a made-up zero.
+  func shift(to other: TestPixels, border: Int = 4) -> Point? {
     func grey(_ p: TestPixels, _ x: Int, _ y: Int) -> Double {
       (p.value(x, y, 0) + p.value(x, y, 1) + p.value(x, y, 2)) / 3
     }
@@ -82,7 +83,7 @@ struct TestPixels {
       }
     }
     let det = sxx * syy - sxy * sxy
-    guard det > 1e-9 else { return Point(x: 0, y: 0) }
+    guard det > 1e-9 else { return nil }
     return Point(x: (syy * rx - sxy * ry) / det, y: (sxx * ry - sxy * rx) / det)
   }
 }

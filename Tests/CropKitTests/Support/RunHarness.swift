@@ -28,10 +28,8 @@ struct RunHarness {
 
   func load() throws -> JobFile {
     let result = JobFileLoader.load(path: jobPath)
-    guard let file = result.jobFile else {
-      throw XCTSkip("job file invalid: \(result.diagnostics.map(\.description).joined(separator: "\n"))")
-    }
-    return file
+    return try XCTUnwrap(
+      result.jobFile, "job file invalid: \(result.diagnostics.map(\.description).joined(separator: "\n"))")
   }
 
   func plan(outputRoot: String? = nil) throws -> Plan {
@@ -87,30 +85,4 @@ final class CollectingReporter: RunReporter, @unchecked Sendable {
   }
   var stale: [String] { events.compactMap { if case .stale(let path) = $0 { return path } else { return nil } } }
   var pruned: [String] { events.compactMap { if case .pruned(let path) = $0 { return path } else { return nil } } }
-}
-
-/// Every regular file below `root` (relative path → bytes), skipping nothing.
-func treeContents(_ root: String) -> [String: Data] {
-  var result: [String: Data] = [:]
-  guard let enumerator = FileManager.default.enumerator(atPath: root) else { return result }
-  while let next = enumerator.nextObject() as? String {
-    if enumerator.fileAttributes?[.type] as? FileAttributeType == .typeRegular {
-      result[next] = FileManager.default.contents(atPath: (root as NSString).appendingPathComponent(next))
-    }
-  }
-  return result
-}
-
-/// Asserts two output trees hold the same files with the same bytes (names differing only
-/// as allowed by `ignoring`).
-func assertSameTree(
-  _ a: [String: Data], _ b: [String: Data], ignoring: (String) -> Bool = { _ in false }, file: StaticString = #filePath,
-  line: UInt = #line
-) {
-  let left = a.filter { !ignoring($0.key) }
-  let right = b.filter { !ignoring($0.key) }
-  XCTAssertEqual(Set(left.keys), Set(right.keys), "different files", file: file, line: line)
-  for (path, bytes) in left where right[path] != nil && right[path] != bytes {
-    XCTFail("\(path) differs (\(bytes.count) vs \(right[path]!.count) bytes)", file: file, line: line)
-  }
 }

@@ -1,14 +1,13 @@
 import Foundation
 
-/// Where the tests find the repository, the samples, the shared corpora and scratch space.
+/// Where the tests find the repository, the samples and scratch space (the public corpora:
+/// `Corpora` in TestSupport).
 enum TestPaths {
   /// The repository root (three levels above this file).
   static let repoRoot: URL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent()
   static let samples = repoRoot.appendingPathComponent("samples")
   static let jobs = repoRoot.appendingPathComponent("jobs")
-  /// ../shared/corpora beside the checkout (may be absent: tests that need it skip).
-  static let corpora = repoRoot.deletingLastPathComponent().appendingPathComponent("shared/corpora")
 
   static func sample(_ name: String) -> String { samples.appendingPathComponent(name).path }
 
