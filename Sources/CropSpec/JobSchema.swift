@@ -21,6 +21,78 @@ public indirect enum SchemaType: Sendable {
   case map(keyPattern: String, value: SchemaType, minProperties: Int)
 }
 
+/// What a list allows: the type of its items, how many, and whether one may appear twice
+/// (JSON Schema's `items`, `minItems`, `maxItems`, `uniqueItems`). The schema states it and
+/// the decoder checks it, both from the table.
+public struct ListRule: Sendable {
+  public let item: SchemaType
+  public let minItems: Int
+  public let maxItems: Int?
+  /// Whether a repeated item is an error.
+  public let unique: Bool
+}
+
+extension SchemaType {
+  /// This type with a named value type (`$defs`) replaced by its definition; mappings and
+  /// other types are themselves.
+  public var resolved: SchemaType {
+    if case .ref(let name) = self, let value = JobSchema.value(name) { return value.type.resolved }
+    return self
+  }
+
+  /// The forms a value may take: those of `oneOf`, else this type (named types resolved).
+  public var forms: [SchemaType] {
+    if case .oneOf(let forms) = resolved { return forms.flatMap(\.forms) }
+    return [resolved]
+  }
+
+  /// The rules of the list form, if any (a pair is a list of exactly two numbers).
+  public var listRule: ListRule? {
+    for form in forms {
+      switch form {
+      case .list(let item, let minItems, let maxItems, let unique):
+        return ListRule(item: item, minItems: minItems, maxItems: maxItems, unique: unique)
+      case .pair(let range):
+        return ListRule(item: .number(range), minItems: 2, maxItems: 2, unique: false)
+      default: continue
+      }
+    }
+    return nil
+  }
+
+  /// The range of the integer form, if any.
+  public var integerRange: ClosedRange<Int>? {
+    for case .integer(let range) in forms { return range }
+    return nil
+  }
+
+  /// The range of the number form, if any.
+  public var numberRange: ClosedRange<Double>? {
+    for case .number(let range) in forms { return range }
+    return nil
+  }
+
+  /// The range of both numbers of the `[x, y]` form, if any.
+  public var pairRange: ClosedRange<Double>? {
+    for case .pair(let range) in forms { return range }
+    return nil
+  }
+
+  /// The names of the choice form, if any.
+  public var choices: [String]? {
+    for case .choice(let names) in forms { return names }
+    return nil
+  }
+}
+
+/// The range of an integer encoder setting for some formats (`effort`: webp 0...6, jxl
+/// 1...9), and what libvips uses for them when the key is absent (cropjob then passes none).
+public struct FormatRange: Sendable {
+  public let formats: [OutputFormat]
+  public let range: ClosedRange<Int>
+  public let defaultValue: Int
+}
+
 /// One key of a mapping in the job file.
 public struct SchemaField: Sendable {
   public let name: String
@@ -31,10 +103,13 @@ public struct SchemaField: Sendable {
   public let required: Bool
   /// For encoder keys: the formats the key has an effect on (nil: every format).
   public let formats: [OutputFormat]?
+  /// For integers whose range depends on the format: the range of each (the type's range
+  /// is their union, for a format that is not known where the key is written).
+  public let formatRanges: [FormatRange]
 
   init(
     _ name: String, _ type: SchemaType, _ description: String, default defaultValue: SchemaJSON? = nil,
-    required: Bool = false, formats: [OutputFormat]? = nil
+    required: Bool = false, formats: [OutputFormat]? = nil, formatRanges: [FormatRange] = []
   ) {
     self.name = name
     self.type = type
@@ -42,7 +117,31 @@ public struct SchemaField: Sendable {
     self.defaultValue = defaultValue
     self.required = required
     self.formats = formats
+    self.formatRanges = formatRanges
   }
+
+  /// An integer whose range depends on the format: of type the union of `ranges`, applying
+  /// to their formats, described as `"CPU effort: webp 0-6 (default 4), …"`.
+  static func perFormat(_ name: String, _ ranges: [FormatRange], _ description: String) -> SchemaField {
+    let lower = ranges.map(\.range.lowerBound).min() ?? 0
+    let upper = ranges.map(\.range.upperBound).max() ?? 0
+    let each = ranges.map {
+      "\($0.formats.map(\.rawValue).joined(separator: "/")) \($0.range.lowerBound)-\($0.range.upperBound) "
+        + "(default \($0.defaultValue))"
+    }
+    return SchemaField(
+      name, .integer(lower...upper), "\(description): \(each.joined(separator: ", ")).",
+      formats: ranges.flatMap(\.formats), formatRanges: ranges)
+  }
+
+  /// The integer range for outputs of `format`: its own when the range depends on the
+  /// format, else the field's (nil: not an integer).
+  public func integerRange(for format: OutputFormat) -> ClosedRange<Int>? {
+    formatRanges.first { $0.formats.contains(format) }?.range ?? type.integerRange
+  }
+
+  /// The list rules of the field's list form, if it has one.
+  public var listRule: ListRule? { type.listRule }
 }
 
 /// A rule across the keys of one mapping that JSON Schema can express.
@@ -63,6 +162,13 @@ public struct SchemaObject: Sendable {
   public var keys: [String] { fields.map(\.name) }
 
   public func field(_ name: String) -> SchemaField? { fields.first { $0.name == name } }
+
+  /// The field `key` of a mapping the decoder reads; a key the table does not list is a
+  /// mistake in the decoder.
+  package subscript(_ key: String) -> SchemaField {
+    guard let field = field(key) else { preconditionFailure("JobSchema.\(name) has no key \"\(key)\"") }
+    return field
+  }
 }
 
 /// A named value type (`$defs`) used by several fields.

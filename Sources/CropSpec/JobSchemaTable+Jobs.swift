@@ -19,7 +19,7 @@ extension JobSchema {
         "jobs", .map(keyPattern: jobNamePattern, value: .ref("job"), minProperties: 1),
         "The jobs, by name, in the order they are listed.", required: true),
       SchemaField(
-        "overrides", .list(.ref("override"), minItems: 0),
+        "overrides", .list(.ref("override"), minItems: 0, unique: true),
         "Exact placements for single sources (e.g. saved from an interactive cropper); they win over the job's."),
     ],
     rules: [
@@ -54,19 +54,17 @@ extension JobSchema {
     ],
     rules: [])
 
-  /// `strip`, `keep`, or a list of `MetadataPolicy.Kind`s.
-  static let metadataType = SchemaType.oneOf([
-    .choice(["strip", "keep"]), .list(.choice(MetadataPolicy.Kind.allCases.map(\.rawValue)), unique: true),
-  ])
-
   static let settingFields: [SchemaField] = [
     SchemaField("guide", .ref("guide"), "The crop frame: shape and size."),
     SchemaField("place", .ref("place"), "How each photo sits under the guide."),
-    SchemaField("outputs", .list(.ref("output")), "The files written for each photo."),
+    // Unique: two equal outputs would write the same files (the decoder's check is stronger:
+    // no two outputs may share a path template).
+    SchemaField("outputs", .list(.ref("output"), unique: true), "The files written for each photo."),
     SchemaField("encode", .ref("encode"), "Encoder settings every output inherits, field by field."),
     SchemaField(
-      "metadata", metadataType,
-      "Which metadata outputs keep: strip (nothing), keep (everything), or a list of kinds; the orientation tag and the EXIF thumbnail are never written.",
+      "metadata", .ref("metadata"),
+      "Which metadata outputs keep: strip (nothing), keep (everything), or a list of kinds; the orientation tag and "
+        + "the EXIF thumbnail are never written.",
       default: .string(MetadataPolicy.strip.description)),
   ]
 
@@ -82,7 +80,10 @@ extension JobSchema {
     description: "One job: its photos (sources, or another job's outputs), the guide, the placement and the outputs.",
     fields: [
       SchemaField("sources", .ref("patterns"), "The photos: files, globs and folders, sorted and de-duplicated."),
-      SchemaField("exclude", .ref("patterns"), "Patterns removed from sources; a bare name pattern matches anywhere."),
+      SchemaField(
+        "exclude", .oneOf([.string(), .list(.string(), minItems: 0)]),
+        "Patterns removed from sources, like sources' (an empty list removes nothing); a bare name pattern matches "
+          + "anywhere."),
       SchemaField("from", .ref("job_name"), "Another job whose outputs are this job's sources."),
     ] + settingFields,
     rules: [

@@ -19,8 +19,8 @@ extension JobSchema {
       SchemaField(
         "encode", .ref("encode"), "Encoder settings, field by field over the job's and the defaults' encode."),
       SchemaField(
-        "metadata", metadataType,
-        "Which metadata this output keeps (over the job's and the defaults').", default: "strip"),
+        "metadata", .ref("metadata"), "Which metadata this output keeps (over the job's and the defaults').",
+        default: "strip"),
     ],
     rules: [
       SchemaRule(
@@ -39,72 +39,60 @@ extension JobSchema {
             ["properties": ["path": ["pattern": "\\{(width|height|scale)\\}"]]],
           ]
         ]),
-    ])
+    ] + extensionRangeRules(encodeFields, path: "path", encode: "encode"))
 
   static let lossy: [OutputFormat] = [.jpeg, .webp, .avif, .heif, .jxl]
   static let modern: [OutputFormat] = [.webp, .avif, .heif, .jxl]
+
+  static let encodeFields: [SchemaField] = [
+    SchemaField(
+      "format", .choice(formatNames),
+      "Output format (jpg, heic and tif are other names of jpeg, heif and tiff); it must agree with the path's "
+        + "extension and this build of libvips must be able to write it (see `cropjob formats`)."),
+    SchemaField(
+      "quality", .integer(qualityRange), "Encoder quality (PNG: only with palette).", default: 85,
+      formats: lossy + [.png]),
+    SchemaField("lossless", .boolean, "Lossless compression.", default: false, formats: modern),
+    .perFormat("effort", effortRanges, "CPU effort"),
+    SchemaField(
+      "max_bytes", .integer(maxBytesRange),
+      "Largest file allowed: the highest quality from min_quality to quality that fits is found by bisection; "
+        + "an output that does not fit even at min_quality fails. Needs a lossy format (or png with palette).",
+      formats: lossy + [.png]),
+    SchemaField(
+      "min_quality", .integer(qualityRange), "Lowest quality the max_bytes search may use.", default: 30,
+      formats: lossy + [.png]),
+    SchemaField(
+      "over_budget", .choice(OverBudget.allCases.map(\.rawValue)),
+      "What an output that does not fit max_bytes even at min_quality does: fail (nothing is written), or shrink: "
+        + "it is written at min_quality at the largest pixel size, same aspect, whose file fits (found by "
+        + "bisection; the manifest records the size written).",
+      default: "fail", formats: lossy + [.png]),
+    SchemaField(
+      "colour", .choice(ColourPolicy.allCases.map(\.rawValue)),
+      "Colour space of the output's pixels: srgb converts through the source's ICC profile (CMYK and wide gamut "
+        + "included; untagged sources are taken as sRGB); keep leaves RGB pixels in the source's colour space and "
+        + "embeds its ICC profile whatever metadata says (CMYK, greyscale and Lab sources are still converted to "
+        + "sRGB). Background colours are numbers in the output's colour space.",
+      default: "srgb"),
+    SchemaField("progressive", .boolean, "Progressive (interlaced) JPEG.", default: false, formats: [.jpeg]),
+    SchemaField(
+      "subsample", .choice(subsampleNames),
+      "JPEG chroma subsampling; auto is libvips' choice (4:2:0 below quality 90).", default: "auto",
+      formats: [.jpeg]),
+    SchemaField("compression", .integer(compressionRange), "PNG zlib level.", default: 6, formats: [.png]),
+    SchemaField(
+      "palette", .boolean, "Quantise PNG to a palette (then quality and max_bytes apply).", default: false,
+      formats: [.png]),
+  ]
 
   public static let encode = SchemaObject(
     name: "encode",
     description:
       "Encoder settings. The format comes from encode.format, else from the path's extension, else jpeg; a path's "
       + "extension wins over an inherited format.",
-    fields: [
-      SchemaField(
-        "format", .choice(formatNames),
-        "Output format (jpg, heic and tif are other names of jpeg, heif and tiff); it must agree with the path's "
-          + "extension and this build of libvips must be able to write it (see `cropjob formats`)."),
-      SchemaField(
-        "quality", .integer(qualityRange), "Encoder quality (PNG: only with palette).", default: 85,
-        formats: lossy + [.png]),
-      SchemaField("lossless", .boolean, "Lossless compression.", default: false, formats: modern),
-      SchemaField(
-        "effort", .integer(0...9), "CPU effort: webp 0-6 (default 4), avif/heif 0-9 (default 4), jxl 1-9 (default 7).",
-        formats: modern),
-      SchemaField(
-        "max_bytes", .integer(maxBytesRange),
-        "Largest file allowed: the highest quality from min_quality to quality that fits is found by bisection; "
-          + "an output that does not fit even at min_quality fails. Needs a lossy format (or png with palette).",
-        formats: lossy + [.png]),
-      SchemaField(
-        "min_quality", .integer(qualityRange), "Lowest quality the max_bytes search may use.", default: 30,
-        formats: lossy + [.png]),
-      SchemaField(
-        "over_budget", .choice(OverBudget.allCases.map(\.rawValue)),
-        "What an output that does not fit max_bytes even at min_quality does: fail (nothing is written), or shrink: "
-          + "it is written at min_quality at the largest pixel size, same aspect, whose file fits (found by "
-          + "bisection; the manifest records the size written).",
-        default: "fail", formats: lossy + [.png]),
-      SchemaField(
-        "colour", .choice(ColourPolicy.allCases.map(\.rawValue)),
-        "Colour space of the output's pixels: srgb converts through the source's ICC profile (CMYK and wide gamut "
-          + "included; untagged sources are taken as sRGB); keep leaves RGB pixels in the source's colour space and "
-          + "embeds its ICC profile whatever metadata says (CMYK, greyscale and Lab sources are still converted to "
-          + "sRGB). Background colours are numbers in the output's colour space.",
-        default: "srgb"),
-      SchemaField("progressive", .boolean, "Progressive (interlaced) JPEG.", default: false, formats: [.jpeg]),
-      SchemaField(
-        "subsample", .choice(subsampleNames),
-        "JPEG chroma subsampling; auto is libvips' choice (4:2:0 below quality 90).", default: "auto",
-        formats: [.jpeg]),
-      SchemaField("compression", .integer(compressionRange), "PNG zlib level.", default: 6, formats: [.png]),
-      SchemaField(
-        "palette", .boolean, "Quantise PNG to a palette (then quality and max_bytes apply).", default: false,
-        formats: [.png]),
-    ],
-    rules: [
-      SchemaRule(
-        description: "WebP effort is 0-6.",
-        schema: [
-          "if": ["properties": ["format": ["const": "webp"]], "required": ["format"]],
-          "then": ["properties": ["effort": ["maximum": 6]]],
-        ]),
-      SchemaRule(
-        description: "JPEG XL effort is 1-9.",
-        schema: [
-          "if": ["properties": ["format": ["const": "jxl"]], "required": ["format"]],
-          "then": ["properties": ["effort": ["minimum": 1]]],
-        ]),
+    fields: encodeFields,
+    rules: formatRangeRules(encodeFields) + [
       SchemaRule(
         description: "A byte budget needs a quality to search: PNG only with palette.",
         schema: [
@@ -114,7 +102,7 @@ extension JobSchema {
       SchemaRule(
         description: "A byte budget needs a quality to search: not TIFF.",
         schema: [
-          "if": ["properties": ["format": ["enum": ["tiff", "tif"]]], "required": ["format"]],
+          "if": ["properties": ["format": ["enum": formatEnum([.tiff])]], "required": ["format"]],
           "then": ["not": ["required": ["max_bytes"]]],
         ]),
       SchemaRule(

@@ -81,5 +81,4 @@ extension JobSchema {
         description: "An override sets crop or at least one place field.",
         schema: ["anyOf": .array(placeFields.map { ["required": [.string($0.name)]] })]),
     ])
-
 }

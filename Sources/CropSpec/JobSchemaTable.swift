@@ -1,11 +1,12 @@
 import CropGeometry
 
 /// The job file language in one table: every mapping, its keys, their types, ranges,
-/// defaults and descriptions. `SpecDecoder` takes its known keys and ranges from here and
-/// `cropjob schema` prints it as a JSON Schema (`SchemaJSON.swift`), so the decoder, the
-/// schema and the reference (checked by a test) cannot drift apart. The mappings are in
-/// `JobSchemaTable+Jobs.swift` (top level, limits, defaults, jobs, guide), `+Place.swift`
-/// (place, crop, overrides) and `+Outputs.swift` (outputs, encode).
+/// defaults, list rules and descriptions. `SpecDecoder` takes its known keys, ranges, list
+/// rules and the defaults it fills in from here, and `cropjob schema` prints it as a JSON
+/// Schema (`SchemaJSON.swift`), so the decoder, the schema and the reference (checked by a
+/// test) cannot drift apart. The mappings are in `JobSchemaTable+Jobs.swift` (top level,
+/// limits, defaults, jobs, guide), `+Place.swift` (place, crop, overrides) and
+/// `+Outputs.swift` (outputs, encode).
 public enum JobSchema {
   // MARK: Ranges the decoder checks
 
@@ -27,13 +28,17 @@ public enum JobSchema {
   public static let maxFileBytesRange = 1...(1 << 40)
   public static let maxPagesRange = 1...100_000
 
-  /// CPU effort: WebP 0...6, JPEG XL 1...9, AVIF/HEIF 0...9.
+  /// CPU effort as libvips' savers take it (webpsave 0-6, heifsave 0-9, jxlsave 1-9), with
+  /// their defaults; `effort` is checked against the range of the output's format.
+  static let effortRanges = [
+    FormatRange(formats: [.webp], range: 0...6, defaultValue: 4),
+    FormatRange(formats: [.avif, .heif], range: 0...9, defaultValue: 4),
+    FormatRange(formats: [.jxl], range: 1...9, defaultValue: 7),
+  ]
+
+  /// CPU effort for `format` (for a format without effort: the union of the ranges).
   public static func effortRange(_ format: OutputFormat) -> ClosedRange<Int> {
-    switch format {
-    case .webp: return 0...6
-    case .jxl: return 1...9
-    default: return 0...9
-    }
+    encode["effort"].integerRange(for: format)!
   }
 
   // MARK: Names
@@ -85,7 +90,19 @@ public enum JobSchema {
   public static var formatNames: [String] {
     OutputFormat.allCases.map(\.rawValue) + formatAliases.keys.sorted()
   }
+  /// The names `format` may be written as in `encode.format` (`heif`, `heic`).
+  public static func names(of format: OutputFormat) -> [String] {
+    [format.rawValue] + formatAliases.filter { $0.value == format }.keys.sorted()
+  }
+  /// The path extensions that choose a format (the path's extension wins over an inherited
+  /// `encode.format`).
+  public static let extensionFormats: [String: OutputFormat] = [
+    "jpg": .jpeg, "jpeg": .jpeg, "png": .png, "webp": .webp, "avif": .avif, "heic": .heif, "heif": .heif,
+    "jxl": .jxl, "tif": .tiff, "tiff": .tiff,
+  ]
   public static let subsampleNames = ["auto", "4:2:0", "4:4:4"]
+  /// The metadata policies with a name (`strip`, `keep`); the others are lists of kinds.
+  public static let namedMetadataPolicies: [MetadataPolicy] = [.strip, .keep]
 
   public static let values: [SchemaValue] = [
     SchemaValue(
@@ -113,8 +130,9 @@ public enum JobSchema {
     SchemaValue(
       name: "flip",
       description:
-        "Mirror the finished picture left-right (horizontal) and/or top-bottom (vertical): a name or a list.",
-      type: .oneOf([.choice(flipNames), .list(.choice(flipNames), minItems: 0)])),
+        "Mirror the finished picture left-right (horizontal) and/or top-bottom (vertical): a name or a list, each "
+        + "name once ([] mirrors nothing, as none).",
+      type: .oneOf([.choice(flipNames), .list(.choice(flipNames), minItems: 0, unique: true)])),
     SchemaValue(
       name: "colour",
       description:
@@ -126,12 +144,16 @@ public enum JobSchema {
     SchemaValue(
       name: "metadata",
       description:
-        "Which metadata outputs keep: strip (nothing), keep (everything), or a list of kinds. The orientation tag and "
-        + "the EXIF thumbnail are never written.",
+        "Which metadata outputs keep: strip (nothing), keep (everything), or a list of kinds, each kind once ([] "
+        + "keeps nothing, as strip). The orientation tag and the EXIF thumbnail are never written.",
       type: .oneOf([
-        .choice(["strip", "keep"]), .list(.choice(MetadataPolicy.Kind.allCases.map(\.rawValue)), minItems: 0),
+        .choice(namedMetadataPolicies.map(\.description)),
+        .list(.choice(MetadataPolicy.Kind.allCases.map(\.rawValue)), minItems: 0, unique: true),
       ])),
   ]
+
+  /// The named value type `name` (`$defs`), if there is one.
+  public static func value(_ name: String) -> SchemaValue? { values.first { $0.name == name } }
 
   /// `; "zoom" is a key of place` when `key` belongs to other mappings than the one whose
   /// keys are `known` (a key written one level too high or too low), else "".

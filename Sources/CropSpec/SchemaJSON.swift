@@ -25,6 +25,27 @@ public indirect enum SchemaJSON: Sendable, Equatable {
     return nil
   }
 
+  /// The text of a string.
+  public var stringValue: String? {
+    if case .string(let text) = self { return text }
+    return nil
+  }
+
+  /// The value of an integer or a number.
+  public var doubleValue: Double? {
+    switch self {
+    case .int(let value): return Double(value)
+    case .number(let value): return value
+    default: return nil
+    }
+  }
+
+  /// The items of an array.
+  public var arrayValue: [SchemaJSON]? {
+    if case .array(let items) = self { return items }
+    return nil
+  }
+
   /// Pretty-printed with two-space indentation; arrays of scalars stay on one line.
   public func rendered(indent: Int = 0) -> String {
     let pad = String(repeating: " ", count: indent)
@@ -90,7 +111,8 @@ extension SchemaJSON: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, E
 
 // MARK: - The JSON Schema writer
 
-/// `cropjob schema`: the table written as a JSON Schema (draft 2020-12).
+/// `cropjob schema`: the table written as a JSON Schema (draft 2020-12). Ranges, list rules,
+/// defaults and the per-format ranges come from the table's entries, as the decoder reads them.
 extension JobSchema {
   /// The JSON Schema (draft 2020-12) of the job file.
   public static func json() -> SchemaJSON {
@@ -177,6 +199,72 @@ extension JobSchema {
         "additionalProperties": json(value),
       ]
     }
+  }
+
+  // MARK: Rules derived from the table
+
+  /// The JSON Schema enum of the names of `formats` (aliases included) in `encode.format`.
+  static func formatEnum(_ formats: [OutputFormat]) -> SchemaJSON {
+    .array(formats.flatMap(names(of:)).map { .string($0) })
+  }
+
+  /// `minimum`, `maximum` and `default` of one format's range.
+  static func rangeSchema(_ range: FormatRange) -> SchemaJSON {
+    [
+      "minimum": .int(range.range.lowerBound), "maximum": .int(range.range.upperBound),
+      "default": .int(range.defaultValue),
+    ]
+  }
+
+  /// For each integer of `fields` whose range depends on the format, one rule per range:
+  /// a mapping whose `format` names one of its formats takes that range.
+  static func formatRangeRules(_ fields: [SchemaField]) -> [SchemaRule] {
+    fields.flatMap { field in
+      field.formatRanges.map { range in
+        SchemaRule(
+          description:
+            "With format \(alternatives(range.formats.map(\.rawValue))), \(field.name) is "
+            + "\(range.range.lowerBound)-\(range.range.upperBound) (libvips' default \(range.defaultValue)).",
+          schema: [
+            "if": ["properties": ["format": ["enum": formatEnum(range.formats)]], "required": ["format"]],
+            "then": ["properties": [field.name: rangeSchema(range)]],
+          ])
+      }
+    }
+  }
+
+  /// The same ranges for an output whose `path` ends in an extension of the formats: its
+  /// own `encode` takes that range (an inherited one is beyond what a schema can see).
+  static func extensionRangeRules(_ fields: [SchemaField], path: String, encode: String) -> [SchemaRule] {
+    fields.flatMap { field in
+      field.formatRanges.map { range in
+        let extensions = extensionFormats.filter { range.formats.contains($0.value) }.keys.sorted()
+        return SchemaRule(
+          description:
+            "A path ending in \(alternatives(extensions.map { "." + $0 })) takes \(field.name) "
+            + "\(range.range.lowerBound)-\(range.range.upperBound) in its own encode.",
+          schema: [
+            "if": [
+              "properties": [path: ["pattern": .string(extensionPattern(extensions))]], "required": [.string(path)],
+            ],
+            "then": ["properties": [encode: ["properties": [field.name: rangeSchema(range)]]]],
+          ])
+      }
+    }
+  }
+
+  /// `a`, `a or b`, `a, b or c`.
+  static func alternatives(_ names: [String]) -> String {
+    names.count < 2 ? names.joined() : names.dropLast().joined(separator: ", ") + " or " + names.last!
+  }
+
+  /// A file name ending in one of `extensions`, in any case (the decoder lowercases the
+  /// extension; a name that starts with the dot has none): `[^/]\.([Ww][Ee][Bb][Pp])$`.
+  static func extensionPattern(_ extensions: [String]) -> String {
+    let anyCase = extensions.map { ext in
+      ext.map { $0.isLetter ? "[\($0.uppercased())\($0.lowercased())]" : String($0) }.joined()
+    }
+    return "[^/]\\.(" + anyCase.joined(separator: "|") + ")$"
   }
 }
 

@@ -4,7 +4,7 @@ extension SpecDecoder {
   mutating func encode(
     _ e: [String: Inherited], own: Set<String>, extension ext: String, mark: SourceMark, field: String
   ) -> EncodeSpec? {
-    let implied = Self.extensionFormats[ext]
+    let implied = JobSchema.extensionFormats[ext]
     var format = implied ?? .jpeg
     var ok = true
     if let f = e["format"] {
@@ -32,9 +32,9 @@ extension SpecDecoder {
     }
     var options = EncodeOptions(format: format)
     var spec = EncodeSpec(options: options, maxBytes: nil)
-    func int(_ key: String, _ range: ClosedRange<Int>) -> Int? {
+    func int(_ key: String) -> Int? {
       guard let entry = e[key] else { return nil }
-      let value = reader.int(entry.node, entry.field, in: range)
+      let value = reader.int(entry.node, entry.field, JobSchema.encode[key], for: format)
       if value == nil { ok = false }
       return value
     }
@@ -44,9 +44,9 @@ extension SpecDecoder {
       if value == nil { ok = false }
       return value
     }
-    if let v = int("quality", JobSchema.qualityRange) { options.quality = v }
+    if let v = int("quality") { options.quality = v }
     if let v = bool("lossless") { options.lossless = v }
-    if let v = int("effort", JobSchema.effortRange(format)) { options.effort = v }
+    if let v = int("effort") { options.effort = v }
     if let v = bool("progressive") { options.progressive = v }
     if let s = e["subsample"] {
       let values: [String: Bool?] = ["auto": nil, "4:2:0": true, "4:4:4": false]
@@ -57,9 +57,9 @@ extension SpecDecoder {
         ok = false
       }
     }
-    if let v = int("compression", JobSchema.compressionRange) { options.compression = v }
+    if let v = int("compression") { options.compression = v }
     if let v = bool("palette") { options.palette = v }
-    if let v = int("max_bytes", JobSchema.maxBytesRange), let entry = e["max_bytes"] {
+    if let v = int("max_bytes"), let entry = e["max_bytes"] {
       spec.maxBytes = v
       let problem: String? =
         format == .tiff
@@ -75,7 +75,7 @@ extension SpecDecoder {
         ok = false
       }
     }
-    if let v = int("min_quality", JobSchema.qualityRange) { spec.minQuality = v }
+    if let v = int("min_quality") { spec.minQuality = v }
     func choice<E: RawRepresentable & CaseIterable>(_ key: String, _ type: E.Type) -> E? where E.RawValue == String {
       guard let entry = e[key] else { return nil }
       let value = reader.choice(entry.node, entry.field, type)
@@ -125,29 +125,53 @@ extension SpecDecoder {
     return ok ? spec : nil
   }
 
-  /// `strip`, `keep`, or a list of kinds to keep.
+  /// `strip`, `keep`, or a list of kinds to keep, held to the table's list rule (no kind
+  /// twice; an empty list keeps nothing, as `strip`).
   mutating func metadataPolicy(_ node: YAMLNode, _ field: String) -> MetadataPolicy? {
+    let named = JobSchema.namedMetadataPolicies
     let kinds = MetadataPolicy.Kind.allCases.map(\.rawValue)
-    let expected = "strip, keep or a list of: " + kinds.joined(separator: ", ")
+    let rule = JobSchema.output["metadata"].list
+    let expected = named.map(\.description).joined(separator: ", ") + " or a list of: " + kinds.joined(separator: ", ")
     switch node.value {
-    case .scalar(let text, _) where text == "strip": return .strip
-    case .scalar(let text, _) where text == "keep": return .keep
-    case .sequence(let items):
-      var kept = Set<MetadataPolicy.Kind>()
-      for (i, item) in items.enumerated() {
-        guard let kind = reader.choice(item, field + "[\(i)]", MetadataPolicy.Kind.self) else { return nil }
-        kept.insert(kind)
-      }
-      return MetadataPolicy(kept: kept)
     case .scalar(let text, _):
+      if let policy = named.first(where: { $0.description == text }) { return policy }
       reader.error(
         node.mark, field,
         Diagnostic.expected(expected, received: NodeReader.describe(node))
-          + Suggestion.didYouMean(text, in: ["strip", "keep"] + kinds))
+          + Suggestion.didYouMean(text, in: named.map(\.description) + kinds))
       return nil
-    default:
+    case .sequence(let items):
+      if items.count < rule.minItems {
+        reader.expected(node, field, "at least \(rule.minItems) of: " + kinds.joined(separator: ", "))
+        return nil
+      }
+      var kept = Set<MetadataPolicy.Kind>()
+      var seen: [MetadataPolicy.Kind: Int] = [:]
+      for (i, item) in items.enumerated() {
+        guard let kind = reader.choice(item, field + "[\(i)]", MetadataPolicy.Kind.self) else { return nil }
+        if rule.unique && !reader.distinct(kind, item, field, index: i, seen: &seen) { return nil }
+        kept.insert(kind)
+      }
+      return MetadataPolicy(kept: kept)
+    case .mapping:
       reader.expected(node, field, expected)
       return nil
+    }
+  }
+
+  /// An encode mapping that names its format is held to that format's ranges where it is
+  /// written, as the schema holds it: `defaults.encode: {format: webp, effort: 9}` is an
+  /// error even when the outputs that inherit it take another format from their paths. A
+  /// value outside every format's range is reported where it is used, as any other.
+  mutating func checkFormatRanges(_ e: [String: YAMLNode], _ field: String) {
+    guard let node = e["format"], case .scalar(let name, _) = node.value,
+      let format = OutputFormat(rawValue: name) ?? JobSchema.formatAliases[name]
+    else { return }
+    for entry in JobSchema.encode.fields where !entry.formatRanges.isEmpty {
+      guard let n = e[entry.name], let value = NodeReader.plainText(n).flatMap(NodeReader.wholeValue),
+        entry.type.integerRange?.contains(value) == true
+      else { continue }
+      _ = reader.int(n, join(field, entry.name), entry, for: format)
     }
   }
 }

@@ -9,13 +9,13 @@ extension SpecDecoder {
       return nil
     }
     var ok = true
-    var shape = GuideShape.rect
+    var shape = JobSchema.guide["shape"].defaultChoice(GuideShape.self)
     if let s = e["shape"] {
       if let v = reader.choice(s.node, s.field, GuideShape.self) { shape = v } else { ok = false }
     }
     func side(_ key: String) -> Int? {
       guard let entry = e[key] else { return nil }
-      let value = reader.int(entry.node, entry.field, in: JobSchema.sideRange)
+      let value = reader.int(entry.node, entry.field, JobSchema.guide[key].type)
       if value == nil { ok = false }
       return value
     }

@@ -8,9 +8,7 @@ extension SpecDecoder {
   mutating func output(
     _ node: YAMLNode, _ field: String, settings: Settings, guide: Guide?, paths: inout [String: Int], index: Int
   ) -> OutputSpec? {
-    guard let e = reader.mapping(node, field, known: Self.outputKeys, what: "an output: a mapping with path") else {
-      return nil
-    }
+    guard let e = reader.mapping(node, field, known: Self.outputKeys, what: Self.outputWhat) else { return nil }
     var ok = true
     var template: String? = nil
     if let pathNode = e["path"] {
@@ -41,21 +39,19 @@ extension SpecDecoder {
         Diagnostic.expected("one of size, scales and widths", received: sizeKeys.joined(separator: " and ")))
       ok = false
     }
-    var sizes = OutputSizes.scales([1])
+    var sizes = OutputSizes.scales(JobSchema.output["scales"].defaultNumbers)
     var sizeNodes: [YAMLNode] = []
     if let n = e["size"] {
-      if let v = reader.int(n, join(field, "size"), in: JobSchema.sideRange) {
+      if let v = reader.int(n, join(field, "size"), JobSchema.output["size"].type) {
         sizes = .widths([v])
         sizeNodes = [n]
       } else {
         ok = false
       }
     } else if let n = e["scales"] {
+      let rule = JobSchema.output["scales"].list
       if let values = numbers(
-        n, join(field, "scales"), what: "scales such as [1, 2, 3]",
-        { r, node, f in
-          r.double(node, f, in: JobSchema.scaleRange)
-        })
+        n, join(field, "scales"), rule, what: "scales such as [1, 2, 3]", { $0.double($1, $2, rule.item) })
       {
         sizes = .scales(values.map(\.0))
         sizeNodes = values.map(\.1)
@@ -63,11 +59,9 @@ extension SpecDecoder {
         ok = false
       }
     } else if let n = e["widths"] {
+      let rule = JobSchema.output["widths"].list
       if let values = numbers(
-        n, join(field, "widths"), what: "pixel widths such as [320, 640]",
-        { r, node, f in
-          r.int(node, f, in: JobSchema.sideRange)
-        })
+        n, join(field, "widths"), rule, what: "pixel widths such as [320, 640]", { $0.int($1, $2, rule.item) })
       {
         sizes = .widths(values.map(\.0))
         sizeNodes = values.map(\.1)
@@ -93,7 +87,7 @@ extension SpecDecoder {
     if let guide { ok = checkOutputSizes(sizes, nodes: sizeNodes, guide: guide, field: field, e: e) && ok }
     var encodeEntries = settings.encode
     let ext = template.map { PathText.pathExtension($0).lowercased() } ?? ""
-    if Self.extensionFormats[ext] != nil {
+    if JobSchema.extensionFormats[ext] != nil {
       // The path's extension wins over an inherited format; only the output's own clashes.
       encodeEntries["format"] = nil
     }
@@ -111,7 +105,7 @@ extension SpecDecoder {
     let encode = self.encode(
       encodeEntries, own: own, extension: ext, mark: e["path"]?.mark ?? node.mark, field: join(field, "encode"))
     if encode == nil { ok = false }
-    var metadata = MetadataPolicy.strip
+    var metadata = JobSchema.output["metadata"].defaultMetadata
     if let n = e["metadata"] {
       if let v = metadataPolicy(n, join(field, "metadata")) { metadata = v } else { ok = false }
     } else if let inherited = settings.metadata {
@@ -121,31 +115,29 @@ extension SpecDecoder {
     return OutputSpec(pathTemplate: template, sizes: sizes, encode: encode, metadata: metadata, mark: node.mark)
   }
 
-  /// A non-empty list of distinct values, each read by `read`.
+  /// A list of values, each read by `read`, as many and as distinct as `rule` asks (a
+  /// non-empty list of distinct values).
   mutating func numbers<T: Hashable>(
-    _ node: YAMLNode, _ field: String, what: String, _ read: (inout NodeReader, YAMLNode, String) -> T?
+    _ node: YAMLNode, _ field: String, _ rule: ListRule, what: String,
+    _ read: (inout NodeReader, YAMLNode, String) -> T?
   ) -> [(T, YAMLNode)]? {
     guard let items = reader.list(node, field, what: "a list of \(what)") else { return nil }
-    if items.isEmpty {
+    if items.count < rule.minItems {
       reader.expected(node, field, "a non-empty list of \(what)")
       return nil
     }
     var values: [(T, YAMLNode)] = []
-    var firstIndex: [T: Int] = [:]
+    var seen: [T: Int] = [:]
     var ok = true
     for (index, item) in items.enumerated() {
       guard let value = read(&reader, item, "\(field)[\(index)]") else {
         ok = false
         continue
       }
-      if let first = firstIndex[value] {
-        reader.error(
-          item.mark, "\(field)[\(index)]",
-          Diagnostic.expected("distinct values", received: "\(item.scalar ?? "") again (as at [\(first)])"))
+      if rule.unique && !reader.distinct(value, item, field, index: index, seen: &seen) {
         ok = false
         continue
       }
-      firstIndex[value] = index
       values.append((value, item))
     }
     return ok ? values : nil
@@ -220,14 +212,9 @@ extension SpecDecoder {
     return ok
   }
 
-  static let extensionFormats: [String: OutputFormat] = [
-    "jpg": .jpeg, "jpeg": .jpeg, "png": .png, "webp": .webp, "avif": .avif, "heic": .heif, "heif": .heif,
-    "jxl": .jxl, "tif": .tiff, "tiff": .tiff,
-  ]
-
   /// Warns when the file name's extension does not say what is written.
   mutating func checkExtension(_ ext: String, template: String, hasFormat: Bool, node: YAMLNode, field: String) {
-    let known = Self.extensionFormats.keys.sorted()
+    let known = JobSchema.extensionFormats.keys.sorted()
     let name = PathText.lastComponent(template)
     if ext.isEmpty || !name.contains(".") {
       reader.warning(
@@ -240,7 +227,7 @@ extension SpecDecoder {
         Diagnostic.expected(
           ".{format} or a format's extension (the source's extension does not choose the output format)",
           received: "\"\(template)\""))
-    } else if !ext.contains("{") && Self.extensionFormats[ext] == nil {
+    } else if !ext.contains("{") && JobSchema.extensionFormats[ext] == nil {
       reader.warning(
         node.mark, field,
         Diagnostic.expected(

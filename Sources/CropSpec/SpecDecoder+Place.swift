@@ -16,11 +16,11 @@ extension SpecDecoder {
       p.fit = v
       set.insert("fit")
     }
-    if let n = e["zoom"], let v = reader.double(n, join(field, "zoom"), in: JobSchema.zoomRange) {
+    if let n = e["zoom"], let v = reader.double(n, join(field, "zoom"), JobSchema.place["zoom"].type) {
       p.zoom = v
       set.insert("zoom")
     }
-    if let n = e["offset"], let v = reader.pair(n, join(field, "offset"), in: JobSchema.offsetRange) {
+    if let n = e["offset"], let v = reader.pair(n, join(field, "offset"), JobSchema.place["offset"].type) {
       p.offset = Point(x: v.0, y: v.1)
       set.insert("offset")
     }
@@ -28,7 +28,7 @@ extension SpecDecoder {
       p.focus = v
       set.insert("focus")
     }
-    if let n = e["rotate"], let v = reader.double(n, join(field, "rotate"), in: JobSchema.angleRange) {
+    if let n = e["rotate"], let v = reader.double(n, join(field, "rotate"), JobSchema.place["rotate"].type) {
       p.rotate = v
       set.insert("rotate")
     }
@@ -74,7 +74,7 @@ extension SpecDecoder {
   mutating func focus(_ node: YAMLNode, _ field: String) -> FocusSpec? {
     switch node.value {
     case .sequence:
-      guard let (x, y) = reader.pair(node, field, in: JobSchema.unitRange) else { return nil }
+      guard let (x, y) = reader.pair(node, field, JobSchema.place["focus"].type) else { return nil }
       return .point(Point(x: x, y: y))
     case .scalar(let text, _):
       if let named = NamedPosition(rawValue: text) ?? JobSchema.focusAliases[text] { return .named(named) }
@@ -91,22 +91,34 @@ extension SpecDecoder {
     }
   }
 
+  /// A flip name or a list of them, held to the table's list rule (no name twice).
   mutating func flip(_ node: YAMLNode, _ field: String) -> (Bool, Bool)? {
+    let names = JobSchema.flipNames
+    let rule = JobSchema.place["flip"].list
     var h = false
     var v = false
     let items: [(YAMLNode, String)]
     switch node.value {
-    case .sequence(let list): items = list.enumerated().map { ($0.element, "\(field)[\($0.offset)]") }
+    case .sequence(let list):
+      if list.count < rule.minItems {
+        reader.expected(node, field, "at least \(rule.minItems) of " + names.joined(separator: ", "))
+        return nil
+      }
+      items = list.enumerated().map { ($0.element, "\(field)[\($0.offset)]") }
     case .scalar: items = [(node, field)]
     case .mapping:
       reader.expected(node, field, "horizontal, vertical, both or none, or a list of them")
       return nil
     }
-    for (item, itemField) in items {
-      guard case .scalar(let text, _) = item.value, JobSchema.flipNames.contains(text) else {
+    var seen: [String: Int] = [:]
+    for (index, (item, itemField)) in items.enumerated() {
+      guard case .scalar(let text, _) = item.value, names.contains(text) else {
         reader.expected(
-          item, itemField, "one of " + JobSchema.flipNames.joined(separator: ", "),
-          hint: item.scalar.map { Suggestion.didYouMean($0, in: JobSchema.flipNames) } ?? "")
+          item, itemField, "one of " + names.joined(separator: ", "),
+          hint: item.scalar.map { Suggestion.didYouMean($0, in: names) } ?? "")
+        return nil
+      }
+      if case .sequence = node.value, rule.unique, !reader.distinct(text, item, field, index: index, seen: &seen) {
         return nil
       }
       if text == "horizontal" || text == "both" { h = true }
@@ -118,7 +130,7 @@ extension SpecDecoder {
   mutating func crop(_ node: YAMLNode, _ field: String) -> CropRect? {
     guard let e = reader.mapping(node, field, known: Self.cropKeys) else { return nil }
     var ok = true
-    func required(_ key: String, _ range: ClosedRange<Double>) -> Double {
+    func required(_ key: String) -> Double {
       guard let n = e[key] else {
         reader.error(
           node.mark, join(field, key),
@@ -126,19 +138,19 @@ extension SpecDecoder {
         ok = false
         return 0
       }
-      guard let v = reader.double(n, join(field, key), in: range) else {
+      guard let v = reader.double(n, join(field, key), JobSchema.crop[key].type) else {
         ok = false
         return 0
       }
       return v
     }
-    let x = required("x", JobSchema.cropPositionRange)
-    let y = required("y", JobSchema.cropPositionRange)
-    let w = required("width", JobSchema.cropSideRange)
-    let h = required("height", JobSchema.cropSideRange)
-    var angle = 0.0
+    let x = required("x")
+    let y = required("y")
+    let w = required("width")
+    let h = required("height")
+    var angle = JobSchema.crop["angle"].defaultNumber
     if let n = e["angle"] {
-      if let v = reader.double(n, join(field, "angle"), in: JobSchema.angleRange) { angle = v } else { ok = false }
+      if let v = reader.double(n, join(field, "angle"), JobSchema.crop["angle"].type) { angle = v } else { ok = false }
     }
     return ok ? CropRect(x: x, y: y, width: w, height: h, angle: angle) : nil
   }

@@ -4,11 +4,11 @@ import Foundation
 
 /// Decodes a parsed job file into typed values, collecting every problem at once.
 ///
-/// The keys each mapping accepts and the ranges come from `JobSchema`, the table that
-/// `cropjob schema` prints, so the decoder and the schema cannot drift apart. This file has
-/// the entry point, the top level and the jobs; the extensions have one concern each:
-/// `+Limits`, `+Guide`, `+Place`, `+Outputs`, `+Encode` (encode and metadata), `+JobGraph`
-/// (`from:` and cycles) and `+Overrides`.
+/// The keys each mapping accepts, the ranges, the list rules and the defaults it fills in
+/// come from `JobSchema`, the table that `cropjob schema` prints, so the decoder and the
+/// schema cannot drift apart. This file has the entry point, the top level and the jobs;
+/// the extensions have one concern each: `+Limits`, `+Guide`, `+Place`, `+Outputs`,
+/// `+Encode` (encode and metadata), `+JobGraph` (`from:` and cycles) and `+Overrides`.
 package struct SpecDecoder {
   package var reader: NodeReader
   let formats: FormatAvailability
@@ -43,6 +43,8 @@ package struct SpecDecoder {
   static let cropExcludes = JobSchema.cropExcludes
   /// Guide keys that give its size: a job that sets any of them replaces all inherited ones.
   static let guideSizeKeys = ["size", "width", "height", "aspect"]
+  /// What an item of `outputs` must be.
+  static let outputWhat = "an output: a mapping with path"
 
   /// A setting inherited from `defaults` or the job, with the field path where it is
   /// written (diagnostics name that place, once, whichever job inherits it).
@@ -152,9 +154,16 @@ package struct SpecDecoder {
     if let place = entries["place"] {
       result.place = self.place(place, join(field, "place"), base: base.place).0
     }
-    if let outputs = entries["outputs"] { result.outputs = Inherited(node: outputs, field: join(field, "outputs")) }
+    if let outputs = entries["outputs"] {
+      result.outputs = Inherited(node: outputs, field: join(field, "outputs"))
+      // Reported here even if no job inherits them; each job checks the outputs in full.
+      for (index, item) in (outputItems(outputs, join(field, "outputs")) ?? []).enumerated() {
+        _ = reader.mapping(item, join(field, "outputs") + "[\(index)]", known: Self.outputKeys, what: Self.outputWhat)
+      }
+    }
     if let encode = entries["encode"], let e = reader.mapping(encode, join(field, "encode"), known: Self.encodeKeys) {
       for (key, value) in e { result.encode[key] = Inherited(node: value, field: join(join(field, "encode"), key)) }
+      checkFormatRanges(e, join(field, "encode"))
     }
     if let metadata = entries["metadata"] {
       result.metadata = Inherited(node: metadata, field: join(field, "metadata"))
@@ -176,8 +185,8 @@ package struct SpecDecoder {
       if let from = entries["from"] {
         reader.error(from.mark, join(field, "from"), Diagnostic.expected("either sources or from", received: "both"))
       }
-      let include = patterns(sources, join(field, "sources"), allowEmpty: false)
-      let exclude = entries["exclude"].map { patterns($0, join(field, "exclude"), allowEmpty: true) } ?? []
+      let include = patterns(sources, join(field, "sources"), JobSchema.job["sources"].list)
+      let exclude = entries["exclude"].map { patterns($0, join(field, "exclude"), JobSchema.job["exclude"].list) } ?? []
       if let include, let exclude { input = .sources(include: include, exclude: exclude) }
     } else if let from = entries["from"] {
       if let target = reader.string(from, join(field, "from"), what: "the name of another job") {
@@ -197,8 +206,7 @@ package struct SpecDecoder {
     let guide = self.guide(settings.guide, field: join(field, "guide"), mark: settings.guideMark ?? mark, jobMark: mark)
     var outputs: [OutputSpec] = []
     if let inherited = settings.outputs {
-      if let items = reader.list(inherited.node, inherited.field, what: "a list of outputs") {
-        if items.isEmpty { reader.expected(inherited.node, inherited.field, "at least one output") }
+      if let items = outputItems(inherited.node, inherited.field) {
         var paths: [String: Int] = [:]
         for (index, item) in items.enumerated() {
           let itemField = "\(inherited.field)[\(index)]"
@@ -215,15 +223,22 @@ package struct SpecDecoder {
     return Job(name: name, input: input, guide: guide, place: settings.place, outputs: outputs, mark: mark)
   }
 
-  /// Files, globs and folders: a string or a list of strings.
-  mutating func patterns(_ node: YAMLNode, _ field: String, allowEmpty: Bool) -> [String]? {
+  /// The list of outputs at `field`, held to the table's least number of outputs.
+  mutating func outputItems(_ node: YAMLNode, _ field: String) -> [YAMLNode]? {
+    guard let items = reader.list(node, field, what: "a list of outputs") else { return nil }
+    if items.count < JobSchema.job["outputs"].list.minItems { reader.expected(node, field, "at least one output") }
+    return items
+  }
+
+  /// Files, globs and folders: a string or a list of strings, as many as `rule` asks.
+  mutating func patterns(_ node: YAMLNode, _ field: String, _ rule: ListRule) -> [String]? {
     if case .scalar = node.value {
       return reader.string(node, field, what: "a file, glob or folder, or a list of them").map { [$0] }
     }
     guard let items = reader.list(node, field, single: true, what: "a file, glob or folder, or a list of them") else {
       return nil
     }
-    if items.isEmpty && !allowEmpty {
+    if items.count < rule.minItems {
       reader.expected(node, field, "at least one file, glob or folder")
       return nil
     }
