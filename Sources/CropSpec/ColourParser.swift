@@ -2,10 +2,11 @@
 /// in 0...255 (the forms `JobSchema` lists).
 enum ColourParser {
   static func parse(_ node: YAMLNode, _ field: String, reader: inout NodeReader) -> [Double]? {
-    if case .sequence(let items) = node.value, items.count == 3 || items.count == 4 {
+    let rule = JobSchema.place["background"].list
+    if case .sequence(let items) = node.value, rule.minItems <= items.count, items.count <= rule.maxItems ?? .max {
       var values: [Double] = []
       for (i, item) in items.enumerated() {
-        guard let v = reader.int(item, field + "[\(i)]", in: JobSchema.colourRange) else { return nil }
+        guard let v = reader.int(item, field + "[\(i)]", rule.item) else { return nil }
         values.append(Double(v))
       }
       return values.count == 3 ? values + [255] : values

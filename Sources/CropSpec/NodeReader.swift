@@ -247,6 +247,8 @@ package struct NodeReader {
     return (x, y)
   }
 
+  /// Integral values without a fraction (`5`, not `5.0`); others in Swift's shortest form
+  /// (as diagnostics and the printed schema write numbers).
   package static func format(_ value: Double) -> String {
     value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
   }

@@ -14,9 +14,6 @@ public enum OutputFormat: String, Sendable, Codable, CaseIterable, Hashable {
     default: rawValue
     }
   }
-
-  /// Whether `quality` means something for this format (PNG: only with a palette).
-  public var hasQuality: Bool { self != .tiff }
 }
 
 /// Encoder settings of one output (quality is passed separately: budgets search it).

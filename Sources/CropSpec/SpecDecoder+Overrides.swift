@@ -1,0 +1,86 @@
+extension SpecDecoder {
+  // MARK: Overrides
+
+  mutating func override(_ node: YAMLNode, _ field: String, index: Int, seen: inout [String: Int]) -> Override? {
+    guard let e = reader.mapping(node, field, known: Self.overrideKeys, what: "an override: a mapping with source")
+    else {
+      return nil
+    }
+    var ok = true
+    var job: String? = nil
+    if let n = e["job"] {
+      if let name = reader.string(n, join(field, "job"), what: "a job name") {
+        if !declaredJobs.contains(name) {
+          reader.error(
+            n.mark, join(field, "job"),
+            Diagnostic.expected("the name of a job (\(declaredJobs.joined(separator: ", ")))", received: "\"\(name)\"")
+              + Suggestion.didYouMean(name, in: declaredJobs))
+          ok = false
+        }
+        job = name
+      } else {
+        ok = false
+      }
+    }
+    var source: String? = nil
+    if let sourceNode = e["source"] {
+      source = reader.string(sourceNode, join(field, "source"), what: "a source path")
+      if let s = source {
+        let key = (job ?? "") + "\n" + s.split(separator: "/").filter { $0 != "." }.joined(separator: "/")
+        if let first = seen[key] {
+          reader.error(
+            sourceNode.mark, join(field, "source"),
+            Diagnostic.expected(
+              "one override per source and job",
+              received: "a second override of \"\(s)\" (the first is overrides[\(first)])"))
+          ok = false
+        } else {
+          seen[key] = index
+        }
+      }
+    } else {
+      reader.error(node.mark, join(field, "source"), Diagnostic.missing("source", "the photo this override applies to"))
+    }
+    let placeEntries = e.filter { Self.placeKeys.contains($0.key) }
+    if placeEntries.isEmpty {
+      reader.error(
+        node.mark, field, Diagnostic.expected("crop or at least one place field", received: "an override without any"))
+      ok = false
+    }
+    let before = reader.diagnostics.count
+    let (place, fields) = applyPlace(placeEntries, field, base: PlaceSpec())
+    guard ok, reader.diagnostics.count == before, let source else { return nil }
+    return Override(job: job, source: source, place: place, fields: fields, mark: node.mark)
+  }
+}
+
+extension PlaceSpec {
+  /// This placement with the fields an override sets taken from it.
+  public func applying(_ override: Override) -> PlaceSpec {
+    var p = self
+    let o = override.place
+    for field in override.fields {
+      switch field {
+      case "fit": p.fit = o.fit
+      case "zoom": p.zoom = o.zoom
+      case "offset": p.offset = o.offset
+      case "focus": p.focus = o.focus
+      case "rotate": p.rotate = o.rotate
+      case "flip":
+        p.flipHorizontal = o.flipHorizontal
+        p.flipVertical = o.flipVertical
+      case "crop": p.crop = o.crop
+      case "overflow": p.overflow = o.overflow
+      case "background": p.background = o.background
+      case "upscale": p.upscale = o.upscale
+      default: break
+      }
+    }
+    if !override.fields.contains("crop") && !override.fields.isDisjoint(with: SpecDecoder.cropExcludes) { p.crop = nil }
+    if override.fields.contains("crop") {
+      let fresh = PlaceSpec()
+      (p.fit, p.zoom, p.focus, p.offset, p.rotate) = (fresh.fit, fresh.zoom, fresh.focus, fresh.offset, fresh.rotate)
+    }
+    return p
+  }
+}

@@ -1,0 +1,157 @@
+import CropGeometry
+
+extension SpecDecoder {
+  // MARK: Place
+
+  /// Applies the place fields of `node` onto `base`; returns the fields it set.
+  mutating func place(_ node: YAMLNode, _ field: String, base: PlaceSpec) -> (PlaceSpec, Set<String>) {
+    guard let e = reader.mapping(node, field, known: Self.placeKeys) else { return (base, []) }
+    return applyPlace(e, field, base: base)
+  }
+
+  mutating func applyPlace(_ e: [String: YAMLNode], _ field: String, base: PlaceSpec) -> (PlaceSpec, Set<String>) {
+    var p = base
+    var set = Set<String>()
+    if let n = e["fit"], let v = reader.choice(n, join(field, "fit"), Fit.self) {
+      p.fit = v
+      set.insert("fit")
+    }
+    if let n = e["zoom"], let v = reader.double(n, join(field, "zoom"), JobSchema.place["zoom"].type) {
+      p.zoom = v
+      set.insert("zoom")
+    }
+    if let n = e["offset"], let v = reader.pair(n, join(field, "offset"), JobSchema.place["offset"].type) {
+      p.offset = Point(x: v.0, y: v.1)
+      set.insert("offset")
+    }
+    if let n = e["focus"], let v = focus(n, join(field, "focus")) {
+      p.focus = v
+      set.insert("focus")
+    }
+    if let n = e["rotate"], let v = reader.double(n, join(field, "rotate"), JobSchema.place["rotate"].type) {
+      p.rotate = v
+      set.insert("rotate")
+    }
+    if let n = e["flip"], let v = flip(n, join(field, "flip")) {
+      p.flipHorizontal = v.0
+      p.flipVertical = v.1
+      set.insert("flip")
+    }
+    if let n = e["overflow"], let v = reader.choice(n, join(field, "overflow"), Overflow.self) {
+      p.overflow = v
+      set.insert("overflow")
+    }
+    if let n = e["background"], let v = ColourParser.parse(n, join(field, "background"), reader: &reader) {
+      p.background = v
+      set.insert("background")
+    }
+    if let n = e["upscale"], let v = reader.bool(n, join(field, "upscale")) {
+      p.upscale = v
+      set.insert("upscale")
+    }
+    if let n = e["crop"] {
+      if let v = crop(n, join(field, "crop")) {
+        // An exact crop replaces the placement it is given over (also an inherited one), so
+        // that equal crops give equal output keys.
+        let fresh = PlaceSpec()
+        (p.fit, p.zoom, p.focus, p.offset, p.rotate) = (fresh.fit, fresh.zoom, fresh.focus, fresh.offset, fresh.rotate)
+        p.crop = v
+        set.insert("crop")
+      }
+      for key in Self.cropExcludes where e[key] != nil {
+        reader.error(
+          e[key]!.mark, join(field, key),
+          Diagnostic.expected(
+            "crop alone (an exact crop rectangle replaces fit, zoom, focus, offset and rotate)",
+            received: "crop together with \(key)"))
+      }
+    } else if !set.isDisjoint(with: Self.cropExcludes) {
+      p.crop = nil  // A placement set here replaces an inherited exact crop.
+    }
+    return (p, set)
+  }
+
+  mutating func focus(_ node: YAMLNode, _ field: String) -> FocusSpec? {
+    switch node.value {
+    case .sequence:
+      guard let (x, y) = reader.pair(node, field, JobSchema.place["focus"].type) else { return nil }
+      return .point(Point(x: x, y: y))
+    case .scalar(let text, _):
+      if let named = NamedPosition(rawValue: text) ?? JobSchema.focusAliases[text] { return .named(named) }
+      if let smart = SmartStrategy(rawValue: text) { return .smart(smart) }
+      reader.expected(
+        node, field,
+        "a position (\(NamedPosition.allCases.map(\.rawValue).joined(separator: ", "))), a smart strategy "
+          + "(\(SmartStrategy.allCases.map(\.rawValue).joined(separator: ", "))) or a point [x, y] in 0...1",
+        hint: Suggestion.didYouMean(text, in: JobSchema.focusNames))
+      return nil
+    case .mapping:
+      reader.expected(node, field, "a position name, a smart strategy or a point [x, y]")
+      return nil
+    }
+  }
+
+  /// A flip name or a list of them, held to the table's list rule (no name twice).
+  mutating func flip(_ node: YAMLNode, _ field: String) -> (Bool, Bool)? {
+    let names = JobSchema.flipNames
+    let rule = JobSchema.place["flip"].list
+    var h = false
+    var v = false
+    let items: [(YAMLNode, String)]
+    switch node.value {
+    case .sequence(let list):
+      if list.count < rule.minItems {
+        reader.expected(node, field, "at least \(rule.minItems) of " + names.joined(separator: ", "))
+        return nil
+      }
+      items = list.enumerated().map { ($0.element, "\(field)[\($0.offset)]") }
+    case .scalar: items = [(node, field)]
+    case .mapping:
+      reader.expected(node, field, "horizontal, vertical, both or none, or a list of them")
+      return nil
+    }
+    var seen: [String: Int] = [:]
+    for (index, (item, itemField)) in items.enumerated() {
+      guard case .scalar(let text, _) = item.value, names.contains(text) else {
+        reader.expected(
+          item, itemField, "one of " + names.joined(separator: ", "),
+          hint: item.scalar.map { Suggestion.didYouMean($0, in: names) } ?? "")
+        return nil
+      }
+      if case .sequence = node.value, rule.unique, !reader.distinct(text, item, field, index: index, seen: &seen) {
+        return nil
+      }
+      if text == "horizontal" || text == "both" { h = true }
+      if text == "vertical" || text == "both" { v = true }
+    }
+    return (h, v)
+  }
+
+  mutating func crop(_ node: YAMLNode, _ field: String) -> CropRect? {
+    guard let e = reader.mapping(node, field, known: Self.cropKeys) else { return nil }
+    var ok = true
+    func required(_ key: String) -> Double {
+      guard let n = e[key] else {
+        reader.error(
+          node.mark, join(field, key),
+          Diagnostic.missing(key, "the crop's \(key) (crop needs x, y, width and height in source pixels)"))
+        ok = false
+        return 0
+      }
+      guard let v = reader.double(n, join(field, key), JobSchema.crop[key].type) else {
+        ok = false
+        return 0
+      }
+      return v
+    }
+    let x = required("x")
+    let y = required("y")
+    let w = required("width")
+    let h = required("height")
+    var angle = JobSchema.crop["angle"].defaultNumber
+    if let n = e["angle"] {
+      if let v = reader.double(n, join(field, "angle"), JobSchema.crop["angle"].type) { angle = v } else { ok = false }
+    }
+    return ok ? CropRect(x: x, y: y, width: w, height: h, angle: angle) : nil
+  }
+}
