@@ -70,23 +70,12 @@ final class JobSchemaTests: XCTestCase {
         let atKey = diagnostics.filter {
           $0.field == field(key) || $0.field.hasPrefix(field(key) + ".") || $0.field.hasPrefix(field(key) + "[")
         }
-        if Self.knownUnread.contains(field(key)) {
-          XCTAssertEqual(diagnostics.map(\.description), [], "\(field(key)) is read now: take it out of knownUnread")
-          continue
-        }
         XCTAssertFalse(atKey.isEmpty, "\(field(key)): a wrong value was not refused there: \(diagnostics)\n\(text)")
         XCTAssertFalse(
           atKey.contains { $0.message.contains("unknown key \"\(key)\"") }, "\(field(key)) is unknown: \(atKey)")
       }
     }
   }
-
-  /// Keys whose wrong values the decoder is known to let through in `probeFile`, each a
-  /// drift from the schema (which refuses them) waiting for a decoder fix; when one is fixed
-  /// the test fails until it is taken out of this list.
-  /// - `defaults.outputs` is decoded only when a job inherits it: while every job gives its
-  ///   own outputs, `defaults: {outputs: 7}` is accepted without a word.
-  static let knownUnread: Set<String> = ["defaults.outputs"]
 
   /// Where each mapping of the schema is in `probeFile`, as the decoder names fields.
   static let probePaths = [
