@@ -26,6 +26,26 @@ void cj_block_other_loaders(void) {
     vips_operation_block_set(cj_loaders[i].class_name, FALSE);
 }
 
+// libvips' TIFF sniffer clears libvips' error buffer (it tries the bytes with libtiff), where
+// another thread's JPEG reader keeps libjpeg's warnings until it closes: those would be lost
+// (docs/reliability.md, "Messages"). So it is asked only about files that start like a TIFF,
+// and what the buffer held is put back after it.
+static int cj_is_tiff(VipsSource *source) {
+  const unsigned char *p = vips_source_sniff(source, 4);
+  if (!p) return 0;
+  const int intel = p[0] == 'I' && p[1] == 'I' && (p[2] == 42 || p[2] == 43) && p[3] == 0;
+  const int motorola = p[0] == 'M' && p[1] == 'M' && p[2] == 0 && (p[3] == 42 || p[3] == 43);
+  if (!intel && !motorola) return 0;
+  char *saved = vips_error_buffer_copy();
+  const int result = vips_foreign_is_a_source("tiffload_source", source);
+  if (saved) {
+    g_strchomp(saved);
+    if (*saved) vips_error(NULL, "%s", saved);
+    g_free(saved);
+  }
+  return result;
+}
+
 static void cj_message(char *buf, size_t size, const char *what, int error) {
   if (buf && size > 0) g_snprintf(buf, size, "%s: %s", what, g_strerror(error));
 }
@@ -72,7 +92,9 @@ int cj_open(const char *path, int header_only, int shrink, int fail_on, int *for
   int found = -1;
   for (int i = 0; cj_loaders[i].class_name; i++) {
     if (vips_type_find("VipsOperation", cj_loaders[i].source_loader) &&
-        vips_foreign_is_a_source(cj_loaders[i].source_loader, source)) {
+        (strcmp(cj_loaders[i].source_loader, "tiffload_source") == 0
+             ? cj_is_tiff(source)
+             : vips_foreign_is_a_source(cj_loaders[i].source_loader, source))) {
       found = i;
       break;
     }

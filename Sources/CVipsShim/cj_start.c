@@ -4,7 +4,6 @@
 
 #include <dlfcn.h>
 #include <gmodule.h>
-#include <string.h>
 #include <vips/vips.h>
 
 // libvips 8.14 loads every module in <libdir>/vips-modules-8.14 at start-up (Debian: heif,
@@ -35,6 +34,8 @@ static void cj_load_heif_module(void) {
 }
 
 int cj_init(const char *argv0, int threads, int cache_max, int block_untrusted) {
+  // First, so that libvips' own start-up (e.g. a module that fails to load) logs nothing raw.
+  cj_install_log_handlers();
   const int only_heif = g_getenv("VIPSHOME") == NULL;
   if (only_heif) g_setenv("VIPSHOME", cj_no_modules_home, TRUE);
   int failed = VIPS_INIT(argv0);
@@ -52,7 +53,6 @@ int cj_init(const char *argv0, int threads, int cache_max, int block_untrusted) 
     // Every loader is blocked but the ones cropjob reads (see cj_open in cj_load.c).
     cj_block_other_loaders();
   }
-  g_log_set_handler("VIPS", G_LOG_LEVEL_WARNING | G_LOG_LEVEL_CRITICAL, cj_log_handler, NULL);
   return 0;
 }
 
@@ -62,14 +62,7 @@ int cj_has_operation(const char *nickname) {
   return vips_type_find("VipsOperation", nickname) != 0;
 }
 
-void cj_take_error(char *buf, size_t size) {
-  const char *msg = vips_error_buffer();
-  if (size > 0) {
-    strncpy(buf, msg ? msg : "", size - 1);
-    buf[size - 1] = '\0';
-  }
-  vips_error_clear();
-}
+void cj_take_error(char *buf, size_t size) { cj_error_take(buf, size); }
 
 void cj_unref(VipsImage *image) {
   if (image) g_object_unref(image);

@@ -18,18 +18,31 @@ extension InputFormat {
 extension SourceHeader {
   /// Reads the header of `path`. Throws when the path is not a regular file, no accepted
   /// loader recognises the bytes, or libvips warns while reading the header.
+  ///
+  /// The image is released inside the capture: libvips' JPEG reader reports the libjpeg
+  /// warnings a header raised ("Corrupt JPEG data: 5 extraneous bytes before marker 0xdb",
+  /// kept in its error buffer meanwhile) only when it is closed, as "read gave 1 warnings"
+  /// followed by that buffer. Released after the capture, those reached stderr raw and the
+  /// damaged file passed. The read is bracketed by `cj_reading_begin`/`cj_reading_end`, so
+  /// that no other thread clears that buffer before the reader has logged it.
   public static func read(path: String) throws(ImagingError) -> SourceHeader {
-    let (opened, warnings) = try SourceOpening.capturingWarnings { () throws(ImagingError) in
-      try SourceOpening.open(path: path, headerOnly: true, strictness: .none)
+    cj_reading_begin()
+    var damaged = true
+    defer { cj_reading_end(damaged ? 1 : 0) }
+    let (header, warnings) = try SourceOpening.capturingWarnings { () throws(ImagingError) -> SourceHeader in
+      let (image, format) = try SourceOpening.open(path: path, headerOnly: true, strictness: .none)
+      return withExtendedLifetime(image) {
+        SourceHeader(
+          format: format, storedWidth: image.width, storedHeight: image.height,
+          orientation: Int(cj_orientation(image.pointer)), bands: image.bands,
+          hasAlpha: image.hasAlpha, pages: Int(cj_pages(image.pointer)))
+      }
     }
-    let (image, format) = opened
-    if !warnings.isEmpty {
+    damaged = !warnings.isEmpty
+    if damaged {
       throw ImagingError(operation: "header", path: path, message: "damaged: \(warnings.joined(separator: "; "))")
     }
-    return SourceHeader(
-      format: format, storedWidth: image.width, storedHeight: image.height,
-      orientation: Int(cj_orientation(image.pointer)), bands: image.bands,
-      hasAlpha: image.hasAlpha, pages: Int(cj_pages(image.pointer)))
+    return header
   }
 }
 

@@ -8,7 +8,9 @@ import Foundation
 enum SourceOpening {
   /// Runs `body` while recording the libvips warnings raised on this thread. libvips
   /// evaluates pipelines on worker threads, so whatever `body` decodes must be evaluated on
-  /// the calling thread (`decodeHere`) for its warnings to be seen here.
+  /// the calling thread (`decodeHere`) for its warnings to be seen here, and every image
+  /// `body` opens must be released before it returns: libvips' JPEG reader reports the
+  /// warnings of a read when it is closed ("read gave 1 warnings").
   static func capturingWarnings<T>(
     _ body: () throws(ImagingError) -> T
   ) throws(ImagingError) -> (value: T, warnings: [String]) {

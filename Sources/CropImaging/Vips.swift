@@ -36,6 +36,23 @@ public enum Vips {
     return String(decoding: bytes, as: UTF8.self)
   }
 
+  /// Takes the messages libvips (or GLib on its behalf) logged where no image's read was
+  /// being captured, e.g. on one of libvips' worker threads during an encode: each
+  /// "domain: text". They are never printed raw; cropjob's commands report them as their
+  /// own warnings, and a library user may do the same. Empty before libvips started.
+  public static func takeUnattributedMessages() -> [String] {
+    lock.lock()
+    let running = started
+    lock.unlock()
+    guard running else { return [] }
+    var buffer = [CChar](repeating: 0, count: 16_500)
+    let count = cj_uncaptured_take(&buffer, buffer.count)
+    guard count > 0 else { return [] }
+    let text = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    let lines = text.split(separator: "\n").map(String.init)
+    return lines.isEmpty ? ["\(count) message(s) from libvips"] : lines
+  }
+
   /// Throws an `ImagingError` with libvips' message when `status` is not 0.
   static func check(_ status: Int32, _ operation: String, path: String?) throws(ImagingError) {
     if status != 0 {

@@ -90,13 +90,21 @@ enum CLI {
       return ExitCode.success
     }
     do {
-      return try command.parse(rest).run()
+      let status = try command.parse(rest).run()
+      reportUnattributedMessages()
+      return status
     } catch let error as UsageError {
       return usageError(error.message, usage: command.usage)
     } catch {
       Console.err("Error: \(error)")
       return ExitCode.failure
     }
+  }
+
+  /// libvips' messages that no file's read captured (docs/reliability.md, "Messages"), as
+  /// cropjob's own warnings: nothing libvips logs reaches stderr raw.
+  static func reportUnattributedMessages() {
+    for message in Vips.takeUnattributedMessages() { Console.err("warning: libvips: \(message)") }
   }
 
   /// `cropjob help [<command>]`.

@@ -29,12 +29,23 @@ void cj_free(void *p);
 
 // ---- Warning capture (cj_capture.c) --------------------------------------------------------
 
-/// Starts recording libvips warnings (GLib log, domain VIPS) raised on this thread, instead
-/// of printing them. Captures nest; pass the token to cj_capture_end on the same thread.
+/// Starts recording the messages libvips (GLib log: warnings, criticals, messages, of any
+/// domain) raises on this thread, instead of printing them. Captures nest; pass the token to
+/// cj_capture_end on the same thread.
 void *cj_capture_begin(void);
-/// Stops the capture: copies the warnings (joined by "; ", on one line) into `buf` and
-/// returns how many there were.
+/// Stops the capture: copies the messages' lines (joined by "; ", on one line) into `buf` and
+/// returns how many messages there were.
 int cj_capture_end(void *token, char *buf, size_t size);
+/// Brackets a header read (open to release) on this thread: while any is open, libvips' error
+/// buffer, where the JPEG reader keeps libjpeg's warnings until it closes, is not cleared
+/// (cj_take_error leaves it); the last to end clears it if a read was `damaged` (warned) or a
+/// take had to leave it.
+void cj_reading_begin(void);
+void cj_reading_end(int damaged);
+/// Takes the messages raised where no capture was active (e.g. on a libvips worker thread):
+/// copies them, one a line, each "domain: text", into `buf`, returns how many there were
+/// and forgets them. They are never printed by the shim.
+int cj_uncaptured_take(char *buf, size_t size);
 
 // ---- Loading (cj_load.c) -------------------------------------------------------------------
 
