@@ -16,9 +16,14 @@ int cj_affine_edges(VipsImage *in, double a, double b, double c, double d, doubl
   if (!interp) return -1;
   VipsArrayInt *area = vips_array_int_newv(4, ox, oy, ow, oh);
   VipsArrayDouble *bg = vips_array_double_new(background, n);
+  // "premultiplied": the renderer premultiplies an image with alpha itself (before its box
+  // shrink). Without it, libvips premultiplies the input again and unpremultiplies the
+  // output, background included, which it never premultiplied: a background of alpha
+  // 128 came out with its colour doubled.
   int rc = vips_affine(in, out, a, b, c, d, "interpolate", interp, "idx", idx, "idy", idy,
                        "odx", odx, "ody", ody, "oarea", area, "background", bg, "extend",
-                       copy_edges ? VIPS_EXTEND_COPY : VIPS_EXTEND_BACKGROUND, NULL);
+                       copy_edges ? VIPS_EXTEND_COPY : VIPS_EXTEND_BACKGROUND, "premultiplied",
+                       TRUE, NULL);
   vips_area_unref(VIPS_AREA(bg));
   vips_area_unref(VIPS_AREA(area));
   g_object_unref(interp);

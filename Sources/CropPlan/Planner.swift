@@ -112,7 +112,7 @@ public struct Planner: Sendable {
     let alpha =
       format.hasAlpha
       && (circle || header.hasAlpha || !geometry.coversOutput || smart != nil && place.overflow != .clamp)
-    let background = place.background ?? (format.hasAlpha ? [0, 0, 0, 0] : [255, 255, 255, 255])
+    let background = Self.background(place.background, formatHasAlpha: format.hasAlpha)
     let style = RenderStyle(circle: circle, alpha: alpha, background: background)
     let relative = OutputPaths.render(
       spec.pathTemplate, job: job.name, sourcePath: source.path, subdirectory: subdirectory,
@@ -148,6 +148,17 @@ public struct Planner: Sendable {
     }
     for job in jobs { result[job.name] = level(job.name, 0) }
     return result
+  }
+
+  /// The background an output is rendered with (docs/job-file.md, `place.background`): the
+  /// job's colour, or transparent (formats with alpha) / white (formats without). Without
+  /// alpha, a partly transparent colour is composited over white, as it shows on a white
+  /// page, and rounded: `"#33669980"` is (153, 178, 204) in JPEG.
+  static func background(_ colour: [Double]?, formatHasAlpha: Bool) -> [Double] {
+    guard let colour else { return formatHasAlpha ? [0, 0, 0, 0] : [255, 255, 255, 255] }
+    guard !formatHasAlpha, colour.count == 4, colour[3] < 255 else { return colour }
+    let alpha = colour[3] / 255
+    return colour.prefix(3).map { ($0 * alpha + 255 * (1 - alpha)).rounded() } + [255]
   }
 
   /// Reads every header concurrently and checks the input limits.

@@ -104,7 +104,8 @@ int cj_shrink(VipsImage *in, double hshrink, double vshrink, VipsImage **out);
 /// (ox, oy, ow, oh). `interpolator`: a libvips interpolator nickname ("bicubic", ...).
 /// Pixels outside the input get `background` (n values); with `copy_edges` the interpolator's
 /// taps beyond the input's edge repeat the edge pixels instead of taking `background` (for
-/// outputs the photo covers entirely).
+/// outputs the photo covers entirely). An `in` with alpha must be premultiplied, and so must
+/// `background` (the output is too): libvips' own premultiply/unpremultiply is turned off.
 int cj_affine_edges(VipsImage *in, double a, double b, double c, double d, double idx,
                     double idy, double odx, double ody, int ox, int oy, int ow, int oh,
                     const char *interpolator, const double *background, int n, int copy_edges,

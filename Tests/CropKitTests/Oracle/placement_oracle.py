@@ -338,6 +338,9 @@ def expected_image(case, kernel):
     # Uncovered pixels: the background (default transparent with alpha, else white).
     default_bg = (0, 0, 0, 0) if has_alpha_format else (255, 255, 255, 255)
     bg = colour(pl["background"]) if "background" in pl else default_bg
+    if not has_alpha_format:
+        # Without alpha, a partly transparent background is composited over white.
+        bg = tuple(int(round(c * bg[3] / 255.0 + 255 * (1 - bg[3] / 255.0))) for c in bg[:3]) + (255,)
     fill_alpha = bg[3] if has_alpha_format else 255
     fill = tuple(int(round(c * fill_alpha / 255.0)) for c in bg[:3]) + (fill_alpha,)
     if kernel == "pillow":
