@@ -2,7 +2,7 @@
 """cropjob benchmark harness (driven by bench/run.sh; run with the bench venv's python).
 
   bench.py rounds  NAME TOOL...          time TOOLs in alternating rounds -> results/NAME.json
-  bench.py verify  JOB TOOL...           check every output of each TOOL (job A or B)
+  bench.py verify  JOB TOOL...           check every output of each TOOL (job A, B or C)
   bench.py scale   N...                  time cropjob job A over N hard-linked sources each
   bench.py table                         print the markdown tables from results/
 
@@ -27,6 +27,14 @@ RES = os.path.join(W, "results")
 RUNS = int(os.environ.get("RUNS", "5"))
 WARMUP = int(os.environ.get("RUNS_WARMUP", "1"))
 N_IMAGES = 56
+SIZES = {"A": ["256"], "B": ["64", "128", "256", "1024"], "C": ["128"]}   # outputs per source
+QSIZE = {"A": "256", "B": "256", "C": "128"}                             # the table's quality column
+
+
+def sources(job):
+    """The job's source files: the 56-photo corpus (A, B) or the web-size photos made from it (C)."""
+    d = os.path.join(W, "webcorpus" if job == "C" else "corpus")
+    return sorted(glob.glob(d + "/*.jpg") + glob.glob(d + "/*.png"))
 
 LABEL = {
     "cj-A": "**cropjob** `run` (in-process libvips, Dispatch, 2 workers)",
@@ -49,6 +57,15 @@ LABEL = {
     "B-vt-P2": "vipsthumbnail, 4 per file, xargs -P2",
     "B-vt-P2b": "vipsthumbnail batched, 4 sizes x 2 processes",
     "B-vt-batch": "vipsthumbnail batched, 4 processes (one per size)",
+    "cj-C": "**cropjob** `run` (in-process libvips, Dispatch, 2 workers)",
+    "cj-C-noop": "cropjob re-run, everything up to date",
+    "cj-C-plan": "`cropjob plan` (dry run, outputs present)",
+    "C-pil-p2": "Pillow + draft, Pool(2) processes",
+    "C-pyv-p2": "pyvips thumbnail, Pool(2) processes",
+    "C-pyv-t2": "pyvips thumbnail, 2 threads",
+    "C-imh-P2": "ImageMagick + jpeg:size hint, xargs -P2",
+    "C-vt-P2b": "vipsthumbnail batched, 2 processes of 500 files",
+    "C-vt-batch": "vipsthumbnail batched, 1 process",
 }
 
 
@@ -155,9 +172,8 @@ def jpeg_metadata_segments(data):
 
 def verify(job, tools):
     import pyvips
-    corpus = os.path.join(W, "corpus")
-    srcs = sorted(glob.glob(corpus + "/*.jpg") + glob.glob(corpus + "/*.png"))
-    sizes = ["256"] if job == "A" else ["64", "128", "256", "1024"]
+    srcs = sources(job)
+    sizes = SIZES[job]
     ok_all = True
     report = {}
     for tool in tools:
@@ -239,18 +255,20 @@ def med(xs):
 def table():
     out = []
     verify = {}
-    for j in "AB":
+    for j in "ABC":
         p = os.path.join(RES, f"verify-{j}.json")
         if os.path.exists(p):
             verify.update(json.load(open(p)))
     summary = {}
     for name, title in (("A", "Job A (avatar: orientation, centred cover 256x256, JPEG q85, no metadata)"),
-                        ("B", "Job B (set: 64/128/256 cover crops + 1024-wide fit, JPEG q85, no metadata)")):
+                        ("B", "Job B (set: 64/128/256 cover crops + 1024-wide fit, JPEG q85, no metadata)"),
+                        ("C", "Job C (web: 1,000 photos of 640–1280 px, orientation, centred cover 128x128, JPEG q80, no metadata)")):
         p = os.path.join(RES, name + ".json")
         if not os.path.exists(p):
             continue
         d = json.load(open(p))
         recs = d["records"]
+        n_img = len(sources(name)) or N_IMAGES
         cj = "cj-" + name
         tools = list(dict.fromkeys(r["tool"] for r in recs))
         rounds_ = sorted(set(r["round"] for r in recs))
@@ -261,8 +279,8 @@ def table():
                 f"{min(float(r['load']) for r in recs):.2f}–{max(float(r['load']) for r in recs):.2f}"
                 + (f"; scheduler {d['meta']['sched']}" if d["meta"].get("sched") else "")
                 + (f"; {d['meta']['cropjob']}" if d["meta"].get("cropjob") else "") + ".", "",
-                "| tool | median wall s (min–max) | images/s | median CPU s | peak RSS MiB | time ÷ cropjob's (paired median) | outputs checked | mean abs diff vs Lanczos reference (256) |",
-                "|---|---|---|---|---|---|---|---|"]
+                f"| tool | median wall s (min–max) | images/s | median CPU s | CPU ms/image | peak RSS MiB | time ÷ cropjob's (paired median) | outputs checked | mean abs diff vs Lanczos reference ({QSIZE[name]}) |",
+                "|---|---|---|---|---|---|---|---|---|"]
         rows = []
         for t in tools:
             rs = [r for r in recs if r["tool"] == t]
@@ -273,15 +291,15 @@ def table():
         for t, mw, lo, hi, cpu, rss, ratio, failed in rows:
             v = verify.get(t)
             vs = "–" if v is None else ("OK" if v["ok"] else "**FAILED**: " + "; ".join(v["problems"][:2]))
-            q = "–" if not v or "256" not in v["diff"] else "%.2f" % v["diff"]["256"][0]
-            ips = "–" if t.endswith(("-noop", "-plan")) else "%.1f" % (N_IMAGES / mw)
-            out.append(f"| `{t}` {LABEL.get(t, '')} | {mw:.2f} ({lo:.2f}–{hi:.2f}) | {ips} | {cpu:.2f} | {rss:.0f} | "
+            q = "–" if not v or QSIZE[name] not in v["diff"] else "%.2f" % v["diff"][QSIZE[name]][0]
+            ips = "–" if t.endswith(("-noop", "-plan")) else "%.1f" % (n_img / mw)
+            out.append(f"| `{t}` {LABEL.get(t, '')} | {mw:.2f} ({lo:.2f}–{hi:.2f}) | {ips} | {cpu:.2f} | {1000 * cpu / n_img:.2f} | {rss:.0f} | "
                        f"{'1 (reference)' if t == cj else '%.2f' % ratio} | {vs}{' (exit ≠ 0)' if failed else ''} | {q} |")
         peers = [r for r in rows if not r[0].startswith("cj-")]
         if peers:
             fastest = min(peers, key=lambda r: r[6])
             summary[name] = (fastest[0], 1 / fastest[6])
-            target = {"A": 0.85, "B": 0.75}[name]
+            target = {"A": 0.85, "B": 0.75, "C": 0.7}[name]
             out += ["", f"Fastest peer: `{fastest[0]}`; cropjob's time is **{1 / fastest[6]:.2f} x** its time "
                         f"(paired median; target ≤ {target})."]
         cjw = med([r["wall"] for r in recs if r["tool"] == cj])

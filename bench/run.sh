@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# bench/run.sh — cropjob against the best peers, in one run, on the same corpus and the same two jobs.
+# bench/run.sh — cropjob against the best peers, in one run, on the same corpora and the same three jobs.
 #
 # Usage:  bench/run.sh [STEP...]          (no step = all)
 #   setup    install what is missing (Debian: libvips-tools, imagemagick, exiftool, time, python3-venv;
 #            PyPI into $BENCH_WORK/venv: Pillow, pyvips, from bench/peers/requirements.txt)
 #   build    swift build -c release (scratch path $CROPJOB_SCRATCH, default $BENCH_WORK/build)
-#   corpus   56 real photographs, reproducibly (bench/peers/make-corpus.sh; checked against SHA256SUMS)
+#   corpus   56 real photographs, reproducibly (bench/peers/make-corpus.sh; checked against SHA256SUMS);
+#            with job C, also 1,000 web-size photos cut from them (bench/peers/make-web-corpus.py)
 #   gen      write the cropjob job files (jobs/) and one script per timed tool (cmd/)
-#   bench    job A and job B: cropjob and the peers in alternating rounds (RUNS=5 counted after
+#   bench    jobs A, B, C: cropjob and the peers in alternating rounds (RUNS=5 counted after
 #            1 warm-up); cropjob's no-op re-run and `plan` ride along right after each cropjob run
 #   verify   check every tool's outputs from its last timed run: count, exact sizes, JPEG, upright
 #            (mean abs difference to a full-resolution Lanczos reference), no EXIF/GPS/ICC/XMP
@@ -16,10 +17,12 @@
 #   all      setup build corpus gen bench verify scale table
 #
 # Environment: BENCH_WORK (default ${TMPDIR:-/tmp}/cropjob-bench), RUNS (5), SCALE ("1000 10000";
-# empty to skip), PEERS_A / PEERS_B (space-separated tool names, see gen()), CROPJOB_BIN (use this
-# binary instead of building), CROPJOB_ARGS (extra arguments for every timed `cropjob run`).
-# Example: bench/run.sh                                  # everything, ~25 min on 2 cores
+# empty to skip), JOBS ("A B C": the jobs that bench and verify run), PEERS_A / PEERS_B / PEERS_C
+# (space-separated tool names, see gen()), CROPJOB_BIN (use this binary instead of building),
+# CROPJOB_ARGS (extra arguments for every timed `cropjob run`).
+# Example: bench/run.sh                                  # everything, ~30 min on 2 cores
 #          RUNS=3 SCALE= bench/run.sh gen bench verify table
+#          JOBS=C RUNS=2 SCALE= bench/run.sh setup corpus gen bench verify table   # job C only
 # Only ratios measured in the same run hold on a shared machine; the table gives the load average.
 # On a machine shared with other work (builds of other sessions), run.sh puts itself and everything
 # it times in a scheduler autogroup of its own at nice $BENCH_NICE (default -15; needs root, set
@@ -47,8 +50,11 @@ CJARGS=${CROPJOB_ARGS:-}
 SCALE=${SCALE-1000 10000}
 PEERS_A=${PEERS_A:-A-pil-p2 A-pyv-p2 A-imh-P2 A-vt-P2 A-vt-batch}
 PEERS_B=${PEERS_B:-B-pyv-p2 B-pil-p2 B-imh-P2 B-vt-P2 B-vt-batch}
+PEERS_C=${PEERS_C:-C-pil-p2 C-pyv-p2 C-imh-P2 C-vt-P2b C-vt-batch}
+JOBS=${JOBS:-A B C}
 P=$HERE/peers
 FILES='corpus/*.jpg corpus/*.png'
+FILES_C='webcorpus/*.jpg webcorpus/*.png'
 VTO='[Q=85,strip,background=255]'
 
 log() { printf '\n== %s\n' "$*" >&2; }
@@ -82,6 +88,11 @@ corpus() {
   log "corpus"
   [ -f "$W/corpus/SHA256SUMS" ] || bash "$P/make-corpus.sh" "$W/corpus"
   (cd "$W/corpus" && sha256sum --quiet -c SHA256SUMS) && echo "corpus: $(grep corpus_sha256 "$W/corpus/SUMMARY.txt")"
+  case " $JOBS " in *" C "*) ;; *) return 0 ;; esac
+  log "web corpus (job C)"
+  [ -f "$W/webcorpus/SHA256SUMS" ] || "$PY" "$P/make-web-corpus.py" "$W/corpus" "$W/webcorpus" 1000
+  (cd "$W/webcorpus" && sha256sum --quiet -c SHA256SUMS) \
+    && echo "web corpus: $(grep web_corpus_sha256 "$W/webcorpus/SUMMARY.txt")"
 }
 
 mk() {  # mk NAME 'shell command'  -> cmd/NAME.sh
@@ -136,6 +147,16 @@ EOF
     outputs:
       - path: "{stem}_1024.jpg"
 EOF
+  # Job C: web-size photos (640-1280 px, a tenth PNG, a tenth sideways), 128x128 cover, JPEG q80.
+  jobfile "$W/jobs/C.yaml" ../out/cj-C '["../webcorpus/*.jpg", "../webcorpus/*.png"]' <<'EOF'
+  web:
+    sources: @SOURCES@
+    guide: {shape: square, size: 128}
+    place: {fit: cover}
+    encode: {quality: 80}
+    outputs:
+      - path: "{stem}_128.jpg"
+EOF
   for n in $SCALE; do
     jobfile "$W/jobs/S$n.yaml" "../out/cj-S$n" "[\"../scale/src-$n\"]" <<'EOF'
   avatar:
@@ -147,7 +168,7 @@ EOF
 EOF
     mk "cj-S$n" "exec $CJ run jobs/S$n.yaml -q $CJARGS"
   done
-  for j in A B; do
+  for j in A B C; do
     mk "cj-$j"      "exec $CJ run jobs/$j.yaml -q $CJARGS"
     mk "cj-$j-noop" "exec $CJ run jobs/$j.yaml -q $CJARGS"
     mk "cj-$j-plan" "exec $CJ plan jobs/$j.yaml"
@@ -168,27 +189,36 @@ EOF
   mk B-pil-p2   "exec $PY $P/peer_pillow.py B 2 $O/B-pil-p2 $FILES"
   mk B-pyv-p2   "exec $PY $P/peer_pyvips.py B proc2 $O/B-pyv-p2 $FILES"
   mk B-pyv-t2   "exec $PY $P/peer_pyvips.py B thread2 $O/B-pyv-t2 $FILES"
+  local F=$FILES_C VC='[Q=80,strip,background=255]'   # job C: the A recipes at 128, q80
+  mk C-vt-batch "exec vipsthumbnail $F -s 128x128 -m centre -o '$O/C-vt-batch/%s_128.jpg$VC'"
+  mk C-vt-P2b   "printf '%s\\0' $F | xargs -0 -n 500 -P 2 vipsthumbnail -s 128x128 -m centre -o '$O/C-vt-P2b/%s_128.jpg$VC'"
+  mk C-imh-P2   "printf '%s\\0' $F | xargs -0 -n 1 -P 2 $P/bin/im-cover $O/C-imh-P2 256x256 128 80"
+  mk C-pil-p2   "exec $PY $P/peer_pillow.py C 2 $O/C-pil-p2 $F"
+  mk C-pyv-p2   "exec $PY $P/peer_pyvips.py C proc2 $O/C-pyv-p2 $F"
+  mk C-pyv-t2   "exec $PY $P/peer_pyvips.py C thread2 $O/C-pyv-t2 $F"
   echo "wrote $(ls "$W/jobs" | wc -l) job files to $W/jobs and $(ls "$W/cmd" | wc -l) scripts to $W/cmd"
 }
 
+peers() { case $1 in A) echo "$PEERS_A" ;; B) echo "$PEERS_B" ;; C) echo "$PEERS_C" ;; esac; }
+
 bench() {
   cd "$W"; cat corpus/* >/dev/null   # warm the page cache
+  case " $JOBS " in *" C "*) cat webcorpus/* >/dev/null ;; esac
   CROPJOB_DESC="$("$CJ" --version | head -1), $CJ"; export CROPJOB_DESC
-  log "bench: job A, $RUNS rounds"
-  # shellcheck disable=SC2086
-  "$PY" "$HERE/bench.py" rounds A cj-A cj-A-noop cj-A-plan $PEERS_A
-  log "bench: job B, $RUNS rounds"
-  # shellcheck disable=SC2086
-  "$PY" "$HERE/bench.py" rounds B cj-B cj-B-noop cj-B-plan $PEERS_B
+  for j in $JOBS; do
+    log "bench: job $j, $RUNS rounds"
+    # shellcheck disable=SC2046
+    "$PY" "$HERE/bench.py" rounds "$j" "cj-$j" "cj-$j-noop" "cj-$j-plan" $(peers "$j")
+  done
 }
 
 verify() {
   log "verify (outputs of each tool's last timed run)"
   local rc=0
-  # shellcheck disable=SC2086
-  "$PY" "$HERE/bench.py" verify A cj-A $PEERS_A || rc=1
-  # shellcheck disable=SC2086
-  "$PY" "$HERE/bench.py" verify B cj-B $PEERS_B || rc=1
+  for j in $JOBS; do
+    # shellcheck disable=SC2046
+    "$PY" "$HERE/bench.py" verify "$j" "cj-$j" $(peers "$j") || rc=1
+  done
   return $rc
 }
 
@@ -232,12 +262,13 @@ table() {
     echo
     echo "Machine: $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')), $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(. /etc/os-release && echo "$PRETTY_NAME"), kernel $(uname -r); libvips $(vips --version | cut -d- -f2), ImageMagick $(/usr/bin/convert-im6.q16 -version | head -1 | awk '{print $3}'), Python $("$PY" -c 'import sys, PIL, pyvips; print(sys.version.split()[0], "Pillow", PIL.__version__, "pyvips", pyvips.__version__)'); cropjob $(cd "$REPO" && git rev-parse --short HEAD)$(cd "$REPO" && git diff --quiet HEAD -- Sources Package.swift || echo '+local changes')."
     echo
-    echo "Command: \`RUNS=$RUNS SCALE=\"$SCALE\" bench/run.sh${STEPS_SHOWN:+ $STEPS_SHOWN}\`${CROPJOB_ARGS:+ with CROPJOB_ARGS=\"$CROPJOB_ARGS\"}."
+    echo "Command: \`${JOBS_SET:+JOBS=\"$JOBS\" }RUNS=$RUNS SCALE=\"$SCALE\" bench/run.sh${STEPS_SHOWN:+ $STEPS_SHOWN}\`${CROPJOB_ARGS:+ with CROPJOB_ARGS=\"$CROPJOB_ARGS\"}."
     "$PY" "$HERE/bench.py" table
   } | tee "$t"
 }
 
 RUNS=${RUNS:-5}; export RUNS
+JOBS_SET=; [ "$JOBS" = "A B C" ] || JOBS_SET=1
 verify_failed=
 STEPS_SHOWN="$*"
 [ $# -gt 0 ] || set -- all
@@ -246,7 +277,7 @@ for step in "$@"; do
     all) setup; build; corpus; gen; bench; verify || true; scale; table ;;
     verify) verify || verify_failed=1 ;;
     setup|build|corpus|gen|bench|scale|table) "$step" ;;
-    *) sed -n '2,25p' "$0" >&2; exit 2 ;;
+    *) sed -n '2,29p' "$0" >&2; exit 2 ;;
   esac
 done
 [ -z "$verify_failed" ] || { echo "verify: some outputs failed the checks (see above)" >&2; exit 1; }
