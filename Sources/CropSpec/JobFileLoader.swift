@@ -8,10 +8,12 @@ public enum JobFileLoader {
     public var diagnostics: [Diagnostic]
   }
 
-  /// Loads the job file at `path`. Output formats are checked against `formats`: the default
-  /// accepts every format (a pure check); `cropjob` passes what libvips can write.
+  /// Loads the job file at `path`, and its crop table if it names one. Output formats are
+  /// checked against `formats`: the default accepts every format (a pure check); `cropjob`
+  /// passes what libvips can write.
   public static func load(
-    path: String, limits: YAMLLimits = YAMLLimits(), formats: FormatAvailability = .unchecked
+    path: String, limits: YAMLLimits = YAMLLimits(), formats: FormatAvailability = .unchecked,
+    tableLimits: CropTableLimits = CropTableLimits()
   ) -> Result {
     let origin = SourceMark(line: 0, column: 0)
     func failure(_ message: String) -> Result {
@@ -23,7 +25,8 @@ public enum JobFileLoader {
     }
     if isDirectory.boolValue { return failure("is a folder; expected a YAML job file") }
     switch readBounded(path: path, limit: limits.maxBytes) {
-    case .success(let bytes): return load(bytes: bytes, path: path, limits: limits, formats: formats)
+    case .success(let bytes):
+      return load(bytes: bytes, path: path, limits: limits, formats: formats, tableLimits: tableLimits)
     case .failure(let problem): return failure(problem.message)
     }
   }
@@ -62,9 +65,11 @@ public enum JobFileLoader {
     return .success(Array(bytes.prefix(count)))
   }
 
-  /// Validates job-file text already in memory; `path` names it in diagnostics.
+  /// Validates job-file text already in memory; `path` names it in diagnostics, and a crop
+  /// table it names is read relative to its folder.
   public static func load(
-    bytes: [UInt8], path: String, limits: YAMLLimits = YAMLLimits(), formats: FormatAvailability = .unchecked
+    bytes: [UInt8], path: String, limits: YAMLLimits = YAMLLimits(), formats: FormatAvailability = .unchecked,
+    tableLimits: CropTableLimits = CropTableLimits()
   ) -> Result {
     let root: YAMLNode?
     do {
@@ -74,7 +79,7 @@ public enum JobFileLoader {
         jobFile: nil, diagnostics: [Diagnostic(.error, file: path, mark: error.mark, field: "", message: error.message)]
       )
     }
-    var decoder = SpecDecoder(file: path, formats: formats)
+    var decoder = SpecDecoder(file: path, formats: formats, tableLimits: tableLimits)
     let file = decoder.decode(root: root, path: path)
     let diagnostics = decoder.reader.diagnostics.sortedByPosition()
     return Result(jobFile: diagnostics.hasErrors ? nil : file, diagnostics: diagnostics)

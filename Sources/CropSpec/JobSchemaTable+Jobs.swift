@@ -21,6 +21,11 @@ extension JobSchema {
       SchemaField(
         "overrides", .list(.ref("override"), minItems: 0, unique: true),
         "Exact placements for single sources (e.g. saved from an interactive cropper); they win over the job's."),
+      SchemaField(
+        "overrides_from", .string(pattern: cropTablePattern),
+        "A crop table: a CSV (.csv) or JSON Lines (.jsonl) file of overrides, one row per source, with the columns "
+          + "of crop_table_row; relative to the job file's folder. Its rows apply before overrides, so an inline "
+          + "override wins."),
     ],
     rules: [
       SchemaRule(

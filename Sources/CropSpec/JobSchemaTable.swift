@@ -5,8 +5,9 @@ import CropGeometry
 /// rules and the defaults it fills in from here, and `cropjob schema` prints it as a JSON
 /// Schema (`SchemaJSON.swift`), so the decoder, the schema and the reference (checked by a
 /// test) cannot drift apart. The mappings are in `JobSchemaTable+Jobs.swift` (top level,
-/// limits, defaults, jobs, guide), `+Place.swift` (place, crop, overrides) and
-/// `+Outputs.swift` (outputs, encode).
+/// limits, defaults, jobs, guide), `+Place.swift` (place, crop, overrides),
+/// `+Outputs.swift` (outputs, encode) and `+CropTable.swift` (the columns of a crop table,
+/// which is not YAML and so not one of `objects`).
 public enum JobSchema {
   // MARK: Ranges the decoder checks
 
@@ -48,6 +49,8 @@ public enum JobSchema {
   /// `"16:9"`: two positive decimal numbers.
   public static let aspectPattern = "^(?=[0-9.]*[1-9])[0-9]+(\\.[0-9]+)?:(?=[0-9.]*[1-9])[0-9]+(\\.[0-9]+)?$"
   public static let hexColourPattern = "^#([0-9a-fA-F]{3}|[0-9a-fA-F]{4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$"
+  /// A crop table's file name: `.csv` or `.jsonl`, in any case.
+  public static let cropTablePattern = "[^/]\\.([Cc][Ss][Vv]|[Jj][Ss][Oo][Nn][Ll])$"
 
   public static let placeholders: [SchemaPlaceholder] = [
     SchemaPlaceholder(name: "job", description: "the job's name"),

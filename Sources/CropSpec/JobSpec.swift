@@ -12,7 +12,13 @@ public struct JobFile: Sendable {
   public var limits: InputLimits
   /// Jobs in file order.
   public var jobs: [Job]
+  /// The crop table's rows (`overrides_from`), then the inline `overrides`, in the order
+  /// they apply: a later override of a source wins.
   public var overrides: [Override]
+  /// The crop table as diagnostics name it (relative to the current folder, like `path`),
+  /// if the file has one; its rows are the first `cropTableRows` of `overrides`.
+  public var cropTable: String? = nil
+  public var cropTableRows = 0
 }
 
 /// Input limits checked from each source's header before any pixel is decoded.
@@ -181,5 +187,6 @@ public struct Override: Sendable {
   public var place: PlaceSpec
   /// Which place fields this override sets (the others come from the job).
   public var fields: Set<String>
+  /// Where it is written: in the job file, or (for a crop table's row) the row's line, column 1.
   public var mark: SourceMark
 }

@@ -25,6 +25,11 @@ package struct NodeReader {
     if reported.insert(diagnostic).inserted { diagnostics.append(diagnostic) }
   }
 
+  /// Adds diagnostics found by another reader (a crop table's), in their order.
+  mutating func append(_ found: [Diagnostic]) {
+    for diagnostic in found { add(diagnostic) }
+  }
+
   mutating func expected(_ node: YAMLNode, _ field: String, _ what: String, hint: String = "") {
     error(node.mark, field, Diagnostic.expected(what, received: Self.describe(node)) + hint)
   }

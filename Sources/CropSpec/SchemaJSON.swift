@@ -122,7 +122,9 @@ extension JobSchema {
       .init("title", "cropjob job file"),
     ]
     if case .object(let root) = json(file) { members += root }
-    var defs: [SchemaJSON.Member] = objects.dropFirst().map { .init($0.name, json($0)) }
+    // The crop table's row is not a mapping of the job file: it is the entry point for
+    // checking the lines of a JSON Lines crop table (`#/$defs/crop_table_row`).
+    var defs: [SchemaJSON.Member] = (objects.dropFirst() + [cropTable]).map { .init($0.name, json($0)) }
     defs += values.map { value in
       var schema = json(value.type)
       schema.prepend("description", .string(value.description))

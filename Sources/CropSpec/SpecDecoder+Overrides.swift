@@ -1,7 +1,13 @@
 extension SpecDecoder {
   // MARK: Overrides
 
-  mutating func override(_ node: YAMLNode, _ field: String, index: Int, seen: inout [String: Int]) -> Override? {
+  /// The override `node`, item `index` of its list, or nil after reporting its problems.
+  /// `seen` holds the index of each source and job met so far (one override each), and
+  /// `first` names where that first one is in a message.
+  mutating func override(
+    _ node: YAMLNode, _ field: String, index: Int, seen: inout [String: Int],
+    first where: (Int) -> String = { "overrides[\($0)]" }
+  ) -> Override? {
     guard let e = reader.mapping(node, field, known: Self.overrideKeys, what: "an override: a mapping with source")
     else {
       return nil
@@ -32,7 +38,7 @@ extension SpecDecoder {
             sourceNode.mark, join(field, "source"),
             Diagnostic.expected(
               "one override per source and job",
-              received: "a second override of \"\(s)\" (the first is overrides[\(first)])"))
+              received: "a second override of \"\(s)\" (the first is \(`where`(first)))"))
           ok = false
         } else {
           seen[key] = index

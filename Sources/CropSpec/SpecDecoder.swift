@@ -8,16 +8,21 @@ import Foundation
 /// come from `JobSchema`, the table that `cropjob schema` prints, so the decoder and the
 /// schema cannot drift apart. This file has the entry point, the top level and the jobs;
 /// the extensions have one concern each: `+Limits`, `+Guide`, `+Place`, `+Outputs`,
-/// `+Encode` (encode and metadata), `+JobGraph` (`from:` and cycles) and `+Overrides`.
+/// `+Encode` (encode and metadata), `+JobGraph` (`from:` and cycles), `+Overrides` and
+/// `+CropTable` (`overrides_from`).
 package struct SpecDecoder {
   package var reader: NodeReader
   let formats: FormatAvailability
   /// What `formats` answered, once it was asked (only for a format outside its baseline).
   private(set) var probedFormats: [OutputFormat]?
 
-  package init(file: String, formats: FormatAvailability) {
+  /// Limits on the crop table (`overrides_from`).
+  let tableLimits: CropTableLimits
+
+  package init(file: String, formats: FormatAvailability, tableLimits: CropTableLimits = CropTableLimits()) {
     reader = NodeReader(file: file)
     self.formats = formats
+    self.tableLimits = tableLimits
   }
 
   /// Whether this machine can write `format`; probes at most once per job file.
@@ -116,7 +121,11 @@ package struct SpecDecoder {
     } else if top["jobs"] == nil {
       reader.error(root.mark, "jobs", Diagnostic.missing("jobs", "the jobs (a mapping of job names to jobs)"))
     }
-    var overrides: [Override] = []
+    let base = PathText.deletingLastComponent(path)
+    // The table's rows first, so that an inline override wins over a row.
+    var table: (file: String, overrides: [Override])? = nil
+    if let node = top["overrides_from"] { table = cropTable(node, base: base.isEmpty ? "." : base) }
+    var overrides = table?.overrides ?? []
     if let node = top["overrides"], let items = reader.list(node, "overrides", what: "a list of overrides") {
       var seen: [String: Int] = [:]
       for (index, item) in items.enumerated() {
@@ -125,10 +134,9 @@ package struct SpecDecoder {
     }
     checkJobGraph()
     checkFromSizes(jobs)
-    let base = PathText.deletingLastComponent(path)
     return JobFile(
       path: path, baseDirectory: base.isEmpty ? "." : base, version: version, outputRoot: outputRoot, limits: limits,
-      jobs: jobs, overrides: overrides)
+      jobs: jobs, overrides: overrides, cropTable: table?.file, cropTableRows: table?.overrides.count ?? 0)
   }
 
   /// ASCII letters, digits, `-` and `_` (names appear in output paths through `{job}`).

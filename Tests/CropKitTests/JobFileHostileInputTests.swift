@@ -121,7 +121,7 @@ final class JobFileHostileInputTests: XCTestCase {
     XCTAssertEqual(
       load(text),
       [
-        "job.yaml:3:1: error: x-common: expected one of the keys version, output, limits, defaults, jobs, overrides but received the unknown key \"x-common\""
+        "job.yaml:3:1: error: x-common: expected one of the keys version, output, limits, defaults, jobs, overrides, overrides_from but received the unknown key \"x-common\""
       ])
     let result = JobFileLoader.load(
       bytes: Array(

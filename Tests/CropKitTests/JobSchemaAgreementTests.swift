@@ -193,12 +193,14 @@ final class JobSchemaAgreementTests: XCTestCase {
 
   // MARK: - Named types
 
-  /// Every named type (`$defs`) of the printed schema is used by some field.
+  /// Every named type (`$defs`) of the printed schema is used by some field, but the crop
+  /// table's row: the schema of a line of a JSON Lines table, not of the job file.
   func testEveryNamedTypeIsReferenced() throws {
     let text = JobSchema.text
     let root = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
     let defs = try XCTUnwrap(root["$defs"] as? [String: Any])
-    for name in defs.keys.sorted() {
+    XCTAssertNotNil(defs[JobSchema.cropTable.name])
+    for name in defs.keys.sorted() where name != JobSchema.cropTable.name {
       XCTAssertTrue(text.contains("\"$ref\": \"#/$defs/\(name)\""), "$defs/\(name) is never referenced")
     }
   }

@@ -36,7 +36,8 @@ final class JobSchemaTests: XCTestCase {
   // MARK: - One table
 
   func testKeyListsOfTheTopLevelAndOfTheMappingsBuiltFromOthers() {
-    XCTAssertEqual(JobSchema.file.keys, ["version", "output", "limits", "defaults", "jobs", "overrides"])
+    XCTAssertEqual(
+      JobSchema.file.keys, ["version", "output", "limits", "defaults", "jobs", "overrides", "overrides_from"])
     XCTAssertEqual(Set(JobSchema.override.keys), Set(["job", "source"] + JobSchema.place.keys))
     XCTAssertEqual(Set(JobSchema.job.keys), Set(["sources", "exclude", "from"] + JobSchema.defaults.keys))
   }

@@ -130,12 +130,16 @@ final class SpecDecoderTests: XCTestCase {
     XCTAssertEqual(thumb.place.overflow, .fill, "crop keeps the fields it does not replace")
     XCTAssertEqual(thumb.outputs[0].encode.options.format, .jpeg, "jpg is another name of jpeg")
 
-    XCTAssertEqual(file.overrides.count, 2)
-    XCTAssertEqual(file.overrides[0].job, "avatar")
-    XCTAssertEqual(file.overrides[0].source, "people/ken.jpg")
-    XCTAssertEqual(file.overrides[0].fields, ["crop"])
-    XCTAssertEqual(file.overrides[0].place.crop, CropRect(x: 410, y: 220, width: 1400, height: 1400))
-    let o = file.overrides[1]
+    // The crop table's row first, then the inline overrides.
+    XCTAssertEqual(file.overrides.count, 3)
+    XCTAssertEqual(file.cropTableRows, 1)
+    XCTAssertEqual(file.overrides[0].source, "people/ann.jpg")
+    XCTAssertEqual(file.overrides[0].place.crop, CropRect(x: 12, y: 34, width: 560, height: 560, angle: -3))
+    XCTAssertEqual(file.overrides[1].job, "avatar")
+    XCTAssertEqual(file.overrides[1].source, "people/ken.jpg")
+    XCTAssertEqual(file.overrides[1].fields, ["crop"])
+    XCTAssertEqual(file.overrides[1].place.crop, CropRect(x: 410, y: 220, width: 1400, height: 1400))
+    let o = file.overrides[2]
     XCTAssertNil(o.job)
     XCTAssertEqual(o.fields, Set(JobSchema.place.keys).subtracting(["crop"]))
     XCTAssertEqual(o.place.fit, Fit.none)
@@ -330,7 +334,7 @@ final class SpecDecoderTests: XCTestCase {
         """),
       [
         "job.yaml:1:1: error: output: expected the output root (the folder every output is written inside) but received no \"output\"",
-        "job.yaml:2:1: error: outptu: expected one of the keys version, output, limits, defaults, jobs, overrides but received the unknown key \"outptu\"; did you mean \"output\"?",
+        "job.yaml:2:1: error: outptu: expected one of the keys version, output, limits, defaults, jobs, overrides, overrides_from but received the unknown key \"outptu\"; did you mean \"output\"?",
         "job.yaml:6:23: error: jobs.a.guide.shap: expected one of the keys shape, size, width, height, aspect but received the unknown key \"shap\"; did you mean \"shape\"?",
         "job.yaml:7:13: error: jobs.a.place.zom: expected one of the keys fit, zoom, offset, focus, rotate, flip, crop, overflow, background, upscale but received the unknown key \"zom\"; did you mean \"zoom\"?",
         "job.yaml:8:45: error: jobs.a.outputs[0].encode.qualty: expected one of the keys format, quality, lossless, effort, max_bytes, min_quality, over_budget, colour, progressive, subsample, compression, palette but received the unknown key \"qualty\"; did you mean \"quality\"?",
@@ -353,7 +357,7 @@ final class SpecDecoderTests: XCTestCase {
             outputs: [{path: "{stem}-{width}.jpg", width: 90, quality: 90}]
         """),
       [
-        "job.yaml:3:1: error: quality: expected one of the keys version, output, limits, defaults, jobs, overrides but received the unknown key \"quality\"; \"quality\" is a key of encode",
+        "job.yaml:3:1: error: quality: expected one of the keys version, output, limits, defaults, jobs, overrides, overrides_from but received the unknown key \"quality\"; \"quality\" is a key of encode",
         "job.yaml:7:5: error: jobs.a.zoom: expected one of the keys sources, exclude, from, guide, place, outputs, encode, metadata but received the unknown key \"zoom\"; \"zoom\" is a key of place",
         "job.yaml:8:23: error: jobs.a.guide.x: expected one of the keys shape, size, width, height, aspect but received the unknown key \"x\"; \"x\" is a key of place.crop",
         "job.yaml:9:44: error: jobs.a.outputs[0].width: expected one of the keys path, size, scales, widths, encode, metadata but received the unknown key \"width\"; did you mean \"widths\"?",

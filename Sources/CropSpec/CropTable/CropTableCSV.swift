@@ -1,0 +1,214 @@
+/// A streaming reader of CSV crop tables (RFC 4180): fed chunk by chunk, it keeps only the
+/// row being read.
+///
+/// Cells are separated by commas and rows by line breaks (LF or CRLF; a CR outside quotes is
+/// ignored). A cell that contains a comma, a quote or a line break is quoted, with its quotes
+/// doubled (`"a ""b"", c"`). The first row is the header: it names the columns, in any order;
+/// a column it does not name is not set in any row, and an empty cell is not set in its row.
+/// Empty lines are skipped. Every cell is located at the line and column (in Unicode scalars)
+/// where it starts, its opening quote for a quoted one.
+struct CSVTableReader {
+  let limits: CropTableLimits
+
+  private enum State { case cellStart, unquoted, quoted, quoteSeen }
+  private static let (comma, quote, lf, cr): (UInt8, UInt8, UInt8, UInt8) = (0x2C, 0x22, 0x0A, 0x0D)
+
+  /// One cell of the row being read: its bytes in `bytes` and where it starts.
+  private struct RawCell {
+    var start: Int
+    var end: Int
+    var mark: SourceMark
+  }
+
+  private var state = State.cellStart
+  private var line = 1
+  private var column = 1
+  /// The row being read: the cells' bytes (quotes and doubled quotes resolved) and cells.
+  private var bytes: [UInt8] = []
+  private var cells: [RawCell] = []
+  private var cellMark = SourceMark(line: 1, column: 1)
+  private var cellStart = 0
+  private var rowBytes = 0
+  /// For each cell position of the header, its column (nil until the header is read).
+  private var header: [Int]? = nil
+  private var rows = 0
+  /// The row handed to the sink, reused.
+  private var row: [TableCell?] = Array(repeating: nil, count: TableColumns.names.count)
+
+  init(limits: CropTableLimits) {
+    self.limits = limits
+    bytes.reserveCapacity(1024)
+  }
+
+  /// Reads `chunk`; false when reading stops (the sink asked, or a problem ends the table).
+  mutating func feed<Sink: TableSink>(_ chunk: UnsafeBufferPointer<UInt8>, into sink: inout Sink) -> Bool {
+    for b in chunk {
+      rowBytes += 1
+      if rowBytes > limits.maxRowBytes {
+        let start = cells.first?.mark ?? cellMark
+        _ = sink.problem(start, "", "the row is longer than \(limits.maxRowBytes) bytes (the limit); reading stops")
+        return false
+      }
+      switch state {
+      case .cellStart:
+        cellMark = SourceMark(line: line, column: column)
+        cellStart = bytes.count
+        switch b {
+        case Self.quote: state = .quoted
+        case Self.comma: endCell()
+        case Self.lf:
+          endCell()
+          guard endRow(into: &sink) else { return false }
+        case Self.cr: break
+        default:
+          bytes.append(b)
+          state = .unquoted
+        }
+      case .unquoted:
+        switch b {
+        case Self.comma:
+          endCell()
+          state = .cellStart
+        case Self.lf:
+          endCell()
+          state = .cellStart
+          guard endRow(into: &sink) else { return false }
+        case Self.cr: break
+        case Self.quote:
+          let mark = SourceMark(line: line, column: column)
+          guard sink.problem(mark, "", "a quote inside an unquoted cell; quote the whole cell and double its quotes")
+          else { return false }
+          bytes.append(b)
+        default: bytes.append(b)
+        }
+      case .quoted:
+        if b == Self.quote { state = .quoteSeen } else { bytes.append(b) }
+      case .quoteSeen:
+        switch b {
+        case Self.quote:
+          bytes.append(b)
+          state = .quoted
+        case Self.comma:
+          endCell()
+          state = .cellStart
+        case Self.lf:
+          endCell()
+          state = .cellStart
+          guard endRow(into: &sink) else { return false }
+        case Self.cr: break
+        default:
+          let mark = SourceMark(line: line, column: column)
+          guard sink.problem(mark, "", "expected a comma or the end of the row after a closing quote") else {
+            return false
+          }
+          bytes.append(b)
+          state = .unquoted
+        }
+      }
+      if b == Self.lf {
+        line += 1
+        column = 1
+      } else {
+        TableColumns.advance(&column, b)
+      }
+    }
+    return true
+  }
+
+  /// Ends the table: the last row needs no line break, a quoted cell must be closed.
+  mutating func finish<Sink: TableSink>(into sink: inout Sink) {
+    if state == .quoted {
+      _ = sink.problem(cellMark, "", "a quoted cell is not closed (a quote is missing)")
+      return
+    }
+    if state != .cellStart || !cells.isEmpty {
+      endCell()
+      _ = endRow(into: &sink)
+    }
+    if header == nil {
+      _ = sink.problem(SourceMark(line: 1, column: 1), "", "expected a header row naming the columns but received none")
+    }
+  }
+
+  private mutating func endCell() {
+    cells.append(RawCell(start: cellStart, end: bytes.count, mark: cellMark))
+    cellStart = bytes.count
+  }
+
+  /// Hands a complete row to the sink (the first one is the header).
+  private mutating func endRow<Sink: TableSink>(into sink: inout Sink) -> Bool {
+    defer {
+      bytes.removeAll(keepingCapacity: true)
+      cells.removeAll(keepingCapacity: true)
+      rowBytes = 0
+      state = .cellStart
+    }
+    if cells.count == 1 && cells[0].start == cells[0].end { return true }  // an empty line
+    guard let header else { return readHeader(into: &sink) }
+    let mark = cells[0].mark
+    guard cells.count == header.count else {
+      return sink.problem(
+        mark, "",
+        Diagnostic.expected("\(header.count) cells (the header's columns)", received: "\(cells.count)"))
+    }
+    rows += 1
+    if rows > limits.maxRows {
+      _ = sink.problem(mark, "", "the crop table has more than \(limits.maxRows) rows (the limit); reading stops")
+      return false
+    }
+    for i in row.indices { row[i] = nil }
+    var ok = true
+    bytes.withUnsafeBufferPointer { all in
+      for (position, cell) in cells.enumerated() where cell.end > cell.start {
+        let column = header[position]
+        guard let text = TableColumns.text(UnsafeBufferPointer(rebasing: all[cell.start..<cell.end])) else {
+          ok = sink.problem(cell.mark, TableColumns.names[column], "expected UTF-8 text but received invalid bytes")
+          continue
+        }
+        row[column] = TableCell(text: text, kind: .csv, mark: cell.mark)
+      }
+    }
+    return ok && sink.row(row, line: mark.line)
+  }
+
+  /// Reads the header: each known column once, `source` among them, and some column that
+  /// places the photo. A header with a problem ends the table (its rows could not be read).
+  private mutating func readHeader<Sink: TableSink>(into sink: inout Sink) -> Bool {
+    var columns: [Int] = []
+    var ok = true
+    bytes.withUnsafeBufferPointer { all in
+      for cell in cells {
+        let name = UnsafeBufferPointer(rebasing: all[cell.start..<cell.end])
+        guard let index = TableColumns.index(of: name) else {
+          let text = TableColumns.text(name) ?? String(decoding: name, as: UTF8.self)
+          _ = sink.problem(cell.mark, "", TableColumns.unknown(text))
+          ok = false
+          continue
+        }
+        if columns.contains(index) {
+          _ = sink.problem(
+            cell.mark, "",
+            Diagnostic.expected("each column once", received: "\"\(TableColumns.names[index])\" again"))
+          ok = false
+        }
+        columns.append(index)
+      }
+    }
+    let mark = cells[0].mark
+    let names = columns.map { TableColumns.names[$0] }
+    if ok && !names.contains("source") {
+      _ = sink.problem(mark, "source", Diagnostic.missing("source", "a source column (the photo of each row)"))
+      ok = false
+    }
+    if ok && names.allSatisfy(JobSchema.cropTableTextColumns.contains) {
+      _ = sink.problem(
+        mark, "",
+        Diagnostic.expected(
+          "a column of the crop or of a place field (\(TableColumns.names.dropFirst(2).joined(separator: ", ")))",
+          received: "only " + names.joined(separator: ", ")))
+      ok = false
+    }
+    header = columns
+    return ok
+  }
+}
