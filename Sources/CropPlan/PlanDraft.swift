@@ -121,25 +121,3 @@ struct PlanDraft {
     }
   }
 }
-
-/// The job file's overrides by source, so that finding a source's overrides is a lookup,
-/// not a scan of all of them (a job file may hold one per photo).
-struct OverrideIndex {
-  private var bySource: [String: [Override]] = [:]
-
-  init(_ overrides: [Override], base: String) {
-    for override in overrides {
-      bySource[SourceExpansion.absolute(override.source, base: base), default: []].append(override)
-    }
-  }
-
-  /// `place` with every override of this source (for this job, or for every job) applied,
-  /// in the order the job file lists them.
-  func place(_ place: PlaceSpec, job: String, sourcePath: String) -> PlaceSpec {
-    var result = place
-    for override in bySource[sourcePath] ?? [] where override.job == nil || override.job == job {
-      result = result.applying(override)
-    }
-    return result
-  }
-}

@@ -37,6 +37,7 @@ public struct Planner: Sendable {
       if case .from(let upstream) = job.input { draft.addProducedSources(of: upstream, for: job, stage: stage) }
       planOutputs(of: job, stage: stage, into: &draft)
     }
+    draft.warnAboutUnusedOverrides()
     draft.chooseLoadShrink()
     draft.checkOutputPaths()
     return Plan(
@@ -55,7 +56,7 @@ public struct Planner: Sendable {
         continue
       }
       guard let header = source.header else { continue }
-      let place = draft.overrides.place(job.place, job: job.name, sourcePath: source.absolutePath)
+      let place = draft.overrides.place(job.place, job: job.name, source: source)
       for (entry, spec) in job.outputs.enumerated() {
         for (sizeIndex, outputScale) in Self.scales(spec.sizes, guide: job.guide).enumerated() {
           let result = plannedOutput(

@@ -1,0 +1,99 @@
+import CropSpec
+import Foundation
+
+/// The job file's overrides (a crop table's rows, then the inline ones) by source, so that
+/// finding a source's overrides is one lookup, not a scan of all of them: a crop table may
+/// hold one per photo, a million.
+///
+/// Overrides are keyed by their source made absolute lexically (`.` and `..` resolved as
+/// text, no file system access: a million overrides cost no million `lstat`s), and a source
+/// is looked up by its path as the job found it, made absolute the same way, then by its
+/// resolved absolute path. An override that names a photo through a symbolic link the job
+/// does not go through is not matched; the warning about overrides of no source names it.
+struct OverrideIndex {
+  private let overrides: [Override]
+  /// The job file's folder, absolute.
+  private let base: String
+  /// Lexical absolute source path → the first of its overrides.
+  private var first: [String: Int32] = [:]
+  /// For each override, the next one of the same source (-1: none), in the order they apply.
+  private var next: [Int32]
+
+  init(_ overrides: [Override], base: String) {
+    self.overrides = overrides
+    next = Array(repeating: -1, count: overrides.count)
+    first.reserveCapacity(overrides.count)
+    self.base = Self.lexicallyAbsolute(base, base: FileManager.default.currentDirectoryPath)
+    for (index, override) in overrides.enumerated() {
+      let key = Self.lexicallyAbsolute(override.source, base: self.base)
+      guard var at = first[key] else {
+        first[key] = Int32(index)
+        continue
+      }
+      while next[Int(at)] >= 0 { at = next[Int(at)] }
+      next[Int(at)] = Int32(index)
+    }
+  }
+
+  /// The overrides of `source` in the order they apply, for every job. A source an earlier
+  /// job writes (`from:`) has a path relative to the output root: it is found by its
+  /// absolute path only.
+  func indices(of source: PlannedSource) -> [Int] {
+    let lexical = source.producedBy == nil ? first[Self.lexicallyAbsolute(source.path, base: base)] : nil
+    var result: [Int] = []
+    var at = lexical ?? first[source.absolutePath] ?? -1
+    while at >= 0 {
+      result.append(Int(at))
+      at = next[Int(at)]
+    }
+    return result
+  }
+
+  /// `place` with every override of `source` for `job` (or for every job) applied, in order.
+  func place(_ place: PlaceSpec, job: String, source: PlannedSource) -> PlaceSpec {
+    var result = place
+    for index in indices(of: source) where overrides[index].job == nil || overrides[index].job == job {
+      result = result.applying(overrides[index])
+    }
+    return result
+  }
+
+  /// Overrides that no job's source takes: of a source no job reads, or naming a job that
+  /// does not read it. One pass over what each job reads.
+  func unused(jobSources: [String: [(index: Int, subdirectory: String)]], sources: [PlannedSource]) -> [Int] {
+    var used = [Bool](repeating: false, count: overrides.count)
+    for (job, list) in jobSources {
+      for (sourceIndex, _) in list {
+        for index in indices(of: sources[sourceIndex])
+        where overrides[index].job == nil || overrides[index].job == job {
+          used[index] = true
+        }
+      }
+    }
+    return used.indices.filter { !used[$0] }
+  }
+
+  /// `path` joined to the absolute `base` (unless absolute) with empty and `.` segments
+  /// dropped and `..` taking one off, as text.
+  static func lexicallyAbsolute(_ path: String, base: String) -> String {
+    let joined = path.hasPrefix("/") ? path : base + "/" + path
+    var clean = !joined.hasSuffix("/")
+    if clean {
+      for segment in joined.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).dropFirst()
+      where segment.isEmpty || segment.elementsEqual(".".utf8) || segment.elementsEqual("..".utf8) {
+        clean = false
+        break
+      }
+    }
+    if clean { return joined }
+    var parts: [Substring] = []
+    for segment in joined.split(separator: "/") where segment != "." {
+      if segment == ".." {
+        _ = parts.popLast()
+      } else {
+        parts.append(segment)
+      }
+    }
+    return "/" + parts.joined(separator: "/")
+  }
+}
