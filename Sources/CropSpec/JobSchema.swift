@@ -62,18 +62,21 @@ extension SchemaType {
 
   /// The range of the integer form, if any.
   public var integerRange: ClosedRange<Int>? {
+    if case .integer(let range) = self { return range }  // the usual case, without building `forms`
     for case .integer(let range) in forms { return range }
     return nil
   }
 
   /// The range of the number form, if any.
   public var numberRange: ClosedRange<Double>? {
+    if case .number(let range) = self { return range }  // the usual case, without building `forms`
     for case .number(let range) in forms { return range }
     return nil
   }
 
   /// The range of both numbers of the `[x, y]` form, if any.
   public var pairRange: ClosedRange<Double>? {
+    if case .pair(let range) = self { return range }  // the usual case, without building `forms`
     for case .pair(let range) in forms { return range }
     return nil
   }

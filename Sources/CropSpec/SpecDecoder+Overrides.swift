@@ -5,7 +5,7 @@ extension SpecDecoder {
   /// `seen` holds the index of each source and job met so far (one override each), and
   /// `first` names where that first one is in a message.
   mutating func override(
-    _ node: YAMLNode, _ field: String, index: Int, seen: inout [String: Int],
+    _ node: YAMLNode, _ field: String, index: Int, seen: inout [OverrideKey: Int],
     first where: (Int) -> String = { "overrides[\($0)]" }
   ) -> Override? {
     guard let e = reader.mapping(node, field, known: Self.overrideKeys, what: "an override: a mapping with source")
@@ -32,7 +32,7 @@ extension SpecDecoder {
     if let sourceNode = e["source"] {
       source = reader.string(sourceNode, join(field, "source"), what: "a source path")
       if let s = source {
-        let key = (job ?? "") + "\n" + s.split(separator: "/").filter { $0 != "." }.joined(separator: "/")
+        let key = OverrideKey(job: job, source: s)
         if let first = seen[key] {
           reader.error(
             sourceNode.mark, join(field, "source"),
@@ -57,6 +57,37 @@ extension SpecDecoder {
     let (place, fields) = applyPlace(placeEntries, field, base: PlaceSpec())
     guard ok, reader.diagnostics.count == before, let source else { return nil }
     return Override(job: job, source: source, place: place, fields: fields, mark: node.mark)
+  }
+}
+
+/// A source and job, as "one override per source and job" compares them: `./a.jpg` and
+/// `a.jpg` are one source. A path already in that form is kept, not copied (a crop table
+/// has a million of them).
+struct OverrideKey: Hashable {
+  var job: String?
+  var source: String
+
+  init(job: String?, source: String) {
+    self.job = job
+    self.source =
+      Self.isPlain(source) ? source : source.split(separator: "/").filter { $0 != "." }.joined(separator: "/")
+  }
+
+  /// No empty segment (a leading, trailing or doubled `/`) and no `.` segment: one pass
+  /// over the bytes.
+  static func isPlain(_ path: String) -> Bool {
+    var length = 0
+    var dot = false
+    for byte in path.utf8 {
+      if byte == UInt8(ascii: "/") {
+        if length == 0 || (length == 1 && dot) { return false }
+        length = 0
+      } else {
+        dot = length == 0 && byte == UInt8(ascii: ".")
+        length += 1
+      }
+    }
+    return length > 0 && !(length == 1 && dot)
   }
 }
 

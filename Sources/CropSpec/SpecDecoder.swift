@@ -127,7 +127,7 @@ package struct SpecDecoder {
     if let node = top["overrides_from"] { table = cropTable(node, base: base.isEmpty ? "." : base) }
     var overrides = table?.overrides ?? []
     if let node = top["overrides"], let items = reader.list(node, "overrides", what: "a list of overrides") {
-      var seen: [String: Int] = [:]
+      var seen: [OverrideKey: Int] = [:]
       for (index, item) in items.enumerated() {
         if let o = override(item, "overrides[\(index)]", index: index, seen: &seen) { overrides.append(o) }
       }

@@ -32,6 +32,8 @@ struct CSVTableReader {
   /// For each cell position of the header, its column (nil until the header is read).
   private var header: [Int]? = nil
   private var rows = 0
+  /// Bytes read so far.
+  private var consumed = 0
   /// The row handed to the sink, reused.
   private var row: [TableCell?] = Array(repeating: nil, count: TableColumns.names.count)
 
@@ -43,6 +45,7 @@ struct CSVTableReader {
   /// Reads `chunk`; false when reading stops (the sink asked, or a problem ends the table).
   mutating func feed<Sink: TableSink>(_ chunk: UnsafeBufferPointer<UInt8>, into sink: inout Sink) -> Bool {
     for b in chunk {
+      consumed += 1
       rowBytes += 1
       if rowBytes > limits.maxRowBytes {
         let start = cells.first?.mark ?? cellMark
@@ -168,7 +171,7 @@ struct CSVTableReader {
         row[column] = TableCell(text: text, kind: .csv, mark: cell.mark)
       }
     }
-    return ok && sink.row(row, line: mark.line)
+    return ok && sink.row(row, line: mark.line, offset: consumed)
   }
 
   /// Reads the header: each known column once, `source` among them, and some column that

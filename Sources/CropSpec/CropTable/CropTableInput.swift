@@ -36,9 +36,9 @@ struct TableCell {
 
 /// Where a reader sends what it finds: rows, with the line each starts on, and problems.
 protocol TableSink {
-  /// A row's cells by column (the index in `JobSchema.cropTable.keys`; nil: not set);
-  /// false stops reading.
-  mutating func row(_ cells: [TableCell?], line: Int) -> Bool
+  /// A row's cells by column (the index in `JobSchema.cropTable.keys`; nil: not set), the
+  /// line it starts on, and how many bytes of the table are read with it; false stops reading.
+  mutating func row(_ cells: [TableCell?], line: Int, offset: Int) -> Bool
   /// A problem at `mark` in column `field` ("" for the row or the file); false stops reading.
   mutating func problem(_ mark: SourceMark, _ field: String, _ message: String) -> Bool
 }
@@ -107,9 +107,15 @@ enum TableColumns {
       + Suggestion.didYouMean(name, in: names)
   }
 
-  /// The text of `bytes` when it is valid UTF-8.
+  /// The text of `bytes` when it is valid UTF-8 (ASCII, the usual case, without the
+  /// general check).
   static func text(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
-    String(validating: bytes, as: UTF8.self)
+    var ascii = true
+    for b in bytes where b >= 0x80 {
+      ascii = false
+      break
+    }
+    return ascii ? String(decoding: bytes, as: UTF8.self) : String(validating: bytes, as: UTF8.self)
   }
 
   /// Advances a 1-based column past `byte`: continuation bytes of UTF-8 do not count, so

@@ -8,6 +8,8 @@ struct JSONLinesTableReader {
   private var line = 1
   private var bytes: [UInt8] = []
   private var rows = 0
+  /// Bytes read up to the end of the current line.
+  private var consumed = 0
   private var row: [TableCell?] = Array(repeating: nil, count: TableColumns.names.count)
   /// Decoded string bytes, reused.
   private var scratch: [UInt8] = []
@@ -45,6 +47,7 @@ struct JSONLinesTableReader {
   }
 
   private mutating func endLine<Sink: TableSink>(into sink: inout Sink) -> Bool {
+    consumed += bytes.count + 1
     defer {
       bytes.removeAll(keepingCapacity: true)
       line += 1
@@ -72,7 +75,7 @@ struct JSONLinesTableReader {
     }
     self.scratch = scratch
     guard keepGoing else { return false }
-    return parsed ? sink.row(row, line: line) : true
+    return parsed ? sink.row(row, line: line, offset: consumed) : true
   }
 }
 

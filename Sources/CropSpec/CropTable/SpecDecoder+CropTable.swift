@@ -1,4 +1,5 @@
 import CropSupport
+import Foundation
 
 extension SpecDecoder {
   // MARK: Crop tables (overrides_from)
@@ -18,7 +19,9 @@ extension SpecDecoder {
     }
     let file = name.hasPrefix("/") || base == "." ? name : base + "/" + name
     let mainReader = reader
-    var rows = TableRows(decoder: self, limits: tableLimits)
+    var info = stat()
+    let size = stat(file, &info) == 0 ? Int(info.st_size) : 0
+    var rows = TableRows(decoder: self, limits: tableLimits, size: size)
     rows.decoder.reader = NodeReader(file: file)
     var csv = CSVTableReader(limits: tableLimits)
     var jsonl = JSONLinesTableReader(limits: tableLimits)
@@ -64,24 +67,33 @@ private struct TableRows: TableSink {
   let limits: CropTableLimits
   var overrides: [Override] = []
   /// Each source and job's first row (for "one override per source and job").
-  private var seen: [String: Int] = [:]
+  private var seen: [OverrideKey: Int] = [:]
   /// One copy of each set of fields and of each job name, shared by every row that has it,
   /// so that a million rows keep no million sets.
   private var fieldSets: [Set<String>: Set<String>] = [:]
   private var jobNames: [String: String] = [:]
 
-  static let columns = TableColumns.names
-  static let source = columns.firstIndex(of: "source")!
-  static let job = columns.firstIndex(of: "job")!
-  static let crop = JobSchema.cropTableCropColumns.map { columns.firstIndex(of: $0)! }
-  static let single = ["zoom", "rotate"].map { ($0, columns.firstIndex(of: $0)!) }
-  static let pairs = JobSchema.cropTablePairs.map {
-    (columns.firstIndex(of: $0.0)!, columns.firstIndex(of: $0.1)!, $0.2)
-  }
+  /// The table's size in bytes, to reserve room for its overrides once some are read.
+  let size: Int
 
-  init(decoder: SpecDecoder, limits: CropTableLimits) {
+  /// Where each column is in a row (held here, not in statics: a lookup per cell).
+  let columns = TableColumns.names
+  let sourceColumn: Int
+  let jobColumn: Int
+  let cropColumns: [Int]
+  let singleColumns: [(String, Int)]
+  let pairColumns: [(Int, Int, String)]
+
+  init(decoder: SpecDecoder, limits: CropTableLimits, size: Int) {
     self.decoder = decoder
     self.limits = limits
+    self.size = size
+    let columns = self.columns
+    sourceColumn = columns.firstIndex(of: "source")!
+    jobColumn = columns.firstIndex(of: "job")!
+    cropColumns = JobSchema.cropTableCropColumns.map { columns.firstIndex(of: $0)! }
+    singleColumns = ["zoom", "rotate"].map { ($0, columns.firstIndex(of: $0)!) }
+    pairColumns = JobSchema.cropTablePairs.map { (columns.firstIndex(of: $0.0)!, columns.firstIndex(of: $0.1)!, $0.2) }
   }
 
   mutating func problem(_ mark: SourceMark, _ field: String, _ message: String) -> Bool {
@@ -96,27 +108,34 @@ private struct TableRows: TableSink {
     return false
   }
 
-  mutating func row(_ cells: [TableCell?], line: Int) -> Bool {
+  mutating func row(_ cells: [TableCell?], line: Int, offset: Int) -> Bool {
+    // Room for the whole table at once, estimated from its first rows: growing a large
+    // array by doubling would hold it twice.
+    if overrides.count == 4096 && offset > 0 {
+      let rows = Int(Double(size) / Double(offset) * 4096 * 1.02) + 16
+      overrides.reserveCapacity(rows)
+      seen.reserveCapacity(rows)
+    }
     var pairs: [YAMLPair] = []
     func add(_ key: String, _ value: YAMLNode) {
       pairs.append(YAMLPair(key: YAMLNode(value: .scalar(key, .plain), mark: value.mark), value: value))
     }
-    if let cell = cells[Self.source] { add("source", Self.node(cell, text: true)) }
-    if let cell = cells[Self.job] { add("job", Self.node(cell, text: true)) }
-    let crop = Self.crop.compactMap { index in cells[index].map { (Self.columns[index], $0) } }
-    if let first = crop.first {
-      let entries = crop.map {
+    if let cell = cells[sourceColumn] { add("source", Self.node(cell, text: true)) }
+    if let cell = cells[jobColumn] { add("job", Self.node(cell, text: true)) }
+    let cropCells = cropColumns.compactMap { index in cells[index].map { (columns[index], $0) } }
+    if let first = cropCells.first {
+      let entries = cropCells.map {
         YAMLPair(key: YAMLNode(value: .scalar($0.0, .plain), mark: $0.1.mark), value: Self.node($0.1))
       }
       add("crop", YAMLNode(value: .mapping(entries), mark: first.1.mark))
     }
-    for (name, index) in Self.single { if let cell = cells[index] { add(name, Self.node(cell)) } }
+    for (name, index) in singleColumns { if let cell = cells[index] { add(name, Self.node(cell)) } }
     var ok = true
-    for (x, y, place) in Self.pairs {
+    for (x, y, place) in pairColumns {
       switch (cells[x], cells[y]) {
       case (let cx?, let cy?): add(place, YAMLNode(value: .sequence([Self.node(cx), Self.node(cy)]), mark: cx.mark))
       case (let given?, nil), (nil, let given?):
-        let (have, lack) = cells[x] == nil ? (Self.columns[y], Self.columns[x]) : (Self.columns[x], Self.columns[y])
+        let (have, lack) = cells[x] == nil ? (columns[y], columns[x]) : (columns[x], columns[y])
         decoder.reader.error(
           given.mark, lack,
           Diagnostic.expected("\(lack) with \(have) (the \(place) is a point [x, y])", received: "\(have) alone"))
