@@ -1,4 +1,5 @@
 import CropSpec
+import CropSupport
 import Foundation
 
 /// The job file's overrides (a crop table's rows, then the inline ones) by source, so that
@@ -14,37 +15,50 @@ struct OverrideIndex {
   private let overrides: [Override]
   /// The job file's folder, absolute.
   private let base: String
-  /// Lexical absolute source path → the first of its overrides.
-  private var first: [String: Int32] = [:]
+  /// The first override of each source, by the hash of its lexical absolute path: the paths
+  /// themselves are not kept (a million of them would be most of the index), they are
+  /// rebuilt to compare when the hashes agree.
+  private var first: IndexTable
+  /// Each override's hash (of its lexical absolute path).
+  private var hashes: [Int]
   /// For each override, the next one of the same source (-1: none), in the order they apply.
   private var next: [Int32]
 
   init(_ overrides: [Override], base: String) {
     self.overrides = overrides
     next = Array(repeating: -1, count: overrides.count)
-    first.reserveCapacity(overrides.count)
-    self.base = Self.lexicallyAbsolute(base, base: FileManager.default.currentDirectoryPath)
+    first = IndexTable(capacity: overrides.count)
+    let base = Self.lexicallyAbsolute(base, base: FileManager.default.currentDirectoryPath)
+    self.base = base
+    hashes = Array(repeating: 0, count: overrides.count)
     for (index, override) in overrides.enumerated() {
-      let key = Self.lexicallyAbsolute(override.source, base: self.base)
-      guard var at = first[key] else {
-        first[key] = Int32(index)
+      let key = Self.lexicallyAbsolute(override.source, base: base)
+      hashes[index] = key.hashValue
+      guard var at = find(key, hash: hashes[index]) else {
+        first.insert(hash: hashes[index], index: index) { hashes[$0] }
         continue
       }
-      while next[Int(at)] >= 0 { at = next[Int(at)] }
-      next[Int(at)] = Int32(index)
+      while next[at] >= 0 { at = Int(next[at]) }
+      next[at] = Int32(index)
     }
+  }
+
+  /// The first override whose source is `key` (a lexical absolute path), if any.
+  private func find(_ key: String, hash: Int) -> Int? {
+    first.find(hash: hash) { hashes[$0] == hash && Self.lexicallyAbsolute(overrides[$0].source, base: base) == key }
   }
 
   /// The overrides of `source` in the order they apply, for every job. A source an earlier
   /// job writes (`from:`) has a path relative to the output root: it is found by its
   /// absolute path only.
   func indices(of source: PlannedSource) -> [Int] {
-    let lexical = source.producedBy == nil ? first[Self.lexicallyAbsolute(source.path, base: base)] : nil
+    func lookup(_ key: String) -> Int? { find(key, hash: key.hashValue) }
+    let lexical = source.producedBy == nil ? lookup(Self.lexicallyAbsolute(source.path, base: base)) : nil
     var result: [Int] = []
-    var at = lexical ?? first[source.absolutePath] ?? -1
+    var at = lexical ?? lookup(source.absolutePath) ?? -1
     while at >= 0 {
-      result.append(Int(at))
-      at = next[Int(at)]
+      result.append(at)
+      at = Int(next[at])
     }
     return result
   }

@@ -5,7 +5,7 @@ extension SpecDecoder {
   /// `seen` holds the index of each source and job met so far (one override each), and
   /// `first` names where that first one is in a message.
   mutating func override(
-    _ node: YAMLNode, _ field: String, index: Int, seen: inout [OverrideKey: Int],
+    _ node: YAMLNode, _ field: String, index: Int, seen: inout some OverrideRegistry,
     first where: (Int) -> String = { "overrides[\($0)]" }
   ) -> Override? {
     guard let e = reader.mapping(node, field, known: Self.overrideKeys, what: "an override: a mapping with source")
@@ -33,15 +33,13 @@ extension SpecDecoder {
       source = reader.string(sourceNode, join(field, "source"), what: "a source path")
       if let s = source {
         let key = OverrideKey(job: job, source: s)
-        if let first = seen[key] {
+        if let first = seen.earlier(key, index: index) {
           reader.error(
             sourceNode.mark, join(field, "source"),
             Diagnostic.expected(
               "one override per source and job",
               received: "a second override of \"\(s)\" (the first is \(`where`(first)))"))
           ok = false
-        } else {
-          seen[key] = index
         }
       }
     } else {
@@ -88,6 +86,21 @@ struct OverrideKey: Hashable {
       }
     }
     return length > 0 && !(length == 1 && dot)
+  }
+}
+
+/// What "one override per source and job" remembers of the overrides met so far.
+protocol OverrideRegistry {
+  /// The index of the override of `key` met before, if any; else nil, and `index` is noted
+  /// as that of `key`.
+  mutating func earlier(_ key: OverrideKey, index: Int) -> Int?
+}
+
+extension Dictionary: OverrideRegistry where Key == OverrideKey, Value == Int {
+  mutating func earlier(_ key: OverrideKey, index: Int) -> Int? {
+    if let first = self[key] { return first }
+    self[key] = index
+    return nil
   }
 }
 

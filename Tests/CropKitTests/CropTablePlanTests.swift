@@ -1,4 +1,5 @@
 import CropKit
+import CropSupport
 import Foundation
 import XCTest
 
@@ -170,6 +171,19 @@ final class CropTablePlanTests: XCTestCase {
     print(
       "crop table: \(count) rows, \(bytes) bytes validated in \(String(format: "%.2f", seconds)) s; "
         + "peak RSS of the test process \(usage.ru_maxrss / 1024) MiB")
+  }
+
+  /// The index table under the override index and the duplicate check: found after growing,
+  /// with colliding hashes, and not found when absent.
+  func testIndexTableFindsEveryIndexAfterGrowing() {
+    let keys = (0..<5000).map { "photos/\($0).jpg" }
+    func hash(_ i: Int) -> Int { i % 7 == 0 ? 42 : keys[i].hashValue }  // every seventh collides
+    var table = IndexTable()
+    for i in keys.indices { table.insert(hash: hash(i), index: i, hashOf: hash) }
+    for i in keys.indices {
+      XCTAssertEqual(table.find(hash: hash(i)) { keys[$0] == keys[i] }, i)
+    }
+    XCTAssertNil(table.find(hash: "absent".hashValue) { _ in false })
   }
 
   /// docs/job-file.md lists the table's columns, and nothing else, in a `| column |` table.

@@ -67,7 +67,7 @@ private struct TableRows: TableSink {
   let limits: CropTableLimits
   var overrides: [Override] = []
   /// Each source and job's first row (for "one override per source and job").
-  private var seen: [OverrideKey: Int] = [:]
+  private var seen = TableRegistry()
   /// One copy of each set of fields and of each job name, shared by every row that has it,
   /// so that a million rows keep no million sets.
   private var fieldSets: [Set<String>: Set<String>] = [:]
@@ -114,7 +114,7 @@ private struct TableRows: TableSink {
     if overrides.count == 4096 && offset > 0 {
       let rows = Int(Double(size) / Double(offset) * 4096 * 1.02) + 16
       overrides.reserveCapacity(rows)
-      seen.reserveCapacity(rows)
+      seen.reserve(rows)
     }
     var pairs: [YAMLPair] = []
     func add(_ key: String, _ value: YAMLNode) {
@@ -179,5 +179,35 @@ private struct TableRows: TableSink {
       let item = YAMLNode(value: .scalar("", .plain), mark: cell.mark)
       return YAMLNode(value: .mapping([YAMLPair(key: item, value: item)]), mark: cell.mark)
     }
+  }
+}
+
+/// The crop table's sources and jobs met so far, with the line of each: the keys share their
+/// strings with the rows' overrides, and the table of their positions takes 4 bytes a slot
+/// (a `Dictionary` would take 40 a slot, a million rows' worth).
+private struct TableRegistry: OverrideRegistry {
+  private var keys: [OverrideKey] = []
+  /// Each key's line, and its hash (truncated: compared before the key).
+  private var lines: [Int32] = []
+  private var hashes: [Int32] = []
+  private var table = IndexTable()
+
+  mutating func reserve(_ rows: Int) {
+    keys.reserveCapacity(rows)
+    lines.reserveCapacity(rows)
+    hashes.reserveCapacity(rows)
+    table.reserve(rows) { Int(hashes[$0]) }
+  }
+
+  mutating func earlier(_ key: OverrideKey, index: Int) -> Int? {
+    let hash = Int32(truncatingIfNeeded: key.hashValue)
+    if let position = table.find(hash: Int(hash), { hashes[$0] == hash && keys[$0] == key }) {
+      return Int(lines[position])
+    }
+    table.insert(hash: Int(hash), index: keys.count) { Int(hashes[$0]) }
+    keys.append(key)
+    lines.append(Int32(clamping: index))
+    hashes.append(hash)
+    return nil
   }
 }
