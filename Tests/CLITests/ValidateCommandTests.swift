@@ -34,6 +34,32 @@ final class ValidateCommandTests: XCTestCase {
       """)
   }
 
+  /// A crop table's bad cells are located in the table, next to the job file's verdict.
+  func testCropTableErrorsAreLocatedInTheTable() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cropjob-validate-table-\(getpid())")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try """
+    version: 1
+    output: out
+    jobs: {a: {sources: "*.jpg", guide: {size: 100}, outputs: [{path: "{stem}.jpg"}]}}
+    overrides_from: crops.csv
+
+    """.write(to: folder.appendingPathComponent("job.yaml"), atomically: true, encoding: .utf8)
+    try "source,x,y,width,height\na.jpg,1,2,-3,4\nb.jpg,1,2,3,x\n".write(
+      to: folder.appendingPathComponent("crops.csv"), atomically: true, encoding: .utf8)
+    let result = try CLIRunner.run(["validate", "job.yaml"], cwd: folder)
+    XCTAssertEqual(result.status, 1, result.stderr)
+    XCTAssertEqual(
+      result.stdout,
+      """
+      crops.csv:2:11: error: width: expected a number between 1 and 1000000 but received the number -3
+      crops.csv:3:13: error: height: expected a number between 1 and 1000000 but received the string "x"
+      job.yaml: invalid (2 errors)
+
+      """)
+  }
+
   func testValidAndInvalidTogetherFail() throws {
     let bad = "\(fixtures)/invalid/range.yaml"
     let result = try CLIRunner.run(["validate", "jobs/avatars.yaml", bad])

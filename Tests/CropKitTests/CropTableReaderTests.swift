@@ -1,6 +1,7 @@
 import CropGeometry
 import CropKit
 import Foundation
+import TestSupport
 import XCTest
 
 /// Crop tables (`overrides_from`): CSV and JSON Lines read into the overrides they stand for,
@@ -244,6 +245,45 @@ final class CropTableReaderTests: XCTestCase {
     let place = file.overrides.reduce(PlaceSpec()) { $0.applying($1) }
     XCTAssertEqual(place.zoom, 3)
     XCTAssertEqual(place.rotate, 10)
+  }
+
+  // MARK: - Damaged tables
+
+  /// Seeded damage (bytes replaced, inserted, deleted, lines cut) to a valid CSV and JSON
+  /// Lines table: every copy gives a job file or diagnostics located in the table, never a
+  /// crash, and a job file exactly when there is no error.
+  func testDamagedTablesGiveDiagnosticsNotCrashes() throws {
+    let csv =
+      "source,job,x,y,width,height,angle,zoom,focus_x,focus_y\n\"a, b.jpg\",a,1,2,30,40,5,,,\nc.jpg,,,,,,,2,0.5,0.5\n"
+    let jsonl =
+      #"{"source": "a.jpg", "job": "a", "x": 1, "y": 2, "width": 30, "height": 40}"# + "\n"
+      + #"{"source": "c\u00e9.jpg", "zoom": 2, "focus_x": 0.5, "focus_y": 0.5}"# + "\n"
+    var random = SeededRandom(seed: 14)
+    let folder = TestPaths.scratch()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let alphabet = Array(",\"\r\n{}[]:\\ab.0-9e\u{FEFF}é".utf8)
+    for (ext, text) in [("csv", csv), ("jsonl", jsonl)] {
+      for _ in 0..<150 {
+        var bytes = Array(text.utf8)
+        for _ in 0..<Int.random(in: 1...4, using: &random) {
+          let at = Int.random(in: 0..<bytes.count, using: &random)
+          switch Int.random(in: 0..<4, using: &random) {
+          case 0: bytes[at] = alphabet.randomElement(using: &random)!
+          case 1: bytes.insert(alphabet.randomElement(using: &random)!, at: at)
+          case 2: if bytes.count > 1 { bytes.remove(at: at) }
+          default: bytes = Array(bytes.prefix(at))
+          }
+          if bytes.isEmpty { bytes = [0x7B] }
+        }
+        let table = folder.appendingPathComponent("crops.\(ext)")
+        try Data(bytes).write(to: table)
+        let result = Self.loadJob(in: folder, table: "crops.\(ext)")
+        XCTAssertEqual(result.jobFile == nil, result.diagnostics.hasErrors, String(decoding: bytes, as: UTF8.self))
+        for d in result.diagnostics where d.field != "overrides_from" {
+          XCTAssertTrue(d.file.hasSuffix("crops.\(ext)") && d.line >= 1 && d.column >= 1, "\(d)")
+        }
+      }
+    }
   }
 
   // MARK: - Limits
