@@ -45,14 +45,14 @@ extension SpecDecoder {
     } else {
       reader.error(node.mark, join(field, "source"), Diagnostic.missing("source", "the photo this override applies to"))
     }
-    let placeEntries = e.filter { Self.placeKeys.contains($0.key) }
-    if placeEntries.isEmpty {
+    // applyPlace reads place keys only: `e` is given whole (no copy per override).
+    if !e.keys.contains(where: Self.placeKeys.contains) {
       reader.error(
         node.mark, field, Diagnostic.expected("crop or at least one place field", received: "an override without any"))
       ok = false
     }
     let before = reader.diagnostics.count
-    let (place, fields) = applyPlace(placeEntries, field, base: PlaceSpec())
+    let (place, fields) = applyPlace(e, field, base: PlaceSpec())
     guard ok, reader.diagnostics.count == before, let source else { return nil }
     return Override(job: job, source: source, place: place, fields: fields, mark: node.mark)
   }
