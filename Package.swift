@@ -10,13 +10,16 @@ let package = Package(
     .executable(name: "cropjob", targets: ["cropjob"]),
   ],
   targets: [
-    // System libraries, found through pkg-config (Debian: libvips-dev, libyaml-dev).
+    // System libraries, found through pkg-config (Debian: libvips-dev, libyaml-dev, libsqlite3-dev).
     .systemLibrary(
       name: "CVips", path: "Sources/CVips", pkgConfig: "vips",
       providers: [.apt(["libvips-dev"])]),
     .systemLibrary(
       name: "CYAML", path: "Sources/CYAML", pkgConfig: "yaml-0.1",
       providers: [.apt(["libyaml-dev"])]),
+    .systemLibrary(
+      name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
+      providers: [.apt(["libsqlite3-dev"])]),
     // Fixed-arity C wrappers over libvips' variadic API (Swift cannot call C variadics).
     // gmodule: cj_init opens libvips' heif module itself (the others are not loaded).
     .target(
@@ -39,9 +42,10 @@ let package = Package(
     .target(
       name: "CropImaging", dependencies: ["CropPlan", "CropSpec", "CropGeometry", "CropSupport", "CVipsShim"],
       path: "Sources/CropImaging"),
-    // Atomic writer, manifest and its journal.
+    // Atomic writer, manifest, and the state database (SQLite) with its header cache.
     .target(
-      name: "CropStore", dependencies: ["CropPlan", "CropSpec", "CropGeometry", "CropSupport", "CSystem"],
+      name: "CropStore",
+      dependencies: ["CropPlan", "CropSpec", "CropGeometry", "CropSupport", "CSystem", "CSQLite"],
       path: "Sources/CropStore"),
     // The concurrent executor: decode once per source, render, encode, commit.
     .target(

@@ -21,6 +21,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 ALLOWED = {
     "CVips": set(),
     "CYAML": set(),
+    "CSQLite": set(),
     "CVipsShim": {"CVips"},
     "CSystem": set(),
     "CropGeometry": set(),
@@ -28,7 +29,7 @@ ALLOWED = {
     "CropSpec": {"CropGeometry", "CropSupport", "CYAML"},
     "CropPlan": {"CropSpec", "CropGeometry", "CropSupport"},
     "CropImaging": {"CropPlan", "CropSpec", "CropGeometry", "CropSupport", "CVipsShim"},
-    "CropStore": {"CropPlan", "CropSpec", "CropGeometry", "CropSupport", "CSystem"},
+    "CropStore": {"CropPlan", "CropSpec", "CropGeometry", "CropSupport", "CSystem", "CSQLite"},
     "CropExecute": {"CropImaging", "CropStore", "CropPlan", "CropSpec", "CropGeometry", "CropSupport"},
     "CropPreview": {"CropImaging", "CropStore", "CropPlan", "CropSpec", "CropGeometry", "CropSupport"},
     "CropKit": {
@@ -48,6 +49,7 @@ C_OWNERS = {
     "CVipsShim": ["Sources/CropImaging"],
     "CVips": [],
     "CYAML": ["Sources/CropSpec/YAML"],
+    "CSQLite": ["Sources/CropStore"],
     "CSystem": ["Sources/CropSupport", "Sources/CropStore"],
 }
 

@@ -8,7 +8,8 @@ import Dispatch
 import Foundation
 
 /// Runs a plan: one decode per source for all of its outputs, sources in parallel on
-/// Dispatch, outputs written atomically, a manifest of what was done.
+/// Dispatch, outputs written atomically and recorded in the state database, and a manifest
+/// of what was done.
 public final class Executor: Sendable {
   public let plan: Plan
   public let options: RunOptions
@@ -16,11 +17,16 @@ public final class Executor: Sendable {
   /// For each source, the path of the original file it comes from: what shards are chosen by
   /// (`Plan.rootSources`).
   package let rootSources: [String]
+  /// The state the plan was made with (read at `run` when not given).
+  let givenState: StateSnapshot?
 
-  public init(plan: Plan, options: RunOptions, reporter: RunReporter) {
+  /// `state`: the output root's state as read before planning (`StateSnapshot.load`), so that
+  /// it is read once; without it, `run` reads it.
+  public init(plan: Plan, options: RunOptions, reporter: RunReporter, state: StateSnapshot? = nil) {
     self.plan = plan
     self.options = options
     self.reporter = reporter
+    self.givenState = state
     rootSources = plan.rootSources()
   }
 
@@ -36,7 +42,9 @@ public final class Executor: Sendable {
   struct RunState: Sendable {
     let check: UpToDateCheck
     let entries = LockedBox([String: Manifest.Entry]())
-    let journal: ManifestJournal
+    let writer: StateWriter
+    /// Recorded outputs this run found pruned or gone: forgotten by the state at the end.
+    let forgotten = LockedBox([String]())
     let summary = LockedBox(RunSummary())
     var previous: [String: Manifest.Entry] { check.previous }
   }
@@ -53,9 +61,11 @@ public final class Executor: Sendable {
   public func run() -> RunSummary {
     Vips.start()
     let selected = selectedOutputs()
-    let state = RunState(
-      check: UpToDateCheck(plan: plan, previous: Manifest.loadAll(root: plan.outputRoot), force: options.force),
-      journal: ManifestJournal(root: plan.outputRoot, shard: options.shard))
+    let state: RunState
+    switch openState(selected: selected) {
+    case .success(let opened): state = opened
+    case .failure(let refusal): return refuse(refusal, selected: selected)
+    }
     state.summary.withLock { $0.planned = selected.count }
     reporter.report(.started(total: selected.count, upToDate: 0))
     reportPlanFailures(state)
@@ -76,22 +86,26 @@ public final class Executor: Sendable {
     }
     if Cancellation.isCancelled { state.summary.withLock { $0.interrupted = true } }
     reportStale(selected: selected, state: state)
-    let manifestWritten = commitManifest(selected: selected, state: state)
-    state.journal.finish(manifestWritten: manifestWritten)
+    state.writer.remove(state.forgotten.withLock { $0 })
+    if let error = state.writer.finish() {
+      recordFailure(output: Self.relativeStatePath(error.path), source: "", reason: "\(error)", state: state)
+    }
+    commitManifest(selected: selected, state: state)
     let result = state.summary.withLock { $0 }
     reporter.report(.finished(result))
     return result
   }
 
-  /// Interrupted, or `--fail-fast` after a failure.
+  /// Interrupted, `--fail-fast` after a failure, or the state can no longer record outputs.
   private func shouldStop(_ state: RunState) -> Bool {
     Cancellation.isCancelled || (options.failFast && state.summary.withLock { $0.failed > 0 })
+      || state.writer.failed
   }
 
-  /// Outputs among `selected` whose files match the manifest of an earlier run.
+  /// Outputs among `selected` whose files match the state of an earlier run.
   public func upToDatePaths(_ selected: [Int]) -> Set<String> {
-    UpToDateCheck(plan: plan, previous: Manifest.loadAll(root: plan.outputRoot), force: options.force)
-      .upToDatePaths(selected)
+    let state = givenState ?? (try? StateSnapshot.load(root: plan.outputRoot, shard: options.shard)) ?? StateSnapshot()
+    return UpToDateCheck(plan: plan, state: state, force: options.force).upToDatePaths(selected)
   }
 
   /// Decodes one source (unless all of the task's outputs are up to date) and writes each
@@ -108,7 +122,13 @@ public final class Executor: Sendable {
       if let upstream = source.producedBy, !FileManager.default.fileExists(atPath: source.absolutePath) {
         return failAll(task.outputs, "its source was not produced: job \(upstream) failed to write \(source.path)")
       }
-      record = try state.check.sourceRecord(source, outputs: task.outputs)
+      let sourceState = try state.check.sourceState(source, outputs: task.outputs)
+      record = sourceState.record
+      if sourceState.hashed && source.producedBy == nil {
+        state.writer.recordSource(
+          path: source.absolutePath,
+          facts: SourceFacts(identity: sourceState.identity, sha256: record.sha256, header: header))
+      }
     } catch {
       return failAll(
         task.outputs,
@@ -169,7 +189,7 @@ public final class Executor: Sendable {
         format: output.encode.options.format.rawValue, quality: encoded.quality, encodes: encoded.encodes,
         source: record, geometry: Self.geometryRecord(geometry, output: output))
       state.entries.withLock { $0[output.path] = entry }
-      state.journal.append(entry)
+      state.writer.record(entry)
       state.summary.withLock {
         $0.written += 1
         $0.encodes += encoded.encodes

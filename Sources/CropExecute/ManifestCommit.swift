@@ -5,6 +5,7 @@ extension Executor {
   /// Writes the manifest: what this run's outputs are now (written or up to date), plus the
   /// entries of outputs this run did not reach (interrupted, other failures) kept as they
   /// were. Every output is flushed to disk first. False when the manifest could not be written.
+  @discardableResult
   func commitManifest(selected: [Int], state: RunState) -> Bool {
     var all = state.entries.withLock { $0 }
     for i in selected {

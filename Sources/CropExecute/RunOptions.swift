@@ -12,10 +12,16 @@ public struct RunOptions: Sendable {
   public var failFast = false
   /// Delete outputs of earlier runs that the plan no longer produces.
   public var prune = false
+  /// Replace files in the output root that cropjob did not write (else the run is refused).
+  public var overwrite = false
   public var shard: Shard? = nil
   /// Bound on decoded pixels in flight across workers.
   public var maxPixelsInFlight = 120_000_000
   public var strictness: DecodeStrictness = .warning
+  /// Outputs recorded per state transaction, at most (a commit also happens every second).
+  /// `cropjob` reads it from `CROPJOB_STATE_BATCH` (tests make it small so that a kill lands
+  /// between commits).
+  public var stateBatchSize = 256
 
   public init() {}
 }

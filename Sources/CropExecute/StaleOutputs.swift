@@ -6,15 +6,19 @@ extension Executor {
   /// Outputs recorded by earlier runs that this plan no longer produces: reported, or
   /// deleted with `--prune`. Stale outputs that are not pruned stay in the manifest, so that
   /// a later `--prune` still finds them; those already gone from the disk are dropped silently.
+  /// The state forgets pruned and gone outputs (`RunState.forgotten`); `--prune` deletes only
+  /// what the state records as written by cropjob.
   func reportStale(selected: [Int], state: RunState) {
     let planned = Set(plan.outputs.map(\.path))
     for path in state.previous.keys.sorted() where !planned.contains(path) {
       let entry = state.previous[path]!
       if !owns(sourcePath: entry.source.path) { continue }
       let absolute = (plan.outputRoot as NSString).appendingPathComponent(path)
-      guard OutputPaths.escapeProblem(absolute, root: plan.outputRoot) == nil,
-        FileManager.default.fileExists(atPath: absolute)
-      else { continue }
+      guard OutputPaths.escapeProblem(absolute, root: plan.outputRoot) == nil else { continue }
+      guard FileManager.default.fileExists(atPath: absolute) else {
+        state.forgotten.withLock { $0.append(path) }
+        continue
+      }
       guard options.prune else {
         state.entries.withLock { $0[path] = entry }
         state.summary.withLock { $0.stale += 1 }
@@ -23,6 +27,7 @@ extension Executor {
       }
       do {
         try FileManager.default.removeItem(atPath: absolute)
+        state.forgotten.withLock { $0.append(path) }
         state.summary.withLock { $0.pruned += 1 }
         reporter.report(.pruned(path: path))
       } catch {

@@ -14,4 +14,12 @@ extension Planner {
   public init(limits: InputLimits? = nil, outputRoot: String? = nil) {
     self.init(limits: limits, outputRoot: outputRoot, headers: VipsHeaderReader())
   }
+
+  /// A planner that takes the headers of sources unchanged since `state` recorded them from
+  /// the state (one `stat` each) and reads the others with libvips (`CachingHeaderReader`).
+  public init(limits: InputLimits? = nil, outputRoot: String? = nil, state: StateSnapshot) {
+    self.init(
+      limits: limits, outputRoot: outputRoot,
+      headers: CachingHeaderReader(wrapping: VipsHeaderReader(), sources: state.sources))
+  }
 }

@@ -22,9 +22,7 @@ public struct Planner: Sendable {
   /// The plan of `file`, in named phases: sources, headers, outputs job by job in
   /// dependency order, shrink-on-load, then the checks over all output paths.
   public func plan(_ file: JobFile) -> Plan {
-    let root = SourceExpansion.absolute(
-      outputRoot ?? file.outputRoot,
-      base: outputRoot == nil ? file.baseDirectory : FileManager.default.currentDirectoryPath)
+    let root = outputRoot(of: file)
     var draft = PlanDraft(file: file, root: root)
     draft.expandSources()
     readHeaders(&draft.sources)

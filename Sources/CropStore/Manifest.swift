@@ -3,8 +3,9 @@ import CropPlan
 import CropSupport
 import Foundation
 
-/// The record of a run, in the output root: every output with its bytes, hash, format,
-/// quality, source and geometry. A later run compares against it to skip up-to-date work.
+/// The readable record of a run, in the output root: every output with its bytes, hash,
+/// format, quality, source and geometry, for people and other systems (CDN uploads). The
+/// state database (`StateSnapshot`, `StateWriter`) is what later runs compare against.
 public struct Manifest: Codable, Sendable, Equatable {
   public var cropjob: String
   public var libvips: String
@@ -99,10 +100,17 @@ public struct Manifest: Codable, Sendable, Equatable {
     return "cropjob-manifest.shard-\(shard.index)-of-\(shard.count).json"
   }
 
-  /// Every manifest in `root` (all shards), merged by output path. Where two manifests
-  /// list the same output (an unsharded run after a sharded one, or shards of another
-  /// count), the most recently written one wins: it describes the file on disk.
+  /// Every output recorded in `root`'s state database (all shard files, newest row winning;
+  /// `StateSnapshot.load`), or, where there is none yet, in its JSON manifests. Empty when
+  /// the state cannot be read.
   public static func loadAll(root: String) -> [String: Entry] {
+    (try? StateSnapshot.load(root: root))?.outputs ?? [:]
+  }
+
+  /// Every JSON manifest in `root` (all shards), merged by output path: what an earlier
+  /// cropjob recorded before the state database. Where two manifests list the same output,
+  /// the most recently written one wins: it describes the file on disk.
+  static func loadManifests(root: String) -> [String: Entry] {
     guard let names = try? FileManager.default.contentsOfDirectory(atPath: root) else { return [:] }
     var result: [String: Entry] = [:]
     let manifests = names.filter { $0.hasPrefix("cropjob-manifest") && $0.hasSuffix(".json") }.map { name in
@@ -118,14 +126,14 @@ public struct Manifest: Codable, Sendable, Equatable {
       else { continue }
       for entry in manifest.outputs { result[entry.path] = entry }
     }
-    // Outputs a killed run finished after the last manifest was written.
-    for entry in ManifestJournal.loadEntries(root: root) { result[entry.path] = entry }
     return result
   }
 
-  /// Removes the per-shard manifests in `root` (after an unsharded run wrote the whole one).
+  /// Removes the per-shard manifests in `root` (after an unsharded run wrote the whole one),
+  /// and journals an earlier cropjob left.
   public static func removeShardManifests(root: String) {
     guard let names = try? FileManager.default.contentsOfDirectory(atPath: root) else { return }
+    unlink((root as NSString).appendingPathComponent("cropjob-manifest.journal"))
     for name in names
     where name.hasPrefix("cropjob-manifest.shard-") && (name.hasSuffix(".json") || name.hasSuffix(".journal")) {
       unlink((root as NSString).appendingPathComponent(name))

@@ -2,22 +2,40 @@ import CropPlan
 import CropSupport
 import Foundation
 
-/// Decides which planned outputs match what an earlier run wrote (the manifest's entries),
-/// so that a re-run skips them and `cropjob plan` can say so.
+/// Decides which planned outputs match what an earlier run recorded in the state, so that a
+/// re-run skips them and `cropjob plan` can say so.
 public struct UpToDateCheck: Sendable {
   public let plan: Plan
-  /// The earlier runs' entries by output path (`Manifest.loadAll`).
+  /// The earlier runs' outputs by path (`StateSnapshot.outputs`).
   public let previous: [String: Manifest.Entry]
+  /// The recorded sources by absolute path (`StateSnapshot.sources`).
+  public let sources: [String: SourceFacts]
   /// With `--force` nothing is up to date.
   public let force: Bool
 
-  public init(plan: Plan, previous: [String: Manifest.Entry], force: Bool = false) {
+  public init(
+    plan: Plan, previous: [String: Manifest.Entry], sources: [String: SourceFacts] = [:], force: Bool = false
+  ) {
     self.plan = plan
     self.previous = previous
+    self.sources = sources
     self.force = force
   }
 
-  /// Outputs among `selected` whose files match the manifest of an earlier run (for `plan`).
+  /// The check against what `state` records.
+  public init(plan: Plan, state: StateSnapshot, force: Bool = false) {
+    self.init(plan: plan, previous: state.outputs, sources: state.sources, force: force)
+  }
+
+  /// A source's record for output keys, with its identity when it was hashed afresh (to be
+  /// recorded in the state) or nil when the state's hash was reused.
+  public struct SourceState: Sendable {
+    public var record: Manifest.SourceRecord
+    public var identity: FileIdentity
+    public var hashed: Bool
+  }
+
+  /// Outputs among `selected` whose files match the state of an earlier run (for `plan`).
   /// Sources with no earlier output are not hashed.
   public func upToDatePaths(_ selected: [Int]) -> Set<String> {
     guard !previous.isEmpty, !force else { return [] }
@@ -25,7 +43,7 @@ public struct UpToDateCheck: Sendable {
     let bySource = Dictionary(grouping: selected, by: { plan.outputs[$0].sourceIndex })
     for (sourceIndex, outputs) in bySource where outputs.contains(where: { previous[plan.outputs[$0].path] != nil }) {
       guard plan.sources[sourceIndex].error == nil,
-        let record = try? sourceRecord(plan.sources[sourceIndex], outputs: outputs)
+        let record = try? sourceState(plan.sources[sourceIndex], outputs: outputs).record
       else { continue }
       for i in outputs where isUpToDate(plan.outputs[i], key: key(of: plan.outputs[i], source: record)) {
         result.insert(plan.outputs[i].path)
@@ -39,37 +57,50 @@ public struct UpToDateCheck: Sendable {
     OutputKey.key(recipe: output.recipe, sourceHash: source.sha256, engine: plan.engineVersion)
   }
 
-  /// Same key as the manifest's entry, and the file still has the recorded size.
+  /// Same key as the recorded entry, and the file still has the recorded size.
   public func isUpToDate(_ output: PlannedOutput, key: String) -> Bool {
     guard !force, let old = previous[output.path], old.key == key,
-      let size = (try? FileManager.default.attributesOfItem(atPath: output.absolutePath))?[.size] as? Int
+      let identity = FileIdentity.of(path: output.absolutePath)
     else { return false }
-    return size == old.bytes
+    return identity.size == Int64(old.bytes)
   }
 
-  /// Source identity: size + mtime, confirmed by content hash (reused from the manifest
-  /// when size and mtime are unchanged for one of `outputs`).
+  /// Source identity: size, mtime and inode, confirmed by content hash, reused from the state
+  /// when all three are what it recorded (else hashed again).
   public func sourceRecord(_ source: PlannedSource, outputs: [Int]) throws -> Manifest.SourceRecord {
-    var info = stat()
-    guard stat(source.absolutePath, &info) == 0 else {
+    try sourceState(source, outputs: outputs).record
+  }
+
+  /// `sourceRecord`, saying whether the file was hashed.
+  public func sourceState(_ source: PlannedSource, outputs: [Int]) throws -> SourceState {
+    guard let identity = FileIdentity.of(path: source.absolutePath) else {
       throw AtomicWriter.WriteError(path: source.absolutePath, message: AtomicWriter.errnoText())
     }
-    let bytes = Int(info.st_size)
+    let bytes = Int(identity.size)
     // An earlier job's output was just written: its time says nothing about its content
     // and would make manifests differ from run to run. It is small; hash it every time.
     if source.producedBy != nil {
-      return Manifest.SourceRecord(
+      let record = Manifest.SourceRecord(
         path: source.path, sha256: try SHA256.hex(fileAt: source.absolutePath), bytes: bytes, mtime: 0)
+      return SourceState(record: record, identity: identity, hashed: true)
     }
-    let mtime = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
-    for i in outputs {
-      if let old = previous[plan.outputs[i].path]?.source, old.path == source.path, old.bytes == bytes,
-        old.mtime == mtime
-      {
-        return old
+    if let facts = sources[source.absolutePath] {
+      if facts.identity == identity, let sha256 = facts.sha256 {
+        let record = Manifest.SourceRecord(path: source.path, sha256: sha256, bytes: bytes, mtime: identity.mtime)
+        return SourceState(record: record, identity: identity, hashed: false)
+      }
+    } else {
+      // Outputs recorded by an earlier cropjob's manifest (no source facts): size and mtime.
+      for i in outputs {
+        if let old = previous[plan.outputs[i].path]?.source, old.path == source.path, old.bytes == bytes,
+          old.mtime == identity.mtime
+        {
+          return SourceState(record: old, identity: identity, hashed: true)
+        }
       }
     }
-    return Manifest.SourceRecord(
-      path: source.path, sha256: try SHA256.hex(fileAt: source.absolutePath), bytes: bytes, mtime: mtime)
+    let record = Manifest.SourceRecord(
+      path: source.path, sha256: try SHA256.hex(fileAt: source.absolutePath), bytes: bytes, mtime: identity.mtime)
+    return SourceState(record: record, identity: identity, hashed: true)
   }
 }

@@ -5,9 +5,11 @@ import XCTest
 
 /// `cropjob run` killed with SIGKILL at random moments (seeded): what it leaves in the output
 /// root is only whole outputs, byte-identical to an uninterrupted run's, each recorded one
-/// matching its SHA-256 in the manifest or journal; no temporary file; and a re-run completes
-/// the batch byte for byte, redoing only what the killed run had not recorded
-/// (docs/reliability.md, "Crash safety").
+/// matching its SHA-256 in the state database (which opens); no temporary file; and a re-run
+/// completes the batch byte for byte, redoing only what the killed run had not recorded, its
+/// unrecorded outputs included without --overwrite (docs/reliability.md, "Crash safety").
+/// The killed runs commit every 3 outputs (`CROPJOB_STATE_BATCH`), so that kills land
+/// between and during commits.
 final class CrashSafetyTests: XCTestCase {
   func testKillNineAtRandomMomentsLosesNothingWhole() throws {
     let folder = try TimedRunner.openFolder("crash")
@@ -59,6 +61,7 @@ final class CrashSafetyTests: XCTestCase {
       process.executableURL = CLIRunner.binary
       process.arguments = ["run", job, "--output", root, "--quiet", "--jobs", "2"]
       process.currentDirectoryURL = folder
+      process.environment = ProcessInfo.processInfo.environment.merging(["CROPJOB_STATE_BATCH": "3"]) { $1 }
       process.standardOutput = FileHandle.nullDevice
       process.standardError = FileHandle.nullDevice
       try process.run()
@@ -81,7 +84,7 @@ final class CrashSafetyTests: XCTestCase {
           XCTAssertEqual(
             SHA256.hex([UInt8](bytes)), entry.sha256, "trial \(trial): \(relative) differs from its record")
         } else {
-          orphans += 1  // renamed into place just before the kill, not yet journaled
+          orphans += 1  // renamed into place before the kill, not yet committed
         }
       }
       for (relative, _) in recorded {

@@ -113,14 +113,15 @@ final class FilesystemFaultTests: XCTestCase {
     }
   }
 
-  func testOutputRootUnderAFileFailsEveryOutputNamingTheFolder() throws {
+  func testOutputRootUnderAFileFailsTheRunNamingTheFolder() throws {
     let blocker = folder.appendingPathComponent("blocker").path
     try "not a folder".write(toFile: blocker, atomically: true, encoding: .utf8)
     let job = try writeJob(#"      - path: "{stem}.jpg""#, output: "blocker/out")
     let outcome = try run(job)
     XCTAssertEqual(outcome.result.exitCode, 1, outcome.result.combined)
     XCTAssertTrue(outcome.written.isEmpty)
-    XCTAssertEqual(outcome.failures.count, 5, outcome.result.combined)  // 4 outputs + the manifest
+    // The state folder is made first: its failure stops the run before any output.
+    XCTAssertEqual(outcome.failures.keys.sorted(), [".cropjob/state.sqlite3"], outcome.result.combined)
     for (path, reason) in outcome.failures {
       XCTAssertTrue(reason.contains(blocker), "\(path): \(reason)")
       XCTAssertTrue(reason.contains("is not a folder") || reason.contains("Not a directory"), "\(path): \(reason)")
@@ -212,9 +213,10 @@ final class FilesystemFaultTests: XCTestCase {
     try assertNothingPartial(folder.appendingPathComponent("out-root").path)
   }
 
-  /// A 200 kB tmpfs fills up part way: the outputs that fit are whole and recorded, the
-  /// others fail with ENOSPC naming their path, nothing partial stays; with room again, a
-  /// re-run writes only what is missing.
+  /// A 200 kB tmpfs fills up part way: the outputs that fit are whole, the others fail with
+  /// ENOSPC naming their path, the state's commit fails naming the errno, nothing partial
+  /// stays; with room again, a re-run writes only what is missing (the outputs written but
+  /// not recorded are claimed: cropjob's own, rewritten without --overwrite).
   func testDiskFullMidRun() throws {
     let root = folder.appendingPathComponent("out").path
     try mountTmpfs(root, kilobytes: 200)
@@ -228,25 +230,67 @@ final class FilesystemFaultTests: XCTestCase {
     XCTAssertEqual(outcome.result.exitCode, 1, outcome.result.combined)
     XCTAssertFalse(outcome.failures.isEmpty)
     XCTAssertFalse(outcome.written.isEmpty, "nothing fit: \(outcome.result.combined)")
-    for (path, reason) in outcome.failures where path != "cropjob-manifest.json" {
+    for (path, reason) in outcome.failures {
       XCTAssertTrue(reason.contains("No space left on device"), "\(path): \(reason)")
+      if path.hasPrefix(".cropjob/") {
+        XCTAssertTrue(reason.contains(root + "/.cropjob/state.sqlite3"), "\(path): \(reason)")
+        XCTAssertTrue(reason.contains("errno 28") || reason.contains("flush"), "\(path): \(reason)")
+        continue
+      }
+      if path == "cropjob-manifest.json" { continue }
       XCTAssertTrue(reason.contains(root + "/" + path), "\(path): \(reason)")
       XCTAssertFalse(FileManager.default.fileExists(atPath: root + "/" + path), "\(path) left behind")
     }
     try assertNothingPartial(root)
-    // Room again: the failed outputs are written, the recorded ones (in the journal, or the
-    // manifest if it fitted) are not redone.
     let recorded = Set(Manifest.loadAll(root: root).keys)
-    XCTAssertFalse(recorded.isEmpty)
     XCTAssertEqual(Self.shell("/bin/mount", ["-o", "remount,size=20m", root]), 0)
     let again = try run(job)
     XCTAssertEqual(again.result.exitCode, 0, again.result.combined)
     XCTAssertTrue(
-      Set(again.written).isSuperset(of: Set(outcome.failures.keys).subtracting(["cropjob-manifest.json"])),
+      Set(again.written).isSuperset(of: Set(outcome.failures.keys).filter { !$0.contains("cropjob") }),
       again.result.combined)
     XCTAssertTrue(Set(again.written).isDisjoint(with: recorded), again.result.combined)
     try assertNothingPartial(root)
     XCTAssertEqual(Manifest.loadAll(root: root).count, 12)
+  }
+
+  /// The disk is full when a later run starts: its state commit fails naming the errno, and
+  /// what earlier runs recorded stays recorded and intact; with room, only the new outputs
+  /// are written.
+  func testDiskFullWhileCommittingKeepsEarlierOutputs() throws {
+    let root = folder.appendingPathComponent("out").path
+    try mountTmpfs(root, kilobytes: 2048)
+    let first = """
+            - path: "{stem}.png"
+              encode: {format: png}
+      """
+    let job = try writeJob(first)
+    XCTAssertEqual(try run(job).result.exitCode, 0)
+    let before = try treeContents(root)
+    XCTAssertEqual(Manifest.loadAll(root: root).count, 4)
+    let grown = try writeJob(first + "\n      - path: \"big/{stem}.jpg\"")
+    // Fill the disk to the last block.
+    let filler = root + "/filler"
+    XCTAssertNotEqual(Self.shell("/bin/dd", ["if=/dev/zero", "of=\(filler)", "bs=4k"]), -1)
+    let full = try run(grown)
+    XCTAssertEqual(full.result.exitCode, 1, full.result.combined)
+    XCTAssertFalse(full.failures.isEmpty, full.result.combined)
+    for (path, reason) in full.failures {
+      XCTAssertTrue(reason.contains("No space left on device"), "\(path): \(reason)")
+    }
+    XCTAssertTrue(full.failures.values.contains { $0.contains("errno 28") }, full.result.combined)
+    // Earlier outputs: still recorded, still the same bytes.
+    let recorded = Manifest.loadAll(root: root)
+    for (path, bytes) in before where path.hasSuffix(".png") {
+      XCTAssertEqual(recorded[path]?.sha256, SHA256.hex([UInt8](bytes)), path)
+      XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: root + "/" + path)), bytes, path)
+    }
+    unlink(filler)
+    try assertNothingPartial(root)
+    let again = try run(grown)
+    XCTAssertEqual(again.result.exitCode, 0, again.result.combined)
+    XCTAssertTrue(again.written.allSatisfy { $0.hasPrefix("big/") }, again.result.combined)
+    XCTAssertEqual(Manifest.loadAll(root: root).count, 8)
   }
 
   /// A source deleted (or replaced by something else) after the plan was made fails alone,

@@ -8,11 +8,13 @@ struct PlanCommand: ParsableCommand {
     abstract: "Print what a job file would do, reading image headers only; write nothing.",
     epilogue: """
       EXIT CODES:
-        0 runnable, 1 not runnable (errors listed), 64 usage error.
+        0 runnable, 1 not runnable (errors listed, or files cropjob did not write in the way
+        without --overwrite), 64 usage error.
       """)
 
   var jobFile = ""
   var format = PlanFormat.text
+  var overwrite = false
   var shards = ShardOptions()
   var planning = PlanningOptions()
 
@@ -25,6 +27,9 @@ struct PlanCommand: ParsableCommand {
           text (summary and issues), json (every output with its crop
           rectangle in source pixels) or dot (Graphviz). Default text.
           """),
+      .flag(
+        \.overwrite, "--overwrite",
+        help: "Plan to replace files in the output root that cropjob did not write."),
       .group(\.shards, ShardOptions.arguments),
       .group(\.planning, PlanningOptions.arguments),
     ]
@@ -36,13 +41,24 @@ struct PlanCommand: ParsableCommand {
 
   func run() -> Int32 {
     guard let file = JobLoading.load(jobFile) else { return ExitCode.failure }
-    return Self.printPlan(planning.plan(file), format: format, shard: shards.selected)
+    guard let state = planning.state(file, shard: shards.selected) else { return ExitCode.failure }
+    return Self.printPlan(
+      planning.plan(file, state: state), format: format, shard: shards.selected, state: state, overwrite: overwrite)
   }
 
-  static func printPlan(_ plan: Plan, format: PlanFormat, shard: Shard?) -> Int32 {
+  /// Prints the plan, and each file cropjob did not write that an output would replace
+  /// (with the text format on stdout after the plan, else on stderr).
+  static func printPlan(_ plan: Plan, format: PlanFormat, shard: Shard?, state: StateSnapshot, overwrite: Bool)
+    -> Int32
+  {
     let selected = plan.selectedOutputs(shard: shard)
-    let check = UpToDateCheck(plan: plan, previous: Manifest.loadAll(root: plan.outputRoot))
+    let check = UpToDateCheck(plan: plan, state: state)
     Console.out(PlanRenderer.render(plan, format: format, selected: selected, upToDate: check.upToDatePaths(selected)))
-    return plan.isRunnable ? ExitCode.success : ExitCode.failure
+    let conflicts = OverwriteGuard.conflicts(plan: plan, selected: selected, state: state)
+    for output in conflicts {
+      let line = "\(overwrite ? "warning" : "error"): \(OverwriteGuard.message(output))"
+      if format == .text { Console.out(line) } else { Console.err(line) }
+    }
+    return plan.isRunnable && (conflicts.isEmpty || overwrite) ? ExitCode.success : ExitCode.failure
   }
 }

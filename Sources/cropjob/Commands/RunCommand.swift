@@ -11,7 +11,8 @@ struct RunCommand: ParsableCommand {
       EXIT CODES:
         0 all outputs done or up to date, 1 some outputs failed (or, with --dry-run, the plan
         cannot run), 2 invalid job file or a plan that cannot run (path collisions, outputs
-        outside the root; nothing was written), 64 usage error, 130 interrupted
+        outside the root, files cropjob did not write in the way, a state database that
+        cannot be used; nothing was written), 64 usage error, 130 interrupted
         (SIGINT/SIGTERM; the next run resumes).
       """)
 
@@ -23,6 +24,7 @@ struct RunCommand: ParsableCommand {
   var quiet = false
   var json = false
   var stats = false
+  var rebuildState = false
   var shards = ShardOptions()
   var planning = PlanningOptions()
 
@@ -44,6 +46,15 @@ struct RunCommand: ParsableCommand {
         \.execution.prune, "--prune", inUsage: true,
         help: "Delete outputs of earlier runs that the job no longer produces."),
       .flag(\.execution.failFast, "--fail-fast", inUsage: true, help: "Stop at the first failed output."),
+      .flag(
+        \.execution.overwrite, "--overwrite",
+        help: "Replace files in the output root that cropjob did not write (else the run is refused)."),
+      .flag(
+        \.rebuildState, "--rebuild-state",
+        help: """
+          Delete the state database (.cropjob/) and rebuild it from
+          cropjob-manifest.json: the way out of a damaged one.
+          """),
       .group(\.shards, ShardOptions.arguments),
       .exclusive([
         .flag(\.quiet, "--quiet", short: "-q", inUsage: true, help: "Print only failures and the summary."),
@@ -61,11 +72,23 @@ struct RunCommand: ParsableCommand {
 
   func run() -> Int32 {
     guard let file = JobLoading.load(jobFile) else { return ExitCode.invalidJob }
-    let plan = planning.plan(file)
-    if dryRun { return PlanCommand.printPlan(plan, format: planFormat, shard: execution.shard) }
+    if rebuildState && !dryRun { StateFiles.removeAll(root: planning.root(file)) }
+    guard let state = planning.state(file, shard: execution.shard) else { return ExitCode.invalidJob }
+    let plan = planning.plan(file, state: state)
+    if dryRun {
+      return PlanCommand.printPlan(
+        plan, format: planFormat, shard: execution.shard, state: state, overwrite: execution.overwrite)
+    }
     if !plan.isRunnable {
       // Path collisions and outputs outside the root are job-file mistakes: nothing is done.
       Console.err(PlanRenderer.render(plan, format: .text))
+      return ExitCode.invalidJob
+    }
+    let conflicts = OverwriteGuard.conflicts(
+      plan: plan, selected: plan.selectedOutputs(shard: execution.shard), state: state)
+    if !conflicts.isEmpty && !execution.overwrite {
+      for output in conflicts { Console.err("cropjob: \(OverwriteGuard.message(output))") }
+      Console.err("cropjob: nothing was written; --overwrite replaces these files")
       return ExitCode.invalidJob
     }
     let mode: ConsoleReporter.Mode = json ? .json : quiet ? .quiet : Console.stderrIsTerminal ? .bar : .lines
@@ -74,7 +97,11 @@ struct RunCommand: ParsableCommand {
       Console.err("\(issue)")
     }
     SignalHandling.install()
-    let summary = Executor(plan: plan, options: execution, reporter: reporter).run()
+    var options = execution
+    if let batch = ProcessInfo.processInfo.environment["CROPJOB_STATE_BATCH"].flatMap({ Int($0) }), batch > 0 {
+      options.stateBatchSize = batch
+    }
+    let summary = Executor(plan: plan, options: options, reporter: reporter, state: state).run()
     if stats && mode != .json {
       Console.err(
         "stats: planned \(summary.planned), written \(summary.written), up to date \(summary.upToDate), failed \(summary.failed), decodes \(summary.decodes), encodes \(summary.encodes)"

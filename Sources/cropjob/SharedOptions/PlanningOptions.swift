@@ -18,6 +18,26 @@ struct PlanningOptions {
   func plan(_ file: JobFile) -> Plan {
     Planner(limits: limits.applied(to: file.limits), outputRoot: outputRoot).plan(file)
   }
+
+  /// The plan, with the headers of sources unchanged since `state` recorded them taken from
+  /// it (`CachingHeaderReader`: a re-run only stats them).
+  func plan(_ file: JobFile, state: StateSnapshot) -> Plan {
+    Planner(limits: limits.applied(to: file.limits), outputRoot: outputRoot, state: state).plan(file)
+  }
+
+  /// The absolute output root the plan of `file` writes into.
+  func root(_ file: JobFile) -> String { Planner(outputRoot: outputRoot).outputRoot(of: file) }
+
+  /// The state in the output root of `file` as a run of `shard` sees it, or nil after
+  /// printing why it cannot be read (damaged, locked, newer) and the way out.
+  func state(_ file: JobFile, shard: Shard?) -> StateSnapshot? {
+    do throws(StateError) {
+      return try StateSnapshot.load(root: root(file), shard: shard)
+    } catch {
+      Console.err("cropjob: \(error)")
+      return nil
+    }
+  }
 }
 
 /// `--max-pixels`, `--max-file-bytes`, `--max-pages`: one option per key of the job file's

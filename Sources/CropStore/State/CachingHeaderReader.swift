@@ -1,0 +1,32 @@
+import CropPlan
+import Synchronization
+
+/// A `SourceHeaderReading` that answers from the state for a source whose size, mtime and
+/// inode are what the state recorded (one `stat`, no read of the file) and asks the reader
+/// it wraps otherwise: a re-run over unchanged photos reads no image header.
+public final class CachingHeaderReader: SourceHeaderReading {
+  let reader: any SourceHeaderReading
+  let sources: [String: SourceFacts]
+  private let misses = Atomic<Int>(0)
+
+  /// `sources`: the state's sources by absolute path (`StateSnapshot.sources`).
+  public init(wrapping reader: any SourceHeaderReading, sources: [String: SourceFacts]) {
+    self.reader = reader
+    self.sources = sources
+  }
+
+  public var engineVersion: String { reader.engineVersion }
+
+  public func start() { reader.start() }
+
+  /// Headers read through the wrapped reader so far (the cache's misses).
+  public var headersRead: Int { misses.load(ordering: .relaxed) }
+
+  public func header(path: String) throws -> SourceHeader {
+    if let facts = sources[path], let identity = FileIdentity.of(path: path), identity == facts.identity {
+      return facts.header
+    }
+    misses.add(1, ordering: .relaxed)
+    return try reader.header(path: path)
+  }
+}

@@ -1,0 +1,20 @@
+import CropPlan
+import Foundation
+
+/// Files in the output root that cropjob did not write: a planned output that would replace
+/// one is reported by `plan` and refused by `run` unless `--overwrite` is given. Files the
+/// state records or claims as cropjob's are its own; re-runs over them are unaffected.
+public enum OverwriteGuard {
+  /// The planned outputs among `selected` whose path holds a file the state does not record
+  /// as cropjob's, sorted by path.
+  public static func conflicts(plan: Plan, selected: [Int], state: StateSnapshot) -> [PlannedOutput] {
+    selected.map { plan.outputs[$0] }.filter { output in
+      !state.isOwn(output.path) && FileIdentity.of(path: output.absolutePath) != nil
+    }.sorted { $0.path < $1.path }
+  }
+
+  /// The line that reports one conflict.
+  public static func message(_ output: PlannedOutput) -> String {
+    "would overwrite a file cropjob did not write: \(output.absolutePath)"
+  }
+}

@@ -1,0 +1,58 @@
+import CropPlan
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Where the state database lives in an output root: `.cropjob/state.sqlite3`, or one file per
+/// shard (`.cropjob/state.shard-I-of-N.sqlite3`), because SQLite's locking over NFS is not to be
+/// trusted when shards on several machines share the output root.
+public enum StateFiles {
+  /// The folder in the output root that holds the state.
+  public static let folderName = ".cropjob"
+
+  /// The state file of a run (`shard` nil or of count 1: the main file).
+  public static func path(root: String, shard: Shard?) -> String {
+    let folder = (root as NSString).appendingPathComponent(folderName)
+    guard let shard, shard.count > 1 else { return (folder as NSString).appendingPathComponent("state.sqlite3") }
+    return (folder as NSString).appendingPathComponent("state.shard-\(shard.index)-of-\(shard.count).sqlite3")
+  }
+
+  /// The shard files in `root`, sorted by name, with the shard each one belongs to.
+  static func shardFiles(root: String) -> [(path: String, shard: Shard)] {
+    let folder = (root as NSString).appendingPathComponent(folderName)
+    guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return [] }
+    return names.sorted().compactMap { name in
+      guard name.hasPrefix("state.shard-"), name.hasSuffix(".sqlite3") else { return nil }
+      let fields = name.dropFirst("state.shard-".count).dropLast(".sqlite3".count).split(separator: "-")
+      guard fields.count == 3, fields[1] == "of", let index = Int(fields[0]), let count = Int(fields[2]),
+        count > 1, index < count
+      else { return nil }
+      return ((folder as NSString).appendingPathComponent(name), Shard(index: index, count: count))
+    }
+  }
+
+  /// The files a run of `shard` reads, main first: every file except those of the other
+  /// shards of the same count (running at the same time, perhaps on other machines).
+  static func readable(root: String, shard: Shard?) -> [String] {
+    let main = path(root: root, shard: nil)
+    let shards = shardFiles(root: root).filter { file in
+      guard let shard, shard.count > 1 else { return true }
+      return file.shard.count != shard.count || file.shard.index == shard.index
+    }
+    return ([main] + shards.map(\.path)).filter { FileManager.default.fileExists(atPath: $0) }
+  }
+
+  /// Removes a database file with its WAL and shared-memory files.
+  static func remove(_ path: String) {
+    for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
+  }
+
+  /// Removes every state file of `root` (`--rebuild-state`); the JSON manifests stay, and the
+  /// next run rebuilds the state from them.
+  public static func removeAll(root: String) {
+    remove(path(root: root, shard: nil))
+    for file in shardFiles(root: root) { remove(file.path) }
+  }
+}

@@ -1,0 +1,69 @@
+/// The state database's tables, versioned with `PRAGMA user_version`: a database of an
+/// older version is migrated one step at a time (one function per step, each in a
+/// transaction with the version it leads to); a newer one is refused (`StateError.newer`).
+enum StateSchema {
+  /// The version this cropjob writes.
+  static let version = 1
+
+  /// Migrates version `from` to `from + 1`: one function per step.
+  static func step(from: Int, _ connection: SQLiteConnection) throws(SQLiteConnection.Failure) {
+    switch from {
+    case 0: try createVersion1(connection)
+    default: preconditionFailure("no migration from state schema version \(from)")
+    }
+  }
+
+  /// Migrates `connection`'s main database to `version`; throws `StateError` for a newer one.
+  static func migrate(_ connection: SQLiteConnection, path: String) throws(StateError) {
+    let current = try userVersion(connection, path: path)
+    guard current <= version else { throw StateError(kind: .newer(version: current), path: path, detail: "") }
+    do {
+      for step in current..<version {
+        try connection.transaction { () throws(SQLiteConnection.Failure) in
+          try Self.step(from: step, connection)
+          try connection.execute("PRAGMA user_version = \(step + 1)")
+        }
+      }
+    } catch {
+      throw StateError(error, path: path)
+    }
+  }
+
+  /// The schema version of `schema` ("main", or an attached database).
+  static func userVersion(_ connection: SQLiteConnection, schema: String = "main", path: String) throws(StateError)
+    -> Int
+  {
+    do {
+      let statement = try connection.prepare("PRAGMA \(schema).user_version")
+      guard try statement.next() else { return 0 }
+      return Int(statement.int(0))
+    } catch {
+      throw StateError(error, path: path)
+    }
+  }
+
+  /// Version 1: sources with their identity, hash and header facts; outputs with what the
+  /// manifest records; claims (paths a run is about to write: cropjob's own even before they
+  /// are recorded); removed (tombstones, so that a shard's deletion survives the fold).
+  /// `recorded_ns` (wall clock) decides which file's row wins when files are merged.
+  static func createVersion1(_ connection: SQLiteConnection) throws(SQLiteConnection.Failure) {
+    try connection.execute(
+      """
+      CREATE TABLE sources(
+        path TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL, inode INTEGER NOT NULL,
+        sha256 TEXT, format TEXT NOT NULL, stored_width INTEGER NOT NULL, stored_height INTEGER NOT NULL,
+        orientation INTEGER NOT NULL, bands INTEGER NOT NULL, alpha INTEGER NOT NULL, pages INTEGER NOT NULL,
+        recorded_ns INTEGER NOT NULL) WITHOUT ROWID;
+      CREATE TABLE outputs(
+        path TEXT PRIMARY KEY, job TEXT NOT NULL, key TEXT NOT NULL, bytes INTEGER NOT NULL,
+        width INTEGER NOT NULL, height INTEGER NOT NULL, sha256 TEXT NOT NULL, format TEXT NOT NULL,
+        quality INTEGER NOT NULL, encodes INTEGER NOT NULL, source_path TEXT NOT NULL, source_sha256 TEXT NOT NULL,
+        source_bytes INTEGER NOT NULL, source_mtime_ns INTEGER NOT NULL, crop_x REAL NOT NULL, crop_y REAL NOT NULL,
+        crop_width REAL NOT NULL, crop_height REAL NOT NULL, scale REAL NOT NULL, angle REAL NOT NULL,
+        centre_x REAL NOT NULL, centre_y REAL NOT NULL, smart_focus TEXT, flip TEXT, notes TEXT,
+        recorded_ns INTEGER NOT NULL) WITHOUT ROWID;
+      CREATE TABLE claims(path TEXT PRIMARY KEY) WITHOUT ROWID;
+      CREATE TABLE removed(path TEXT PRIMARY KEY, recorded_ns INTEGER NOT NULL) WITHOUT ROWID;
+      """)
+  }
+}

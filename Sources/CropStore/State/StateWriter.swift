@@ -1,0 +1,182 @@
+import CropPlan
+import CropSupport
+import Dispatch
+import Foundation
+
+/// A run's connection to its state file: claims the paths it is about to write, records each
+/// output after its rename into place and each source it hashed, committing every
+/// `batchSize` outputs or every `interval` (one transaction, after one `syncfs` of the
+/// outputs it lists, so that the state never records an output a power cut could lose).
+///
+/// The file is opened in WAL mode with an exclusive lock for the whole run: a second run on
+/// the same root gets `StateError.locked`. A `kill -9` loses at most the uncommitted batch;
+/// its outputs are claimed, so the next run rewrites them (byte-identical) without asking.
+package final class StateWriter: @unchecked Sendable {
+  /// The state file (`StateFiles.path`).
+  package let path: String
+  let root: String
+  private let connection: SQLiteConnection
+  private let lock = NSLock()
+  private var pendingOutputs: [Manifest.Entry] = []
+  private var pendingSources: [(String, SourceFacts)] = []
+  private var lastCommit = DispatchTime.now().uptimeNanoseconds
+  private var failure: StateError?
+  private let insertOutput: SQLiteConnection.Statement
+  private let insertSource: SQLiteConnection.Statement
+  private let deleteClaim: SQLiteConnection.Statement
+  private let deleteRemoved: SQLiteConnection.Statement
+
+  /// Outputs per transaction, at most (`batchSize` given to `open`, 256 by default).
+  package let batchSize: Int
+  /// Nanoseconds between commits, at most (while outputs keep coming).
+  package static let interval: UInt64 = 1_000_000_000
+
+  /// Opens (creating it and `.cropjob/`) the state file of `shard` in `root`, migrating it
+  /// to the current schema. An unsharded run folds the shard files into the main file and
+  /// removes them. A root with no state file at all takes the outputs of its JSON manifests
+  /// (written by an earlier cropjob, or kept by `--rebuild-state`).
+  package static func open(root: String, shard: Shard?, batchSize: Int = 256) throws(StateError) -> StateWriter {
+    let path = StateFiles.path(root: root, shard: shard)
+    let fresh = StateFiles.readable(root: root, shard: nil).isEmpty
+    do throws(AtomicWriter.WriteError) {
+      try AtomicWriter.createFolders(PathText.deletingLastComponent(path))
+    } catch {
+      throw StateError(kind: .io, path: path, detail: error.message)
+    }
+    do {
+      let connection = try SQLiteConnection(path: path, create: true)
+      connection.setBusyTimeout(2_000)
+      try connection.execute("PRAGMA locking_mode = EXCLUSIVE; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL")
+      try StateSchema.migrate(connection, path: path)
+      try connection.transaction {}  // takes the exclusive lock now, or says who holds it
+      let writer = try StateWriter(path: path, root: root, connection: connection, batchSize: max(1, batchSize))
+      if fresh { try writer.importManifests() }
+      if (shard?.count ?? 1) == 1 { try writer.foldShardFiles() }
+      return writer
+    } catch let error as StateError {
+      throw error
+    } catch let failure as SQLiteConnection.Failure {
+      throw StateError(failure, path: path)
+    } catch {
+      throw StateError(kind: .io, path: path, detail: "\(error)")
+    }
+  }
+
+  private init(path: String, root: String, connection: SQLiteConnection, batchSize: Int)
+    throws(SQLiteConnection.Failure)
+  {
+    self.batchSize = batchSize
+    self.path = path
+    self.root = root
+    self.connection = connection
+    insertOutput = try connection.prepare(
+      "INSERT OR REPLACE INTO outputs(\(StateRows.outputColumns)) VALUES (\(StateRows.parameters(26)))")
+    insertSource = try connection.prepare(
+      "INSERT OR REPLACE INTO sources(\(StateRows.sourceColumns)) VALUES (\(StateRows.parameters(13)))")
+    deleteClaim = try connection.prepare("DELETE FROM claims WHERE path = ?")
+    deleteRemoved = try connection.prepare("DELETE FROM removed WHERE path = ?")
+  }
+
+  /// Runs `body` with the connection, under the lock.
+  func withConnection(_ body: (SQLiteConnection) throws -> Void) rethrows {
+    try lock.withLock { try body(connection) }
+  }
+
+  /// Whether a commit failed (the run should stop: what it writes can no longer be recorded).
+  package var failed: Bool { lock.withLock { failure != nil } }
+
+  /// Marks `paths` as cropjob's before anything is written to them (one transaction).
+  package func claim(_ paths: [String]) throws(StateError) {
+    guard !paths.isEmpty else { return }
+    lock.lock()
+    defer { lock.unlock() }
+    do throws(SQLiteConnection.Failure) {
+      let insert = try connection.prepare("INSERT OR IGNORE INTO claims(path) VALUES (?)")
+      try connection.transaction { () throws(SQLiteConnection.Failure) in
+        for path in paths { try insert.run([.text(path)]) }
+      }
+    } catch {
+      throw StateError(error, path: path)
+    }
+  }
+
+  /// Records an output whose file is in place, and the source facts it was made from when
+  /// they were freshly read; commits when the batch is full or a second has passed.
+  package func record(_ entry: Manifest.Entry) {
+    lock.withLock {
+      pendingOutputs.append(entry)
+      commitIfDue()
+    }
+  }
+
+  /// Records what a source is (by absolute path), after hashing it.
+  package func recordSource(path: String, facts: SourceFacts) {
+    lock.withLock {
+      pendingSources.append((path, facts))
+      commitIfDue()
+    }
+  }
+
+  /// Forgets outputs (pruned, or gone from the disk), leaving tombstones for the fold.
+  package func remove(_ paths: [String]) {
+    guard !paths.isEmpty else { return }
+    lock.withLock {
+      guard failure == nil else { return }
+      do {
+        let delete = try connection.prepare("DELETE FROM outputs WHERE path = ?")
+        let tombstone = try connection.prepare("INSERT OR REPLACE INTO removed(path, recorded_ns) VALUES (?, ?)")
+        let now = StateRows.now()
+        try connection.transaction { () throws(SQLiteConnection.Failure) in
+          for path in paths {
+            try delete.run([.text(path)])
+            try tombstone.run([.text(path), .integer(now)])
+          }
+        }
+      } catch {
+        failure = StateError(kind: .io, path: path, detail: "cannot record removed outputs: \(error)")
+      }
+    }
+  }
+
+  /// Commits what is pending and closes the file; the first failure of the run, if any.
+  package func finish() -> StateError? {
+    lock.withLock {
+      commit()
+      connection.close()
+      return failure
+    }
+  }
+
+  private func commitIfDue() {
+    let due = DispatchTime.now().uptimeNanoseconds - lastCommit >= Self.interval
+    if pendingOutputs.count >= batchSize || due { commit() }
+  }
+
+  /// One transaction for the pending rows (lock held). A failure (disk full, I/O error) is
+  /// kept and ends the recording; the outputs already committed stay recorded.
+  private func commit() {
+    lastCommit = DispatchTime.now().uptimeNanoseconds
+    guard failure == nil, !pendingOutputs.isEmpty || !pendingSources.isEmpty else { return }
+    do {
+      if !pendingOutputs.isEmpty { try AtomicWriter.syncFileSystem(containing: root) }
+    } catch {
+      failure = StateError(kind: .io, path: path, detail: "cannot record outputs: \(error.message)")
+      return
+    }
+    let now = StateRows.now()
+    do {
+      try connection.transaction { () throws(SQLiteConnection.Failure) in
+        for entry in pendingOutputs {
+          try insertOutput.run(StateRows.values(entry, recorded: now))
+          try deleteClaim.run([.text(entry.path)])
+          try deleteRemoved.run([.text(entry.path)])
+        }
+        for (path, facts) in pendingSources { try insertSource.run(StateRows.values(path: path, facts, recorded: now)) }
+      }
+      pendingOutputs.removeAll(keepingCapacity: true)
+      pendingSources.removeAll(keepingCapacity: true)
+    } catch {
+      failure = StateError(kind: .io, path: path, detail: "cannot record outputs: \(error)")
+    }
+  }
+}
