@@ -21,10 +21,16 @@ package final class StateWriter: @unchecked Sendable {
   private var pendingSources: [(String, SourceFacts)] = []
   private var lastCommit = DispatchTime.now().uptimeNanoseconds
   private var failure: StateError?
-  private let insertOutput: SQLiteConnection.Statement
-  private let insertSource: SQLiteConnection.Statement
-  private let deleteClaim: SQLiteConnection.Statement
-  private let deleteRemoved: SQLiteConnection.Statement
+  /// The statements of every commit, prepared once; nil once finished (a connection with
+  /// statements left is not closed, and keeps its lock).
+  private var statements: Statements?
+
+  private struct Statements {
+    let insertOutput: SQLiteConnection.Statement
+    let insertSource: SQLiteConnection.Statement
+    let deleteClaim: SQLiteConnection.Statement
+    let deleteRemoved: SQLiteConnection.Statement
+  }
 
   /// Outputs per transaction, at most (`batchSize` given to `open`, 256 by default).
   package let batchSize: Int
@@ -69,12 +75,13 @@ package final class StateWriter: @unchecked Sendable {
     self.path = path
     self.root = root
     self.connection = connection
-    insertOutput = try connection.prepare(
-      "INSERT OR REPLACE INTO outputs(\(StateRows.outputColumns)) VALUES (\(StateRows.parameters(26)))")
-    insertSource = try connection.prepare(
-      "INSERT OR REPLACE INTO sources(\(StateRows.sourceColumns)) VALUES (\(StateRows.parameters(13)))")
-    deleteClaim = try connection.prepare("DELETE FROM claims WHERE path = ?")
-    deleteRemoved = try connection.prepare("DELETE FROM removed WHERE path = ?")
+    statements = Statements(
+      insertOutput: try connection.prepare(
+        "INSERT OR REPLACE INTO outputs(\(StateRows.outputColumns)) VALUES (\(StateRows.parameters(26)))"),
+      insertSource: try connection.prepare(
+        "INSERT OR REPLACE INTO sources(\(StateRows.sourceColumns)) VALUES (\(StateRows.parameters(13)))"),
+      deleteClaim: try connection.prepare("DELETE FROM claims WHERE path = ?"),
+      deleteRemoved: try connection.prepare("DELETE FROM removed WHERE path = ?"))
   }
 
   /// Runs `body` with the connection, under the lock.
@@ -142,6 +149,7 @@ package final class StateWriter: @unchecked Sendable {
   package func finish() -> StateError? {
     lock.withLock {
       commit()
+      statements = nil
       connection.close()
       return failure
     }
@@ -156,7 +164,7 @@ package final class StateWriter: @unchecked Sendable {
   /// kept and ends the recording; the outputs already committed stay recorded.
   private func commit() {
     lastCommit = DispatchTime.now().uptimeNanoseconds
-    guard failure == nil, !pendingOutputs.isEmpty || !pendingSources.isEmpty else { return }
+    guard failure == nil, let statements, !pendingOutputs.isEmpty || !pendingSources.isEmpty else { return }
     do {
       if !pendingOutputs.isEmpty { try AtomicWriter.syncFileSystem(containing: root) }
     } catch {
@@ -167,11 +175,13 @@ package final class StateWriter: @unchecked Sendable {
     do {
       try connection.transaction { () throws(SQLiteConnection.Failure) in
         for entry in pendingOutputs {
-          try insertOutput.run(StateRows.values(entry, recorded: now))
-          try deleteClaim.run([.text(entry.path)])
-          try deleteRemoved.run([.text(entry.path)])
+          try statements.insertOutput.run(StateRows.values(entry, recorded: now))
+          try statements.deleteClaim.run([.text(entry.path)])
+          try statements.deleteRemoved.run([.text(entry.path)])
         }
-        for (path, facts) in pendingSources { try insertSource.run(StateRows.values(path: path, facts, recorded: now)) }
+        for (path, facts) in pendingSources {
+          try statements.insertSource.run(StateRows.values(path: path, facts, recorded: now))
+        }
       }
       pendingOutputs.removeAll(keepingCapacity: true)
       pendingSources.removeAll(keepingCapacity: true)

@@ -1,0 +1,106 @@
+import CropKit
+import Foundation
+import TestSupport
+import XCTest
+
+/// The state database through `cropjob plan` and `run`: files cropjob did not write are not
+/// replaced without `--overwrite`; a damaged or newer state stops the run with the file named
+/// and the way out, and `--rebuild-state` gets out (README.md, "State").
+final class StateCommandTests: XCTestCase {
+  func scratch(_ name: String = #function) throws -> CLIJob {
+    let s = CLIJob(name)
+    try s.copySamples(["kite.jpg", "cat.png"])
+    try s.write(
+      """
+      version: 1
+      output: out
+      jobs:
+        t:
+          sources: ["photos/*"]
+          guide: {shape: square, size: 64}
+          outputs:
+            - path: "{stem}-x.jpg"
+      """)
+    return s
+  }
+
+  func testAFileCropjobDidNotWriteIsRefusedWithoutOverwrite() throws {
+    let s = try scratch()
+    defer { s.remove() }
+    try FileManager.default.createDirectory(atPath: s.path("out"), withIntermediateDirectories: true)
+    let mine = Data("the user's own kite-x.jpg".utf8)
+    try mine.write(to: URL(fileURLWithPath: s.path("out/kite-x.jpg")))
+
+    let plan = try s.run(["plan", "job.yaml"])
+    XCTAssertEqual(plan.status, 1, plan.stdout + plan.stderr)
+    XCTAssertTrue(
+      plan.stdout.contains("would overwrite a file cropjob did not write: \(s.path("out/kite-x.jpg"))"), plan.stdout)
+    XCTAssertFalse(plan.stdout.contains("cat-x.jpg: would overwrite"), plan.stdout)
+
+    let refused = try s.run(["run", "job.yaml", "--json"])
+    XCTAssertEqual(refused.status, 2, refused.stderr)
+    XCTAssertTrue(refused.stderr.contains("would overwrite a file cropjob did not write: \(s.path("out/kite-x.jpg"))"))
+    XCTAssertTrue(refused.stderr.contains("--overwrite"), refused.stderr)
+    // Nothing written: not the other output, not the state.
+    XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: s.path("out")), ["kite-x.jpg"])
+    XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: s.path("out/kite-x.jpg"))), mine)
+
+    XCTAssertEqual(try s.run(["plan", "job.yaml", "--overwrite"]).status, 0)
+    let allowed = try s.run(["run", "job.yaml", "--overwrite", "--json"])
+    XCTAssertEqual(allowed.status, 0, allowed.stderr)
+    XCTAssertNotEqual(try Data(contentsOf: URL(fileURLWithPath: s.path("out/kite-x.jpg"))), mine)
+    // cropjob's own now: re-runs need no --overwrite, also when it rebuilds them.
+    let again = try s.run(["run", "job.yaml", "--force", "--json"])
+    XCTAssertEqual(again.status, 0, again.stderr)
+    XCTAssertEqual(try s.run(["plan", "job.yaml"]).status, 0)
+  }
+
+  func testPruneDeletesOnlyWhatCropjobWrote() throws {
+    let s = try scratch()
+    defer { s.remove() }
+    XCTAssertEqual(try s.run(["run", "job.yaml", "-q"]).status, 0)
+    try Data("mine".utf8).write(to: URL(fileURLWithPath: s.path("out/notes.jpg")))
+    try s.write(
+      try String(contentsOfFile: s.path("job.yaml"), encoding: .utf8).replacing("{stem}-x.jpg", with: "{stem}-y.jpg"))
+    let pruned = try s.run(["run", "job.yaml", "--prune", "-q"])
+    XCTAssertEqual(pruned.status, 0, pruned.stderr)
+    XCTAssertEqual(
+      try FileManager.default.contentsOfDirectory(atPath: s.path("out")).filter { !$0.hasPrefix(".") }.sorted(),
+      ["cat-y.jpg", "cropjob-manifest.json", "kite-y.jpg", "notes.jpg"])
+  }
+
+  func testADamagedStateStopsTheRunUntilRebuilt() throws {
+    let s = try scratch()
+    defer { s.remove() }
+    XCTAssertEqual(try s.run(["run", "job.yaml", "-q"]).status, 0)
+    let state = s.path("out/.cropjob/state.sqlite3")
+    try Data(repeating: 0x42, count: 4096).write(to: URL(fileURLWithPath: state))
+    for command in [["run", "job.yaml"], ["plan", "job.yaml"]] {
+      let result = try s.run(command)
+      XCTAssertEqual(result.status, command[0] == "run" ? 2 : 1, result.stderr)
+      XCTAssertTrue(result.stderr.contains(state), result.stderr)
+      XCTAssertTrue(result.stderr.contains("damaged") && result.stderr.contains("--rebuild-state"), result.stderr)
+      XCTAssertFalse(result.stderr.contains("Fatal error"), result.stderr)
+    }
+    // Rebuilt from cropjob-manifest.json: everything is still up to date, nothing is redone.
+    let rebuilt = try s.run(["run", "job.yaml", "--rebuild-state", "--json"])
+    XCTAssertEqual(rebuilt.status, 0, rebuilt.stderr)
+    let finished = try XCTUnwrap(CLIJob.events(rebuilt.stdout).last)
+    XCTAssertEqual(finished["upToDate"] as? Int, 2, rebuilt.stdout)
+    XCTAssertEqual(finished["written"] as? Int, 0, rebuilt.stdout)
+    XCTAssertEqual(try s.run(["plan", "job.yaml"]).status, 0)
+  }
+
+  func testAStateOfANewerCropjobIsRefusedNamingTheVersion() throws {
+    let s = try scratch()
+    defer { s.remove() }
+    XCTAssertEqual(try s.run(["run", "job.yaml", "-q"]).status, 0)
+    let state = s.path("out/.cropjob/state.sqlite3")
+    XCTAssertTrue(Subprocess.succeeds("/usr/bin/sqlite3", [state, "PRAGMA user_version = 9"]))
+    let result = try s.run(["run", "job.yaml"])
+    XCTAssertEqual(result.status, 2, result.stderr)
+    XCTAssertTrue(result.stderr.contains(state) && result.stderr.contains("schema version 9"), result.stderr)
+    XCTAssertTrue(result.stderr.contains("--rebuild-state"), result.stderr)
+    XCTAssertEqual(try s.run(["run", "job.yaml", "--rebuild-state", "-q"]).status, 0)
+  }
+}

@@ -1,0 +1,182 @@
+import CropGeometry
+import CropKit
+import Foundation
+import XCTest
+
+/// The state database (docs/reliability.md, "State database"): what is recorded reads back
+/// the same, shard files fold into the main file, and a damaged, locked or newer file is an
+/// error naming the file and the way out, never a crash.
+final class StateDatabaseTests: XCTestCase {
+  func entry(_ path: String, sha: String = "ab", notes: [String] = []) -> Manifest.Entry {
+    Manifest.Entry(
+      path: path, job: "j", key: "k-\(path)", bytes: 10, width: 4, height: 3, sha256: sha, format: "png", quality: 85,
+      encodes: 1,
+      source: Manifest.SourceRecord(path: "s.jpg", sha256: "cd", bytes: 99, mtime: 1_700_000_000_123_456_789),
+      geometry: Manifest.GeometryRecord(
+        crop: Rect(x: 0.1, y: 1.0 / 3.0, width: 4, height: 3), scale: 0.123456789012345, angle: -12.5,
+        centre: Point(x: 2, y: 1.5), smartFocus: notes.isEmpty ? nil : "attention",
+        flip: notes.isEmpty ? nil : "horizontal",
+        notes: notes))
+  }
+
+  let header = SourceHeader(
+    format: .jpeg, storedWidth: 640, storedHeight: 480, orientation: 6, bands: 3, hasAlpha: false, pages: 1)
+
+  func testWhatIsRecordedReadsBackTheSame() throws {
+    let root = TestPaths.scratch()
+    defer { try? FileManager.default.removeItem(at: root) }
+    let writer = try StateWriter.open(root: root.path, shard: nil, batchSize: 2)
+    try writer.claim(["a.png", "b.png", "c.png"])
+    let entries = [entry("a.png"), entry("b.png", notes: ["clamped", "a \"quoted\" note"]), entry("c.png")]
+    for e in entries { writer.record(e) }
+    let facts = SourceFacts(
+      identity: FileIdentity(size: 99, mtime: 1_700_000_000_123_456_789, inode: UInt64.max - 1), sha256: "cd",
+      header: header)
+    writer.recordSource(path: "/photos/s.jpg", facts: facts)
+    XCTAssertNil(writer.finish())
+    let state = try StateSnapshot.load(root: root.path)
+    XCTAssertEqual(state.outputs.count, 3)
+    for e in entries { XCTAssertEqual(state.outputs[e.path], e) }
+    XCTAssertEqual(state.sources["/photos/s.jpg"], facts)
+    XCTAssertTrue(state.claims.isEmpty, "recording an output settles its claim")
+    // The readable manifest is kept; the WAL is checkpointed away on close.
+    XCTAssertTrue(FileManager.default.fileExists(atPath: root.path + "/.cropjob/state.sqlite3"))
+    XCTAssertFalse(FileManager.default.fileExists(atPath: root.path + "/.cropjob/state.sqlite3-wal"))
+  }
+
+  func testClaimsAreCropjobsOwnUntilRecorded() throws {
+    let root = TestPaths.scratch()
+    defer { try? FileManager.default.removeItem(at: root) }
+    let writer = try StateWriter.open(root: root.path, shard: nil)
+    try writer.claim(["x.png"])
+    XCTAssertNil(writer.finish())
+    let state = try StateSnapshot.load(root: root.path)
+    XCTAssertTrue(state.isOwn("x.png"))
+    XCTAssertNil(state.outputs["x.png"])
+    XCTAssertFalse(state.isOwn("y.png"))
+  }
+
+  func testShardFilesFoldIntoTheMainFileNewestRowWinning() throws {
+    let root = TestPaths.scratch()
+    defer { try? FileManager.default.removeItem(at: root) }
+    let main = try StateWriter.open(root: root.path, shard: nil)
+    main.record(entry("a.png", sha: "old"))
+    main.record(entry("gone.png"))
+    XCTAssertNil(main.finish())
+    let zero = try StateWriter.open(root: root.path, shard: Shard(index: 0, count: 2))
+    zero.record(entry("a.png", sha: "new"))
+    zero.remove(["gone.png"])
+    XCTAssertNil(zero.finish())
+    let one = try StateWriter.open(root: root.path, shard: Shard(index: 1, count: 2))
+    one.record(entry("b.png"))
+    XCTAssertNil(one.finish())
+    XCTAssertEqual(
+      try FileManager.default.contentsOfDirectory(atPath: root.path + "/.cropjob").sorted(),
+      ["state.shard-0-of-2.sqlite3", "state.shard-1-of-2.sqlite3", "state.sqlite3"])
+    // Shard 0 does not read shard 1's file (another machine may be writing it).
+    XCTAssertEqual(
+      try StateSnapshot.load(root: root.path, shard: Shard(index: 0, count: 2)).outputs.keys.sorted(), ["a.png"])
+    let merged = try StateSnapshot.load(root: root.path)
+    XCTAssertEqual(merged.outputs.keys.sorted(), ["a.png", "b.png"])
+    XCTAssertEqual(merged.outputs["a.png"]?.sha256, "new")
+    // An unsharded run folds them into the main file and removes them.
+    XCTAssertNil(try StateWriter.open(root: root.path, shard: nil).finish())
+    XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: root.path + "/.cropjob"), ["state.sqlite3"])
+    XCTAssertEqual(try StateSnapshot.load(root: root.path).outputs, merged.outputs)
+  }
+
+  func testARootWithOnlyJSONManifestsIsImported() throws {
+    let root = TestPaths.scratch()
+    defer { try? FileManager.default.removeItem(at: root) }
+    try Data(Manifest(engineVersion: Vips.version, outputs: [entry("a.png"), entry("b.png")]).encoded())
+      .write(to: root.appendingPathComponent("cropjob-manifest.json"))
+    XCTAssertEqual(try StateSnapshot.load(root: root.path).outputs.keys.sorted(), ["a.png", "b.png"])
+    let writer = try StateWriter.open(root: root.path, shard: nil)
+    writer.record(entry("b.png", sha: "newer"))
+    XCTAssertNil(writer.finish())
+    try FileManager.default.removeItem(at: root.appendingPathComponent("cropjob-manifest.json"))
+    let state = try StateSnapshot.load(root: root.path)
+    XCTAssertEqual(state.outputs.keys.sorted(), ["a.png", "b.png"])
+    XCTAssertEqual(state.outputs["b.png"]?.sha256, "newer")
+  }
+
+  func testADamagedFileIsAnErrorNamingItAndTheWayOut() throws {
+    let root = TestPaths.scratch()
+    defer { try? FileManager.default.removeItem(at: root) }
+    XCTAssertNil(try StateWriter.open(root: root.path, shard: nil).finish())
+    let path = root.path + "/.cropjob/state.sqlite3"
+    // Garbage over the whole file, and a file cut short in its pages.
+    for damage in [Data(repeating: 0x5A, count: 8192), Data("SQLite format 3\0".utf8) + Data(repeating: 7, count: 300)]
+    {
+      try damage.write(to: URL(fileURLWithPath: path))
+      for attempt in [
+        { _ = try StateSnapshot.load(root: root.path) }, { _ = try StateWriter.open(root: root.path, shard: nil) },
+      ] {
+        XCTAssertThrowsError(try attempt()) { error in
+          let error = error as? StateError
+          XCTAssertEqual(error?.kind, .damaged, "\(String(describing: error))")
+          XCTAssertTrue(error?.description.contains(path) ?? false)
+          XCTAssertTrue(error?.description.contains("--rebuild-state") ?? false)
+        }
+      }
+    }
+    // The way out: remove it; the JSON manifests are what is left.
+    StateFiles.removeAll(root: root.path)
+    XCTAssertNoThrow(try StateSnapshot.load(root: root.path))
+  }
+
+  func testANewerSchemaIsRefusedNamingTheVersion() throws {
+    let root = TestPaths.scratch()
+    defer { try? FileManager.default.removeItem(at: root) }
+    XCTAssertNil(try StateWriter.open(root: root.path, shard: nil).finish())
+    let path = root.path + "/.cropjob/state.sqlite3"
+    XCTAssertTrue(ToolRun.sqlite(path, "PRAGMA user_version = 7"), "sqlite3 CLI missing")
+    XCTAssertThrowsError(try StateSnapshot.load(root: root.path)) { error in
+      XCTAssertEqual((error as? StateError)?.kind, .newer(version: 7))
+      XCTAssertTrue(
+        "\(error)".contains(path) && "\(error)".contains("version 7") && "\(error)".contains("--rebuild-state"))
+    }
+    XCTAssertThrowsError(try StateWriter.open(root: root.path, shard: nil)) { error in
+      XCTAssertEqual((error as? StateError)?.kind, .newer(version: 7))
+    }
+  }
+
+  func testAFileHeldByAnotherRunIsLocked() throws {
+    let root = TestPaths.scratch()
+    defer { try? FileManager.default.removeItem(at: root) }
+    let holder = try StateWriter.open(root: root.path, shard: nil)
+    defer { _ = holder.finish() }
+    XCTAssertThrowsError(try StateWriter.open(root: root.path, shard: nil)) { error in
+      XCTAssertEqual((error as? StateError)?.kind, .locked, "\(error)")
+      XCTAssertTrue("\(error)".contains(root.path + "/.cropjob/state.sqlite3"))
+      XCTAssertTrue("\(error)".contains("another cropjob run"))
+    }
+    XCTAssertThrowsError(try StateSnapshot.load(root: root.path)) { error in
+      XCTAssertEqual((error as? StateError)?.kind, .locked, "\(error)")
+    }
+  }
+
+  func testAnEmptyFileIsMigratedToTheCurrentVersion() throws {
+    let root = TestPaths.scratch()
+    defer { try? FileManager.default.removeItem(at: root) }
+    try FileManager.default.createDirectory(atPath: root.path + "/.cropjob", withIntermediateDirectories: true)
+    XCTAssertTrue(FileManager.default.createFile(atPath: root.path + "/.cropjob/state.sqlite3", contents: Data()))
+    XCTAssertTrue(try StateSnapshot.load(root: root.path).outputs.isEmpty)
+    let writer = try StateWriter.open(root: root.path, shard: nil)
+    writer.record(entry("a.png"))
+    XCTAssertNil(writer.finish())
+    XCTAssertEqual(try StateSnapshot.load(root: root.path).outputs.keys.sorted(), ["a.png"])
+  }
+}
+
+/// The sqlite3 command-line tool, to change a database behind cropjob's back.
+enum ToolRun {
+  static func sqlite(_ path: String, _ sql: String) -> Bool {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+    process.arguments = [path, sql]
+    guard (try? process.run()) != nil else { return false }
+    process.waitUntilExit()
+    return process.terminationStatus == 0
+  }
+}
