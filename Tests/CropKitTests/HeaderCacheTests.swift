@@ -1,0 +1,135 @@
+import CropKit
+import Foundation
+import TestSupport
+import XCTest
+
+/// The header cache (`CachingHeaderReader`) and the source hashes in the state: a re-run over
+/// unchanged photos only stats them, reading no header and no content; a change of size, of
+/// mtime, or of inode (a file replaced by rename with the same size and mtime) makes that
+/// one photo be read and hashed again (docs/reliability.md, "State database").
+final class HeaderCacheTests: XCTestCase {
+  var folder: URL!
+  var root: String { folder.appendingPathComponent("out").path }
+  func photo(_ name: String) -> String { folder.appendingPathComponent("photos/\(name)").path }
+
+  override func setUpWithError() throws {
+    guard let python = TestPaths.python else { throw XCTSkip("no python3 with PIL") }
+    folder = TestPaths.scratch()
+    try FileManager.default.createDirectory(
+      at: folder.appendingPathComponent("photos"), withIntermediateDirectories: true)
+    // Uncompressed PNGs of one size have one byte count, whatever their colour.
+    let script = """
+      import sys
+      from PIL import Image
+      folder = sys.argv[1]
+      for name, size, colour in [("a", 48, (200, 10, 10)), ("b", 48, (10, 200, 10)), ("c", 48, (10, 10, 200)),
+                                 ("spare", 48, (90, 90, 90)), ("bigger", 56, (200, 10, 10))]:
+          Image.new("RGB", (size, 40), colour).save(f"{folder}/{name}.png", compress_level=0)
+      """
+    let made = try Subprocess.run(python, ["-c", script, folder.appendingPathComponent("photos").path])
+    XCTAssertEqual(made.status, 0, made.stderr)
+    for name in ["spare.png", "bigger.png"] {
+      try FileManager.default.moveItem(
+        atPath: photo(name), toPath: folder.appendingPathComponent(name).path)
+    }
+    try """
+    version: 1
+    output: out
+    jobs:
+      t:
+        sources: ["photos/*"]
+        guide: {shape: square, size: 32}
+        outputs:
+          - path: "{stem}.png"
+            encode: {format: png}
+    """.write(to: folder.appendingPathComponent("job.yaml"), atomically: true, encoding: .utf8)
+  }
+
+  override func tearDown() {
+    if let folder { try? FileManager.default.removeItem(at: folder) }
+  }
+
+  struct Pass {
+    var headersRead: Int
+    /// Sources whose content was hashed (not taken from the state).
+    var hashed: [String]
+    var summary: RunSummary
+  }
+
+  /// Plans through the header cache over the state, asks which sources need hashing, runs.
+  func pass() throws -> Pass {
+    let state = try StateSnapshot.load(root: root)
+    let reader = CachingHeaderReader(wrapping: VipsHeaderReader(), sources: state.sources)
+    let loaded = JobFileLoader.load(path: folder.appendingPathComponent("job.yaml").path)
+    let plan = Planner(headers: reader).plan(try XCTUnwrap(loaded.jobFile))
+    XCTAssertTrue(plan.isRunnable, "\(plan.issues)")
+    let check = UpToDateCheck(plan: plan, state: state)
+    var hashed: [String] = []
+    for (index, source) in plan.sources.enumerated() {
+      let outputs = plan.outputs.indices.filter { plan.outputs[$0].sourceIndex == index }
+      if try check.sourceState(source, outputs: outputs).hashed { hashed.append(source.path) }
+    }
+    let summary = Executor(plan: plan, options: RunOptions(), reporter: JobRunner.Silent(), state: state).run()
+    XCTAssertEqual(summary.failed, 0, "\(summary.failures)")
+    return Pass(headersRead: reader.headersRead, hashed: hashed.sorted(), summary: summary)
+  }
+
+  func identity(_ path: String) throws -> FileIdentity { try XCTUnwrap(FileIdentity.of(path: path)) }
+
+  func testAnUnchangedSourceIsOnlyStatedAndAChangedOneIsReadAgain() throws {
+    let first = try pass()
+    XCTAssertEqual(first.headersRead, 3)
+    XCTAssertEqual(first.summary.written, 3)
+
+    let noOp = try pass()
+    XCTAssertEqual(noOp.headersRead, 0, "a header was read for an unchanged source")
+    XCTAssertEqual(noOp.hashed, [], "an unchanged source was hashed")
+    XCTAssertEqual(noOp.summary.upToDate, 3)
+    XCTAssertEqual(noOp.summary.decodes, 0)
+
+    // Size: a.png rewritten in place (same inode) with a larger picture.
+    let inode = try identity(photo("a.png")).inode
+    let handle = try XCTUnwrap(FileHandle(forWritingAtPath: photo("a.png")))
+    try handle.truncate(atOffset: 0)
+    try handle.write(contentsOf: Data(contentsOf: folder.appendingPathComponent("bigger.png")))
+    try handle.close()
+    XCTAssertEqual(try identity(photo("a.png")).inode, inode)
+    let resized = try pass()
+    XCTAssertEqual(resized.headersRead, 1)
+    XCTAssertEqual(resized.hashed, ["photos/a.png"])
+    XCTAssertEqual(resized.summary.written, 1)
+
+    // Mtime: b.png touched, its content the same: read and hashed, its output up to date.
+    let later = Date().addingTimeInterval(30)
+    try FileManager.default.setAttributes([.modificationDate: later], ofItemAtPath: photo("b.png"))
+    let touched = try pass()
+    XCTAssertEqual(touched.headersRead, 1)
+    XCTAssertEqual(touched.hashed, ["photos/b.png"])
+    XCTAssertEqual(touched.summary.written, 0)
+    XCTAssertEqual(touched.summary.upToDate, 3)
+
+    // Inode: c.png replaced by rename with a file of the same size and mtime (another
+    // picture): only the inode tells, and its output is made again.
+    let before = try identity(photo("c.png"))
+    let spare = folder.appendingPathComponent("spare.png").path
+    var info = stat()
+    XCTAssertEqual(stat(photo("c.png"), &info), 0)
+    var times = [info.st_atim, info.st_mtim]
+    XCTAssertEqual(utimensat(AT_FDCWD, spare, &times, 0), 0)
+    XCTAssertEqual(rename(spare, photo("c.png")), 0)
+    let after = try identity(photo("c.png"))
+    XCTAssertEqual(after.size, before.size)
+    XCTAssertEqual(after.mtime, before.mtime)
+    XCTAssertNotEqual(after.inode, before.inode)
+    let replaced = try pass()
+    XCTAssertEqual(replaced.headersRead, 1)
+    XCTAssertEqual(replaced.hashed, ["photos/c.png"])
+    XCTAssertEqual(replaced.summary.written, 1)
+
+    // And the state has caught up: stat only again.
+    let settled = try pass()
+    XCTAssertEqual(settled.headersRead, 0)
+    XCTAssertEqual(settled.hashed, [])
+    XCTAssertEqual(settled.summary.upToDate, 3)
+  }
+}
