@@ -141,27 +141,14 @@ public struct Manifest: Codable, Sendable, Equatable {
   }
 
   /// Deterministic JSON (sorted keys, sorted outputs), as `JSONEncoder` pretty-prints the
-  /// whole manifest, byte for byte, but written entry by entry: encoding the whole value at
-  /// once held a copy of every entry in Foundation's intermediate tree (tens of MB for
-  /// 10,000 outputs).
+  /// whole manifest, byte for byte, but written entry by entry (`ManifestStream`): encoding the
+  /// whole value at once held a copy of every entry in Foundation's intermediate tree (tens of
+  /// MB for 10,000 outputs).
   public func encoded() -> [UInt8] {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    guard !outputs.isEmpty else { return Array((try? encoder.encode(self)) ?? Data()) + [0x0a] }
-    func json<T: Encodable>(_ value: T) -> [UInt8] { Array((try? encoder.encode(value)) ?? Data()) }
-    var bytes = Array("{\n  \"cropjob\" : ".utf8) + json(cropjob) + Array(",\n  \"libvips\" : ".utf8) + json(libvips)
-    bytes += Array(",\n  \"outputs\" : [\n".utf8)
-    for (index, entry) in outputs.enumerated() {
-      // The entry's lines, indented to sit in the array (JSON strings hold no raw newline;
-      // the encoder leaves the inside of an empty array as an empty line).
-      for line in json(entry).split(separator: 0x0a, omittingEmptySubsequences: false) {
-        if !line.isEmpty { bytes += [0x20, 0x20, 0x20, 0x20] + line }
-        bytes.append(0x0a)
-      }
-      bytes.removeLast()
-      bytes += Array((index == outputs.count - 1 ? "\n" : ",\n").utf8)
-    }
-    bytes += Array("  ]\n}\n".utf8)
+    var bytes: [UInt8] = []
+    var stream = ManifestStream(format: .json, engineVersion: libvips, cropjob: cropjob) { bytes += $0 }
+    for entry in outputs { stream.append(entry) }
+    stream.finish()
     return bytes
   }
 }

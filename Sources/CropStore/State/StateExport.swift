@@ -1,0 +1,58 @@
+import Foundation
+
+/// `cropjob manifest`: every output the state records, sorted by path, streamed from the
+/// database into a `ManifestStream` (one row in memory at a time; SQLite sorts, spilling to
+/// a temporary file when the rows of several files must be merged).
+public enum StateExport {
+  /// Streams `root`'s recorded outputs (main file and every shard file: newest row per path,
+  /// removals applied) to `stream`; a root without a state file streams its JSON manifests.
+  public static func export(root: String, into stream: inout ManifestStream) throws(StateError) {
+    let files = StateFiles.readable(root: root, shard: nil)
+    guard !files.isEmpty else {
+      for (_, entry) in Manifest.loadManifests(root: root).sorted(by: { $0.key < $1.key }) { stream.append(entry) }
+      stream.finish()
+      return
+    }
+    var current = files[0]
+    do {
+      let connection = try SQLiteConnection(path: ":memory:", create: true)
+      defer { connection.close() }
+      connection.setBusyTimeout(2_000)
+      try connection.execute("PRAGMA locking_mode = EXCLUSIVE")
+      var schemas: [String] = []
+      for (index, file) in files.enumerated() {
+        current = file
+        try connection.execute("ATTACH DATABASE '\(file.replacing("'", with: "''"))' AS f\(index)")
+        let version = try StateSchema.userVersion(connection, schema: "f\(index)", path: file)
+        guard version <= StateSchema.version else {
+          throw StateError(kind: .newer(version: version), path: file, detail: "")
+        }
+        if version == StateSchema.version { schemas.append("f\(index)") }
+      }
+      current = files[0]
+      guard !schemas.isEmpty else { return stream.finish() }
+      let outputs = schemas.map { "SELECT \(StateRows.outputColumns) FROM \($0).outputs" }.joined(
+        separator: " UNION ALL ")
+      let removed = schemas.map { "SELECT path, recorded_ns FROM \($0).removed" }.joined(separator: " UNION ALL ")
+      let query =
+        schemas.count == 1
+        ? "SELECT \(StateRows.outputColumns) FROM \(schemas[0]).outputs ORDER BY path"
+        : """
+        WITH everything AS (\(outputs)), gone AS (\(removed)),
+          ranked AS (SELECT *, row_number() OVER (PARTITION BY path ORDER BY recorded_ns DESC) AS rank FROM everything)
+        SELECT \(StateRows.outputColumns) FROM ranked r WHERE rank = 1
+          AND NOT EXISTS (SELECT 1 FROM gone g WHERE g.path = r.path AND g.recorded_ns > r.recorded_ns)
+        ORDER BY path
+        """
+      let rows = try connection.prepare(query)
+      while try rows.next() { stream.append(StateRows.entry(rows)) }
+      stream.finish()
+    } catch let error as StateError {
+      throw error
+    } catch let failure as SQLiteConnection.Failure {
+      throw StateError(failure, path: current)
+    } catch {
+      throw StateError(kind: .io, path: current, detail: "\(error)")
+    }
+  }
+}
