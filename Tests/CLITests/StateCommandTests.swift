@@ -103,4 +103,20 @@ final class StateCommandTests: XCTestCase {
     XCTAssertTrue(result.stderr.contains("--rebuild-state"), result.stderr)
     XCTAssertEqual(try s.run(["run", "job.yaml", "--rebuild-state", "-q"]).status, 0)
   }
+
+  func testStateMergeFoldsTheShardFilesIntoOne() throws {
+    let s = try scratch()
+    defer { s.remove() }
+    for index in 0..<3 { XCTAssertEqual(try s.run(["run", "job.yaml", "-q", "--shard", "\(index)/3"]).status, 0) }
+    let before = try s.run(["manifest", "job.yaml", "--format", "jsonl"])
+    XCTAssertEqual(before.stdout.split(separator: "\n").count, 2)
+    let merged = try s.run(["state", "merge", "job.yaml"])
+    XCTAssertEqual(merged.status, 0, merged.stderr)
+    XCTAssertTrue(merged.stdout.contains("merged 3 shard state files"), merged.stdout)
+    XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: s.path("out/.cropjob")), ["state.sqlite3"])
+    XCTAssertEqual(try s.run(["manifest", "job.yaml", "--format", "jsonl"]).stdout, before.stdout)
+    let rerun = try s.run(["run", "job.yaml", "--json"])
+    XCTAssertEqual(CLIJob.events(rerun.stdout).last?["upToDate"] as? Int, 2, rerun.stdout)
+    XCTAssertEqual(try s.run(["state", "fold", "job.yaml"]).status, 64)
+  }
 }

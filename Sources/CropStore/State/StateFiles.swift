@@ -33,6 +33,9 @@ public enum StateFiles {
     }
   }
 
+  /// How many shard files `root` holds (what `cropjob state merge` folds).
+  public static func shardFileCount(root: String) -> Int { shardFiles(root: root).count }
+
   /// The files a run of `shard` reads, main first: every file except those of the other
   /// shards of the same count (running at the same time, perhaps on other machines).
   static func readable(root: String, shard: Shard?) -> [String] {

@@ -1,0 +1,53 @@
+import CropKit
+import Foundation
+
+/// `cropjob state merge <job.yaml>`: folds the shard state files of the job's output root into
+/// `.cropjob/state.sqlite3` and removes them, as an unsharded run does before it starts (after a
+/// sharded batch, on one machine, without running the job again).
+struct StateCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    name: "state",
+    abstract: "Merge the shard state files of an output root into one (`state merge <job.yaml>`).",
+    epilogue: """
+      ACTIONS:
+        merge <job.yaml>   fold .cropjob/state.shard-I-of-N.sqlite3 into .cropjob/state.sqlite3
+                           (newest row per output wins) and remove the shard files
+
+      EXIT CODES:
+        0 merged, 1 invalid job file or a state file that cannot be used (named, with the
+        way out), 64 usage error.
+      """)
+
+  var words: [String] = []
+  var outputRoot: String?
+
+  static var arguments: [Argument<Self>] {
+    [
+      .positionals(\.words, "action", help: "`merge` and the job file (its output root holds the state)."),
+      .option(\.outputRoot, "--output", value: "dir", .text, help: "Output root instead of the job file's `output`."),
+    ]
+  }
+
+  mutating func validate() throws {
+    guard words.first == "merge" else {
+      throw UsageError(message: "unknown action \"\(words.first ?? "")\"; the action is merge")
+    }
+    guard words.count == 2 else { throw UsageError(message: "state merge takes one job file, got \(words.count - 1)") }
+  }
+
+  func run() -> Int32 {
+    guard let file = JobLoading.load(words[1]) else { return ExitCode.failure }
+    let root = Planner(outputRoot: outputRoot).outputRoot(of: file)
+    let shards = StateFiles.shardFileCount(root: root)
+    do throws(StateError) {
+      let writer = try StateWriter.open(root: root, shard: nil)
+      if let error = writer.finish() { throw error }
+    } catch {
+      Console.err("cropjob: \(error)")
+      return ExitCode.failure
+    }
+    Console.out(
+      "merged \(shards) shard state file\(shards == 1 ? "" : "s") into \(StateFiles.path(root: root, shard: nil))")
+    return ExitCode.success
+  }
+}
