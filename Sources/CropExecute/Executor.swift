@@ -87,10 +87,11 @@ public final class Executor: Sendable {
     if Cancellation.isCancelled { state.summary.withLock { $0.interrupted = true } }
     reportStale(selected: selected, state: state)
     state.writer.remove(state.forgotten.withLock { $0 })
-    if let error = state.writer.finish() {
+    if let error = state.writer.commitPending() {
       recordFailure(output: Self.relativeStatePath(error.path), source: "", reason: "\(error)", state: state)
     }
     commitManifest(selected: selected, state: state)
+    _ = state.writer.finish()
     let result = state.summary.withLock { $0 }
     reporter.report(.finished(result))
     return result

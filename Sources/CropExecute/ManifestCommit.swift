@@ -1,4 +1,5 @@
 import CropStore
+import CropSupport
 import Foundation
 
 extension Executor {
@@ -17,14 +18,24 @@ extension Executor {
         all[path] = old
       }
     }
-    let manifest = Manifest(engineVersion: plan.engineVersion, outputs: Array(all.values))
     let name = Manifest.fileName(shard: options.shard)
     let path = (plan.outputRoot as NSString).appendingPathComponent(name)
+    let header = "\(CropKitVersion.string) \(plan.engineVersion)"
+    // A run that wrote, removed and failed nothing, over a manifest written after the last
+    // change of the outputs, leaves it as it is (a no-op re-run of 20,000 outputs spent 12 %
+    // of its time re-encoding the same 18 MB).
+    let quiet = state.summary.withLock { $0.written == 0 && $0.failed == 0 && !$0.interrupted }
+    if quiet && !state.writer.manifestIsStale(name, identity: StateWriter.manifestIdentity(path: path, header: header))
+    {
+      return true
+    }
+    let manifest = Manifest(engineVersion: plan.engineVersion, outputs: Array(all.values))
     do {
       // Outputs were written without an fsync each: flush them all before the manifest says
       // they exist.
       if state.summary.withLock({ $0.written > 0 }) { try AtomicWriter.syncFileSystem(containing: plan.outputRoot) }
       try AtomicWriter.write(manifest.encoded(), to: path)
+      state.writer.recordManifest(name, identity: StateWriter.manifestIdentity(path: path, header: header))
       // An unsharded run's manifest lists every output the plan has (and the stale ones):
       // earlier shard manifests are superseded, and removed so that they cannot mislead.
       if (options.shard?.count ?? 1) == 1 { Manifest.removeShardManifests(root: plan.outputRoot) }

@@ -1,6 +1,7 @@
 import CropGeometry
 import CropKit
 import Foundation
+import TestSupport
 import XCTest
 
 /// The state database (docs/reliability.md, "State database"): what is recorded reads back
@@ -166,6 +167,38 @@ final class StateDatabaseTests: XCTestCase {
     writer.record(entry("a.png"))
     XCTAssertNil(writer.finish())
     XCTAssertEqual(try StateSnapshot.load(root: root.path).outputs.keys.sorted(), ["a.png"])
+  }
+
+  /// A run that changes nothing leaves the manifest file as it is; a changed output, an edited
+  /// manifest or a killed run's commit makes the next run write it again.
+  func testAManifestIsRewrittenOnlyWhenTheOutputsChanged() throws {
+    let h = try RunHarness(samples: ["kite.jpg", "cat.png"], job: TestJobs.thumbsAndTiny())
+    defer { h.remove() }
+    let path = h.outputRoot + "/cropjob-manifest.json"
+    try h.run()
+    let first = try XCTUnwrap(FileIdentity.of(path: path))
+    let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+    let (noOp, _) = try h.run()
+    XCTAssertEqual(noOp.written, 0)
+    XCTAssertEqual(FileIdentity.of(path: path), first, "a no-op run rewrote the manifest")
+    // Edited by hand: written again, as it was.
+    try Data("{}".utf8).write(to: URL(fileURLWithPath: path))
+    try h.run()
+    XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), bytes)
+    // An output changes: written again, with it.
+    try h.writeJob(TestJobs.thumbsAndTiny(thumbQuality: 60))
+    let (changed, _) = try h.run()
+    XCTAssertGreaterThan(changed.written, 0)
+    XCTAssertNotEqual(try Data(contentsOf: URL(fileURLWithPath: path)), bytes)
+    // A commit without a manifest (a killed run) forgets the manifest's identity.
+    var entry = try XCTUnwrap(Manifest.loadAll(root: h.outputRoot).values.first)
+    let writer = try StateWriter.open(root: h.outputRoot, shard: nil)
+    entry.sha256 = "0000"
+    writer.record(entry)
+    XCTAssertNil(writer.finish())
+    let before = try XCTUnwrap(FileIdentity.of(path: path))
+    try h.run()
+    XCTAssertNotEqual(FileIdentity.of(path: path), before, "the manifest was not rewritten after a commit")
   }
 }
 

@@ -44,7 +44,9 @@ enum StateSchema {
 
   /// Version 1: sources with their identity, hash and header facts; outputs with what the
   /// manifest records; claims (paths a run is about to write: cropjob's own even before they
-  /// are recorded); removed (tombstones, so that a shard's deletion survives the fold).
+  /// are recorded); removed (tombstones, so that a shard's deletion survives the fold); meta
+  /// (`manifest:<name>`: the identity of the JSON manifest written after the last change of
+  /// the outputs, so that a run that changed nothing need not write it again).
   /// `recorded_ns` (wall clock) decides which file's row wins when files are merged.
   static func createVersion1(_ connection: SQLiteConnection) throws(SQLiteConnection.Failure) {
     try connection.execute(
@@ -64,6 +66,7 @@ enum StateSchema {
         recorded_ns INTEGER NOT NULL) WITHOUT ROWID;
       CREATE TABLE claims(path TEXT PRIMARY KEY) WITHOUT ROWID;
       CREATE TABLE removed(path TEXT PRIMARY KEY, recorded_ns INTEGER NOT NULL) WITHOUT ROWID;
+      CREATE TABLE meta(name TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
       """)
   }
 }

@@ -28,6 +28,7 @@ extension StateWriter {
               DELETE FROM main.outputs WHERE EXISTS (SELECT 1 FROM main.removed r
                 WHERE r.path = outputs.path AND r.recorded_ns > outputs.recorded_ns);
               INSERT OR IGNORE INTO main.claims SELECT path FROM shard.claims;
+              DELETE FROM main.meta WHERE name LIKE 'manifest:%';
               """)
           }
         } catch {
@@ -36,6 +37,7 @@ extension StateWriter {
         }
       }
       StateFiles.remove(file.path)
+      markChanged()
     }
   }
 
@@ -51,5 +53,6 @@ extension StateWriter {
         for entry in entries.values { try insert.run(StateRows.values(entry, recorded: 0)) }
       }
     }
+    markChanged()
   }
 }

@@ -21,6 +21,8 @@ package final class StateWriter: @unchecked Sendable {
   private var pendingSources: [(String, SourceFacts)] = []
   private var lastCommit = DispatchTime.now().uptimeNanoseconds
   private var failure: StateError?
+  /// Whether this writer changed the recorded outputs (recorded, removed or folded any).
+  private var changedOutputs = false
   /// The statements of every commit, prepared once; nil once finished (a connection with
   /// statements left is not closed, and keeps its lock).
   private var statements: Statements?
@@ -30,6 +32,7 @@ package final class StateWriter: @unchecked Sendable {
     let insertSource: SQLiteConnection.Statement
     let deleteClaim: SQLiteConnection.Statement
     let deleteRemoved: SQLiteConnection.Statement
+    let forgetManifests: SQLiteConnection.Statement
   }
 
   /// Outputs per transaction, at most (`batchSize` given to `open`, 256 by default).
@@ -81,8 +84,12 @@ package final class StateWriter: @unchecked Sendable {
       insertSource: try connection.prepare(
         "INSERT OR REPLACE INTO sources(\(StateRows.sourceColumns)) VALUES (\(StateRows.parameters(13)))"),
       deleteClaim: try connection.prepare("DELETE FROM claims WHERE path = ?"),
-      deleteRemoved: try connection.prepare("DELETE FROM removed WHERE path = ?"))
+      deleteRemoved: try connection.prepare("DELETE FROM removed WHERE path = ?"),
+      forgetManifests: try connection.prepare("DELETE FROM meta WHERE name LIKE 'manifest:%'"))
   }
+
+  /// Notes that the recorded outputs changed (a fold, an import).
+  func markChanged() { lock.withLock { changedOutputs = true } }
 
   /// Runs `body` with the connection, under the lock.
   func withConnection(_ body: (SQLiteConnection) throws -> Void) rethrows {
@@ -133,7 +140,9 @@ package final class StateWriter: @unchecked Sendable {
         let delete = try connection.prepare("DELETE FROM outputs WHERE path = ?")
         let tombstone = try connection.prepare("INSERT OR REPLACE INTO removed(path, recorded_ns) VALUES (?, ?)")
         let now = StateRows.now()
+        changedOutputs = true
         try connection.transaction { () throws(SQLiteConnection.Failure) in
+          try statements?.forgetManifests.run([])
           for path in paths {
             try delete.run([.text(path)])
             try tombstone.run([.text(path), .integer(now)])
@@ -142,6 +151,45 @@ package final class StateWriter: @unchecked Sendable {
       } catch {
         failure = StateError(kind: .io, path: path, detail: "cannot record removed outputs: \(error)")
       }
+    }
+  }
+
+  /// Whether this run changed the recorded outputs, or the manifest `name` is not the one
+  /// last written for them (`identity`: `manifestIdentity`): then it must be written again.
+  package func manifestIsStale(_ name: String, identity: String?) -> Bool {
+    lock.withLock {
+      guard !changedOutputs, let identity,
+        let statements = try? connection.prepare(
+          "SELECT value FROM meta WHERE name = ?")
+      else { return true }
+      statements.bind([.text("manifest:" + name)])
+      guard (try? statements.next()) == true else { return true }
+      return statements.text(0) != identity
+    }
+  }
+
+  /// Records that the manifest `name` now describes the recorded outputs.
+  package func recordManifest(_ name: String, identity: String?) {
+    guard let identity else { return }
+    lock.withLock {
+      guard failure == nil,
+        let insert = try? connection.prepare("INSERT OR REPLACE INTO meta(name, value) VALUES (?, ?)")
+      else { return }
+      try? insert.run([.text("manifest:" + name), .text(identity)])
+    }
+  }
+
+  /// What identifies a written manifest: its size, mtime and inode, and the versions in its
+  /// header (a new cropjob rewrites it).
+  package static func manifestIdentity(path: String, header: String) -> String? {
+    FileIdentity.of(path: path).map { "\($0.size):\($0.mtime):\($0.inode):\(header)" }
+  }
+
+  /// Commits what is pending, keeping the file open; the first failure of the run, if any.
+  package func commitPending() -> StateError? {
+    lock.withLock {
+      commit()
+      return failure
     }
   }
 
@@ -173,7 +221,9 @@ package final class StateWriter: @unchecked Sendable {
     }
     let now = StateRows.now()
     do {
+      if !pendingOutputs.isEmpty { changedOutputs = true }
       try connection.transaction { () throws(SQLiteConnection.Failure) in
+        if !pendingOutputs.isEmpty { try statements.forgetManifests.run([]) }
         for entry in pendingOutputs {
           try statements.insertOutput.run(StateRows.values(entry, recorded: now))
           try statements.deleteClaim.run([.text(entry.path)])
