@@ -125,11 +125,7 @@ public final class Executor: Sendable {
       }
       let sourceState = try state.check.sourceState(source, outputs: task.outputs)
       record = sourceState.record
-      if sourceState.hashed && source.producedBy == nil {
-        state.writer.recordSource(
-          path: source.absolutePath,
-          facts: SourceFacts(identity: sourceState.identity, sha256: record.sha256, header: header))
-      }
+      if sourceState.hashed && source.producedBy == nil { recordSource(source, sourceState, state: state) }
     } catch {
       return failAll(
         task.outputs,
@@ -200,6 +196,19 @@ public final class Executor: Sendable {
     } catch {
       fail(index, "\(error)", state: state)
     }
+  }
+
+  /// Records a source just hashed, with its header read again now: the plan's header may be
+  /// of another version of the file (changed after planning), and the state must never pair
+  /// a header with an identity it was not read under. Not recorded when the file changed
+  /// while it was hashed or read (its identity differs afterwards).
+  private func recordSource(_ source: PlannedSource, _ sourceState: UpToDateCheck.SourceState, state: RunState) {
+    guard let header = try? SourceHeader.read(path: source.absolutePath),
+      FileIdentity.of(path: source.absolutePath) == sourceState.identity
+    else { return }
+    state.writer.recordSource(
+      path: source.absolutePath,
+      facts: SourceFacts(identity: sourceState.identity, sha256: sourceState.record.sha256, header: header))
   }
 
   static func geometryRecord(_ g: PlacementResult, output: PlannedOutput) -> Manifest.GeometryRecord {

@@ -132,4 +132,24 @@ final class HeaderCacheTests: XCTestCase {
     XCTAssertEqual(settled.hashed, [])
     XCTAssertEqual(settled.summary.upToDate, 3)
   }
+
+  /// A source replaced between plan and run (another picture, another size): the run fails its
+  /// outputs, and the state records the header of the file as it is now, not the plan's, so
+  /// that the next plan, served from the state, sees the new picture.
+  func testASourceChangedAfterPlanningIsRecordedWithItsOwnHeader() throws {
+    let state = try StateSnapshot.load(root: root)
+    let loaded = JobFileLoader.load(path: folder.appendingPathComponent("job.yaml").path)
+    let plan = Planner(headers: CachingHeaderReader(wrapping: VipsHeaderReader(), sources: state.sources))
+      .plan(try XCTUnwrap(loaded.jobFile))
+    let replacement = folder.appendingPathComponent("bigger.png").path
+    XCTAssertEqual(rename(replacement, photo("a.png")), 0)
+    let summary = Executor(plan: plan, options: RunOptions(), reporter: JobRunner.Silent(), state: state).run()
+    XCTAssertEqual(summary.failed, 1, "\(summary.failures)")
+    let recorded = try XCTUnwrap(StateSnapshot.load(root: root).sources[photo("a.png")])
+    XCTAssertEqual(recorded.identity, try identity(photo("a.png")))
+    XCTAssertEqual(recorded.header.storedWidth, 56, "the plan's header (48 px wide) was recorded for the new file")
+    let next = try pass()
+    XCTAssertEqual(next.headersRead, 0)
+    XCTAssertEqual(next.summary.written, 1)
+  }
 }
