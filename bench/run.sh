@@ -68,6 +68,7 @@ setup() {
   [ -x /usr/bin/time ] || need+=(time)
   pkg-config --exists vips 2>/dev/null || need+=(libvips-dev)
   pkg-config --exists yaml-0.1 2>/dev/null || need+=(libyaml-dev)
+  pkg-config --exists sqlite3 2>/dev/null || need+=(libsqlite3-dev)
   python3 -c 'import ensurepip, venv' 2>/dev/null || need+=(python3-venv)
   if [ ${#need[@]} -gt 0 ]; then
     apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${need[@]}"

@@ -5,7 +5,7 @@
 #
 #   C targets    CSystem (SHA-256 through libcrypto, syncfs), CVipsShim (libvips wrappers):
 #                every .c file, plus a module map over each include/ directory
-#   system libs  CVips, CYAML: their module maps in Sources/, linked through pkg-config
+#   system libs  CVips, CYAML, CSQLite: their module maps in Sources/, linked through pkg-config
 #   Swift        CropGeometry, CropSupport, CropSpec, CropPlan, CropImaging, CropStore,
 #                CropExecute, CropPreview, CropKit (the umbrella), in dependency order, each one
 #                module (object file + .swiftmodule) with one shared -package-name
@@ -29,7 +29,7 @@ mkdir -p "$out/modules"
 
 cc="$(dirname "$(readlink -f "$(command -v swiftc)")")/clang"
 vips_cflags="$(pkg-config --cflags vips)"
-vips_libs="$(pkg-config --libs vips) -lgmodule-2.0 $(pkg-config --libs yaml-0.1)"
+vips_libs="$(pkg-config --libs vips) -lgmodule-2.0 $(pkg-config --libs yaml-0.1) $(pkg-config --libs sqlite3)"
 clang_san="-fsanitize=${sanitizers/fuzzer/fuzzer-no-link}"
 
 # C targets, instrumented: every .c file under the target (SwiftPM compiles them all), and a
@@ -64,7 +64,8 @@ MAP
 done
 
 swift_flags=(-O -g -sanitize="$sanitizers" -parse-as-library -swift-version 6
-  -package-name "$package_name" -I "$out" -I "$root/Sources/CYAML" -I "$root/Sources/CVips")
+  -package-name "$package_name" -I "$out" -I "$root/Sources/CYAML" -I "$root/Sources/CVips"
+  -I "$root/Sources/CSQLite")
 for d in "${module_dirs[@]}"; do swift_flags+=(-I "$d"); done
 for f in $vips_cflags; do swift_flags+=(-Xcc "$f"); done
 
