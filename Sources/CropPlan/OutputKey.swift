@@ -7,7 +7,7 @@ import Foundation
 /// key = sha256(cropjob version, libvips version, the recipe, the source's content hash).
 public enum OutputKey {
   /// Canonical text of everything that decides an output's bytes, apart from the source.
-  static func recipe(
+  package static func recipe(
     job: String, guide: Guide, place: PlaceSpec, outputScale: Double, geometry: PlacementResult, encode: EncodeSpec,
     metadata: MetadataPolicy, style: RenderStyle, path: String
   ) -> String {

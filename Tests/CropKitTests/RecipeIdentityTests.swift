@@ -1,0 +1,125 @@
+import CropGeometry
+import CropKit
+import Foundation
+import TestSupport
+import XCTest
+
+/// Output keys must not change: the recipe text behind them stays byte-identical to what
+/// `OutputKey.recipe` wrote with one `JSONEncoder` per part (kept here as the reference).
+final class RecipeIdentityTests: XCTestCase {
+  /// The recipe as written before the parts' JSON was memoised.
+  static func referenceRecipe(
+    job: String, guide: Guide, place: PlaceSpec, outputScale: Double, geometry: PlacementResult, encode: EncodeSpec,
+    metadata: MetadataPolicy, style: RenderStyle, path: String
+  ) -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    func json<T: Encodable>(_ value: T) -> String {
+      String(decoding: (try? encoder.encode(value)) ?? Data(), as: UTF8.self)
+    }
+    return
+      ([
+        "path=\(path)", "guide=\(json(guide))", "place=\(json(place))", "scale=\(outputScale)",
+        "size=\(geometry.outputSize.width)x\(geometry.outputSize.height)", "transform=\(json(geometry.transform))",
+        "encode=\(json(encode.options)) max_bytes=\(encode.maxBytes.map(String.init) ?? "-") min_quality=\(encode.minQuality)",
+        "metadata=\(metadata)", "style=circle:\(style.circle) alpha:\(style.alpha) bg:\(style.background)",
+      ]
+      + (encode.overBudget == .fail ? [] : ["over_budget=\(encode.overBudget.rawValue)"])
+      + (encode.colour == .srgb ? [] : ["colour=\(encode.colour.rawValue)"])).joined(separator: "\n")
+  }
+
+  static func reference(_ o: PlannedOutput) -> String {
+    referenceRecipe(
+      job: o.job, guide: o.guide, place: o.place, outputScale: o.outputScale, geometry: o.geometry, encode: o.encode,
+      metadata: o.metadata, style: o.style, path: o.path)
+  }
+
+  /// Every output of the sample jobs, planned twice (the second time from the memo).
+  func testSampleJobRecipesMatchTheReference() throws {
+    let jobs = try FileManager.default.contentsOfDirectory(atPath: TestPaths.jobs.path).filter { $0.hasSuffix(".yaml") }
+      .sorted()
+    var compared = 0
+    for job in jobs {
+      let loaded = JobFileLoader.load(path: TestPaths.jobs.appendingPathComponent(job).path)
+      let file = try XCTUnwrap(loaded.jobFile, job)
+      let plan = Planner().plan(file)
+      for _ in 0..<2 {
+        for output in plan.outputs {
+          XCTAssertEqual(output.recipe, Self.reference(output), "\(job): \(output.path)")
+          compared += 1
+        }
+      }
+    }
+    XCTAssertGreaterThan(compared, 50)
+  }
+
+  /// Random values, with the doubles JSON writes in unusual ways (negative zero, tiny, huge,
+  /// thirds), each recipe computed twice so that the second comes from the memo; values
+  /// equal under `==` but not bitwise (0 and -0) must not share an entry.
+  func testRandomRecipesMatchTheReference() {
+    var random = SeededRandom(seed: 14)
+    let awkward: [Double] = [
+      0, -0.0, 1, -1, 0.5, 0.1, 1.0 / 3, 2.0 / 3, 1e-7, -1e-7, 1e21, 1e22, 123_456.789, 96, 0.75,
+    ]
+    func double() -> Double {
+      Bool.random(using: &random)
+        ? awkward.randomElement(using: &random)! : Double.random(in: -2000...2000, using: &random)
+    }
+    func point() -> Point { Point(x: double(), y: double()) }
+    for round in 0..<3000 {
+      let guide = Guide(
+        shape: GuideShape.allCases.randomElement(using: &random)!,
+        size: PixelSize(
+          width: Int.random(in: 1...4000, using: &random), height: Int.random(in: 1...4000, using: &random)))
+      var place = PlaceSpec()
+      place.fit = Fit.allCases.randomElement(using: &random)!
+      place.zoom = double()
+      place.offset = point()
+      switch Int.random(in: 0..<3, using: &random) {
+      case 0: place.focus = .named(NamedPosition.allCases.randomElement(using: &random)!)
+      case 1: place.focus = .point(point())
+      default: place.focus = .smart(SmartStrategy.allCases.randomElement(using: &random)!)
+      }
+      place.rotate = double()
+      place.flipHorizontal = Bool.random(using: &random)
+      place.flipVertical = Bool.random(using: &random)
+      place.crop =
+        Bool.random(using: &random)
+        ? CropRect(x: double(), y: double(), width: double(), height: double(), angle: double()) : nil
+      place.overflow = Overflow.allCases.randomElement(using: &random)!
+      place.background = Bool.random(using: &random) ? (0..<4).map { _ in double() } : nil
+      place.upscale = Bool.random(using: &random)
+      var options = EncodeOptions(format: OutputFormat.allCases.randomElement(using: &random)!)
+      options.quality = Int.random(in: 1...100, using: &random)
+      options.lossless = Bool.random(using: &random)
+      options.effort = Bool.random(using: &random) ? Int.random(in: 0...9, using: &random) : nil
+      options.progressive = Bool.random(using: &random)
+      options.chromaSubsampling = [nil, true, false].randomElement(using: &random)!
+      options.compression = Int.random(in: 0...9, using: &random)
+      options.palette = Bool.random(using: &random)
+      let encode = EncodeSpec(
+        options: options, maxBytes: Bool.random(using: &random) ? Int.random(in: 1...100_000, using: &random) : nil,
+        minQuality: Int.random(in: 1...100, using: &random),
+        overBudget: OverBudget.allCases.randomElement(using: &random)!,
+        colour: ColourPolicy.allCases.randomElement(using: &random)!)
+      let transform = Affine(a: double(), b: double(), c: double(), d: double(), tx: double(), ty: double())
+      let geometry = PlacementResult(
+        transform: transform, outputSize: PixelSize(width: Int.random(in: 1...4000, using: &random), height: 7),
+        scale: double(), angle: double(), centre: point(), sourceRegion: Rect(x: 0, y: 0, width: 1, height: 1),
+        coversOutput: true, notes: [], guideRect: Rect(x: 0, y: 0, width: 1, height: 1))
+      let style = RenderStyle(circle: Bool.random(using: &random), alpha: false, background: [255, 255, 255, 255])
+      let metadata: MetadataPolicy = Bool.random(using: &random) ? .strip : .keep
+      let scale = double()
+      for pass in 0..<2 {
+        let expected = Self.referenceRecipe(
+          job: "j", guide: guide, place: place, outputScale: scale, geometry: geometry, encode: encode,
+          metadata: metadata, style: style, path: "p/\(round).jpg")
+        let actual = OutputKey.recipe(
+          job: "j", guide: guide, place: place, outputScale: scale, geometry: geometry, encode: encode,
+          metadata: metadata, style: style, path: "p/\(round).jpg")
+        XCTAssertEqual(actual, expected, "round \(round), pass \(pass)")
+        if actual != expected { return }
+      }
+    }
+  }
+}
