@@ -43,20 +43,30 @@ public enum OutputPaths {
     guard standard.hasPrefix(rootStandard + "/") else {
       return "resolves to \(standard), outside the output root \(rootStandard)"
     }
-    // Follow symlinks of the folders that exist already.
     let realRoot = realPath(rootStandard) ?? rootStandard
-    var folder = PathText.deletingLastComponent(standard)
-    while !FileManager.default.fileExists(atPath: folder) && folder.count > rootStandard.count {
-      folder = PathText.deletingLastComponent(folder)
-    }
-    if let real = realPath(folder), real != realRoot, !real.hasPrefix(realRoot + "/") {
-      return "the folder \(folder) is a symlink to \(real), outside the output root"
+    if let problem = folderProblem(
+      PathText.deletingLastComponent(standard), rootStandard: rootStandard, realRoot: realRoot)
+    {
+      return problem
     }
     let last = standard
     if let attributes = try? FileManager.default.attributesOfItem(atPath: last),
       attributes[.type] as? FileAttributeType == .typeSymbolicLink
     {
       return "\(last) is a symlink; cropjob does not write through symlinks"
+    }
+    return nil
+  }
+
+  /// The problem of an output folder (standardised): the nearest of it and its parents that
+  /// exists, with its symlinks followed, must stay inside the real output root.
+  static func folderProblem(_ standardFolder: String, rootStandard: String, realRoot: String) -> String? {
+    var folder = standardFolder
+    while !FileManager.default.fileExists(atPath: folder) && folder.count > rootStandard.count {
+      folder = PathText.deletingLastComponent(folder)
+    }
+    if let real = realPath(folder), real != realRoot, !real.hasPrefix(realRoot + "/") {
+      return "the folder \(folder) is a symlink to \(real), outside the output root"
     }
     return nil
   }

@@ -101,6 +101,7 @@ struct PlanDraft {
     let sourceFiles = Dictionary(
       sources.filter { $0.producedBy == nil }.map { ($0.absolutePath, $0.path) }, uniquingKeysWith: { a, _ in a })
     var byPath: [String: Int] = [:]  // absolute path → index of the first output writing it
+    var escapes = EscapeCheck(root: root)
     for (index, output) in outputs.enumerated() {
       let source = sources[output.sourceIndex].path
       func stop(_ message: String) {
@@ -117,7 +118,7 @@ struct PlanDraft {
       } else {
         byPath[output.absolutePath] = index
       }
-      if let problem = OutputPaths.escapeProblem(output.absolutePath, root: root) { stop(problem) }
+      if let problem = escapes.problem(output.absolutePath) { stop(problem) }
     }
   }
 }

@@ -1,0 +1,76 @@
+import CropSupport
+import Foundation
+
+/// `OutputPaths.escapeProblem` for all the outputs of one plan, with what depends only on an
+/// output's folder worked out once per folder: its standardised path (which resolves the
+/// folder's symlinks), the nearest folder that exists, and where that one really is. What is
+/// left per output is one `lstat` of the file (is it a symlink?); a file that is a symlink,
+/// and any path of an unusual form, goes through `escapeProblem` itself, so that every answer
+/// and message is the one `escapeProblem` gives.
+///
+/// The folders are taken as they are when first asked about: the executor checks each output
+/// again with `escapeProblem` just before writing it.
+package struct EscapeCheck {
+  private let root: String
+  private let rootStandard: String
+  private let realRoot: String
+  private var folders: [String: Folder] = [:]
+
+  /// What the check needs to know about one output folder.
+  private struct Folder {
+    /// `standardizingPath` of the folder, or nil when outputs in it take the full check.
+    var standard: String?
+    /// The folder's problem (a symlink out of the root), if any.
+    var problem: String?
+  }
+
+  package init(root: String) {
+    self.root = root
+    rootStandard = (root as NSString).standardizingPath
+    realRoot = OutputPaths.realPath(rootStandard) ?? rootStandard
+  }
+
+  /// Why the absolute path `path` would leave the root, or nil: `escapeProblem(path, root:)`.
+  package mutating func problem(_ path: String) -> String? {
+    let name = PathText.lastComponent(path)
+    guard path.hasPrefix("/"), !path.hasSuffix("/"), !name.isEmpty, name != ".", name != "..", name != "/" else {
+      return OutputPaths.escapeProblem(path, root: root)
+    }
+    let folderPath = PathText.deletingLastComponent(path)
+    let folder: Folder
+    if let known = folders[folderPath] {
+      folder = known
+    } else {
+      folder = describe(folderPath)
+      folders[folderPath] = folder
+    }
+    guard let standardFolder = folder.standard else { return OutputPaths.escapeProblem(path, root: root) }
+    // `standardizingPath` resolves a path component by component; the file's own component
+    // changes the result only when the file is a symlink.
+    let standard = standardFolder + "/" + name
+    if Self.isSymlink(standard) { return OutputPaths.escapeProblem(path, root: root) }
+    guard standard.hasPrefix(rootStandard + "/") else {
+      return "resolves to \(standard), outside the output root \(rootStandard)"
+    }
+    return folder.problem
+  }
+
+  private func describe(_ folderPath: String) -> Folder {
+    let standard = (folderPath as NSString).standardizingPath
+    // Prefixes `standardizingPath` strips from its result, and forms where appending a name
+    // is not plain concatenation, take the full check.
+    let stripped = ["/private", "/var/automount"].contains { folderPath.hasPrefix($0) || standard.hasPrefix($0) }
+    guard !stripped, standard.hasPrefix("/"), standard != "/", !standard.hasSuffix("/"), !standard.contains("//"),
+      PathText.deletingLastComponent(standard + "/x") == standard
+    else { return Folder(standard: nil, problem: nil) }
+    return Folder(
+      standard: standard,
+      problem: OutputPaths.folderProblem(standard, rootStandard: rootStandard, realRoot: realRoot))
+  }
+
+  /// Whether `path` is a symlink itself (`lstat`; false when there is nothing there).
+  static func isSymlink(_ path: String) -> Bool {
+    var status = stat()
+    return lstat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFLNK
+  }
+}

@@ -1,0 +1,54 @@
+import CropKit
+import Foundation
+import XCTest
+
+/// The planner's per-folder escape check gives exactly `OutputPaths.escapeProblem`'s answer
+/// (nil or the same message) for every output, over a tree of folders and files that are
+/// symlinks inside and outside the root, relative and absolute, dangling and missing.
+final class EscapeCheckTests: XCTestCase {
+  func testAgreesWithEscapeProblem() throws {
+    let base = FileManager.default.temporaryDirectory.appendingPathComponent("escape-check-\(UUID().uuidString)").path
+    defer { try? FileManager.default.removeItem(atPath: base) }
+    let fm = FileManager.default
+    for folder in ["root/real/deep", "outside/sub", "elsewhere"] {
+      try fm.createDirectory(atPath: "\(base)/\(folder)", withIntermediateDirectories: true)
+    }
+    for file in ["root/real/file.jpg", "root/file.jpg", "outside/f.jpg", "outside/sub/f.jpg"] {
+      XCTAssertTrue(fm.createFile(atPath: "\(base)/\(file)", contents: Data([1])))
+    }
+    let links: [(String, String)] = [
+      ("root/inlink", "real"), ("root/abslink", "\(base)/root/real"), ("root/outlink", "../outside"),
+      ("root/absout", "\(base)/outside"), ("root/dangdir", "nowhere"), ("root/real/fl", "\(base)/outside/f.jpg"),
+      ("root/real/rl", "file.jpg"), ("root/real/dangling", "missing.jpg"), ("root/real/outrel", "../../outside/f.jpg"),
+      ("rootlink", "root"), ("absrootlink", "\(base)/root"), ("root/real/deep/up", "../.."),
+    ]
+    for (link, target) in links { try fm.createSymbolicLink(atPath: "\(base)/\(link)", withDestinationPath: target) }
+    let folders = [
+      "", "real", "real/deep", "inlink", "abslink", "outlink", "absout", "dangdir", "missing", "missing/deeper",
+      "real/missing", "outlink/missing", "absout/sub", "absout/missing", "real/../inlink", "real/..", "real/deep/up",
+      "real/deep/up/real", "real/fl", "../elsewhere", "../outside", ".", "real/./deep", "real//deep",
+    ]
+    let names = ["file.jpg", "fl", "rl", "dangling", "outrel", "new.png", "f.jpg", "sub", "..", "."]
+    var problems = Set<String>()
+    var compared = 0
+    for root in ["\(base)/root", "\(base)/rootlink", "\(base)/absrootlink", "\(base)/root/", "\(base)/root/real"] {
+      var check = EscapeCheck(root: root)
+      for pass in 0..<2 {
+        for folder in folders {
+          for name in names {
+            let path = ([root] + (folder.isEmpty ? [] : [folder]) + [name]).joined(separator: "/")
+            let expected = OutputPaths.escapeProblem(path, root: root)
+            XCTAssertEqual(check.problem(path), expected, "\(path) (root \(root), pass \(pass))")
+            if let expected { problems.insert(expected.hasPrefix(base) ? "is a symlink" : String(expected.prefix(12))) }
+            compared += 1
+          }
+        }
+      }
+    }
+    XCTAssertGreaterThan(compared, 1000)
+    // Every kind of answer was compared.
+    XCTAssertTrue(problems.contains { $0.hasPrefix("resolves to") }, "\(problems)")
+    XCTAssertTrue(problems.contains { $0.hasPrefix("the folder") }, "\(problems)")
+    XCTAssertTrue(problems.contains("is a symlink"), "\(problems)")
+  }
+}
