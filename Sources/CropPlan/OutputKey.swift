@@ -11,16 +11,13 @@ public enum OutputKey {
     job: String, guide: Guide, place: PlaceSpec, outputScale: Double, geometry: PlacementResult, encode: EncodeSpec,
     metadata: MetadataPolicy, style: RenderStyle, path: String
   ) -> String {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys]
-    func json<T: Encodable>(_ value: T) -> String {
-      String(decoding: (try? encoder.encode(value)) ?? Data(), as: UTF8.self)
-    }
+    let parts = PartJSON.self
     return
       ([
-        "path=\(path)", "guide=\(json(guide))", "place=\(json(place))", "scale=\(outputScale)",
-        "size=\(geometry.outputSize.width)x\(geometry.outputSize.height)", "transform=\(json(geometry.transform))",
-        "encode=\(json(encode.options)) max_bytes=\(encode.maxBytes.map(String.init) ?? "-") min_quality=\(encode.minQuality)",
+        "path=\(path)", "guide=\(parts.guide(guide))", "place=\(parts.place(place))", "scale=\(outputScale)",
+        "size=\(geometry.outputSize.width)x\(geometry.outputSize.height)",
+        "transform=\(parts.transform(geometry.transform))",
+        "encode=\(parts.encode(encode.options)) max_bytes=\(encode.maxBytes.map(String.init) ?? "-") min_quality=\(encode.minQuality)",
         "metadata=\(metadata)", "style=circle:\(style.circle) alpha:\(style.alpha) bg:\(style.background)",
       ]
       // Settings added later appear only when not at their default, so that the outputs of

@@ -122,4 +122,62 @@ final class RecipeIdentityTests: XCTestCase {
       }
     }
   }
+
+  /// Values equal under `==` but written differently (0 and -0) in every double of a place
+  /// and a transform, one after the other: a memo keyed by `==` would answer the second
+  /// with the first's text.
+  func testSignedZerosAreNotConflated() {
+    var places: [PlaceSpec] = []
+    var transforms: [Affine] = []
+    for zero in [0.0, -0.0, 0.0] {
+      var p = PlaceSpec()
+      p.zoom = zero
+      places.append(p)
+      p = PlaceSpec()
+      p.offset = Point(x: zero, y: 1)
+      places.append(p)
+      p = PlaceSpec()
+      p.offset = Point(x: 1, y: zero)
+      places.append(p)
+      p = PlaceSpec()
+      p.rotate = zero
+      places.append(p)
+      p = PlaceSpec()
+      p.focus = .point(Point(x: zero, y: zero))
+      places.append(p)
+      p = PlaceSpec()
+      p.crop = CropRect(x: zero, y: zero, width: 1, height: 1, angle: zero)
+      places.append(p)
+      p = PlaceSpec()
+      p.background = [zero, 0, 0, 255]
+      places.append(p)
+      transforms += [
+        Affine(a: zero, b: 0, c: 0, d: 1, tx: 0, ty: 0), Affine(a: 1, b: zero, c: zero, d: 1, tx: zero, ty: zero),
+      ]
+    }
+    let geometry = PlacementResult(
+      transform: .identity, outputSize: PixelSize(width: 9, height: 9), scale: 1, angle: 0, centre: Point(x: 0, y: 0),
+      sourceRegion: Rect(x: 0, y: 0, width: 1, height: 1), coversOutput: true, notes: [],
+      guideRect: Rect(x: 0, y: 0, width: 1, height: 1))
+    let encode = EncodeSpec(options: EncodeOptions(format: .png), maxBytes: nil)
+    let style = RenderStyle(circle: true, alpha: true, background: [0, 0, 0, 0])
+    var cases = places.map { ($0, geometry) }
+    for t in transforms {
+      var g = geometry
+      g.transform = t
+      cases.append((PlaceSpec(), g))
+    }
+    var texts = Set<String>()
+    for (place, g) in cases {
+      let expected = Self.referenceRecipe(
+        job: "j", guide: .circle(9), place: place, outputScale: 1, geometry: g, encode: encode, metadata: .strip,
+        style: style, path: "a.png")
+      let actual = OutputKey.recipe(
+        job: "j", guide: .circle(9), place: place, outputScale: 1, geometry: g, encode: encode, metadata: .strip,
+        style: style, path: "a.png")
+      XCTAssertEqual(actual, expected)
+      texts.insert(expected)
+    }
+    XCTAssertTrue(texts.contains { $0.contains("-0") })
+  }
 }
