@@ -32,11 +32,7 @@ package struct EscapeCheck {
 
   /// Why the absolute path `path` would leave the root, or nil: `escapeProblem(path, root:)`.
   package mutating func problem(_ path: String) -> String? {
-    let name = PathText.lastComponent(path)
-    guard path.hasPrefix("/"), !path.hasSuffix("/"), !name.isEmpty, name != ".", name != "..", name != "/" else {
-      return OutputPaths.escapeProblem(path, root: root)
-    }
-    let folderPath = PathText.deletingLastComponent(path)
+    guard let (folderPath, name) = StandardPaths.split(path) else { return OutputPaths.escapeProblem(path, root: root) }
     let folder: Folder
     if let known = folders[folderPath] {
       folder = known
@@ -48,7 +44,7 @@ package struct EscapeCheck {
     // `standardizingPath` resolves a path component by component; the file's own component
     // changes the result only when the file is a symlink.
     let standard = standardFolder + "/" + name
-    if Self.isSymlink(standard) { return OutputPaths.escapeProblem(path, root: root) }
+    if StandardPaths.isSymlink(standard) { return OutputPaths.escapeProblem(path, root: root) }
     guard standard.hasPrefix(rootStandard + "/") else {
       return "resolves to \(standard), outside the output root \(rootStandard)"
     }
@@ -56,21 +52,9 @@ package struct EscapeCheck {
   }
 
   private func describe(_ folderPath: String) -> Folder {
-    let standard = (folderPath as NSString).standardizingPath
-    // Prefixes `standardizingPath` strips from its result, and forms where appending a name
-    // is not plain concatenation, take the full check.
-    let stripped = ["/private", "/var/automount"].contains { folderPath.hasPrefix($0) || standard.hasPrefix($0) }
-    guard !stripped, standard.hasPrefix("/"), standard != "/", !standard.hasSuffix("/"), !standard.contains("//"),
-      PathText.deletingLastComponent(standard + "/x") == standard
-    else { return Folder(standard: nil, problem: nil) }
+    guard let standard = StandardPaths.folderStandard(folderPath) else { return Folder(standard: nil, problem: nil) }
     return Folder(
       standard: standard,
       problem: OutputPaths.folderProblem(standard, rootStandard: rootStandard, realRoot: realRoot))
-  }
-
-  /// Whether `path` is a symlink itself (`lstat`; false when there is nothing there).
-  static func isSymlink(_ path: String) -> Bool {
-    var status = stat()
-    return lstat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFLNK
   }
 }

@@ -35,13 +35,14 @@ struct PlanDraft {
   /// Phase 1: the files each job that reads files names, each file once however many jobs
   /// name it; patterns that match nothing are warned about.
   mutating func expandSources() {
+    var paths = StandardPaths()
     for job in file.jobs {
       guard case .sources(let include, let exclude) = job.input else { continue }
       let (matches, unmatched) = SourceExpansion.expand(include: include, exclude: exclude, base: file.baseDirectory)
       for pattern in unmatched { issue(.warning, job: job.name, source: pattern, "matches no file") }
       if matches.isEmpty && unmatched.count == include.count { issue(.error, job: job.name, "the job has no sources") }
       for match in matches {
-        let absolute = SourceExpansion.absolute(match.path, base: file.baseDirectory)
+        let absolute = SourceExpansion.absolute(match.path, base: file.baseDirectory, paths: &paths)
         let index: Int
         if let existing = sourceIndex[absolute] {
           index = existing

@@ -45,11 +45,20 @@ public enum SourceExpansion {
   /// `path` joined to `base`, made absolute against the current folder when `base` is
   /// relative (a job file given as `jobs/x.yaml`), and standardised (`a/../b` → `b`).
   package static func absolute(_ path: String, base: String) -> String {
+    (joined(path, base: base) as NSString).standardizingPath
+  }
+
+  /// `absolute(_:base:)` for many paths, each folder standardised once.
+  static func absolute(_ path: String, base: String, paths: inout StandardPaths) -> String {
+    paths.standard(joined(path, base: base))
+  }
+
+  private static func joined(_ path: String, base: String) -> String {
     var joined = path.hasPrefix("/") ? path : (base as NSString).appendingPathComponent(path)
     if !joined.hasPrefix("/") {
       joined = (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(joined)
     }
-    return (joined as NSString).standardizingPath
+    return joined
   }
 
   private static func expandOne(_ pattern: String, base: String) -> [Match] {

@@ -3,8 +3,9 @@ import Foundation
 import XCTest
 
 /// The planner's per-folder escape check gives exactly `OutputPaths.escapeProblem`'s answer
-/// (nil or the same message) for every output, over a tree of folders and files that are
-/// symlinks inside and outside the root, relative and absolute, dangling and missing.
+/// (nil or the same message) for every output, and its per-folder `standardizingPath` the
+/// same path, over a tree of folders and files that are symlinks inside and outside the
+/// root, relative and absolute, dangling and missing.
 final class EscapeCheckTests: XCTestCase {
   func testAgreesWithEscapeProblem() throws {
     let base = FileManager.default.temporaryDirectory.appendingPathComponent("escape-check-\(UUID().uuidString)").path
@@ -33,12 +34,14 @@ final class EscapeCheckTests: XCTestCase {
     var compared = 0
     for root in ["\(base)/root", "\(base)/rootlink", "\(base)/absrootlink", "\(base)/root/", "\(base)/root/real"] {
       var check = EscapeCheck(root: root)
+      var paths = StandardPaths()
       for pass in 0..<2 {
         for folder in folders {
           for name in names {
             let path = ([root] + (folder.isEmpty ? [] : [folder]) + [name]).joined(separator: "/")
             let expected = OutputPaths.escapeProblem(path, root: root)
             XCTAssertEqual(check.problem(path), expected, "\(path) (root \(root), pass \(pass))")
+            XCTAssertEqual(paths.standard(path), (path as NSString).standardizingPath, path)
             if let expected { problems.insert(expected.hasPrefix(base) ? "is a symlink" : String(expected.prefix(12))) }
             compared += 1
           }

@@ -1,0 +1,58 @@
+import CropSupport
+import Foundation
+
+/// `standardizingPath` for many absolute paths, each folder standardised once.
+/// `standardizingPath` resolves a path component by component (a `readlink` each), so the
+/// last component changes the result only when it is a symlink: per path, what is left is
+/// one `lstat`. A path that is a symlink, and any path of an unusual form, goes through
+/// `standardizingPath` itself, so that every answer is the one it gives.
+///
+/// The folders are taken as they are when first asked about.
+package struct StandardPaths {
+  private var folders: [String: String?] = [:]
+
+  package init() {}
+
+  /// `(path as NSString).standardizingPath`.
+  package mutating func standard(_ path: String) -> String {
+    guard let (folder, name) = Self.split(path) else { return (path as NSString).standardizingPath }
+    let standardFolder: String?
+    if let known = folders[folder] {
+      standardFolder = known
+    } else {
+      standardFolder = Self.folderStandard(folder)
+      folders[folder] = standardFolder
+    }
+    guard let standardFolder else { return (path as NSString).standardizingPath }
+    let standard = standardFolder + "/" + name
+    return Self.isSymlink(standard) ? (path as NSString).standardizingPath : standard
+  }
+
+  /// An absolute path's folder and last component, or nil when the last component is not a
+  /// plain name.
+  static func split(_ path: String) -> (folder: String, name: String)? {
+    let name = PathText.lastComponent(path)
+    guard path.hasPrefix("/"), !path.hasSuffix("/"), !name.isEmpty, name != ".", name != "..", name != "/" else {
+      return nil
+    }
+    return (PathText.deletingLastComponent(path), name)
+  }
+
+  /// `standardizingPath` of an absolute folder, or nil when appending a name to it is not
+  /// what `standardizingPath` of the longer path would give: the prefixes it strips
+  /// (`/private`, `/var/automount`) and forms where it is not plain concatenation.
+  static func folderStandard(_ folder: String) -> String? {
+    let standard = (folder as NSString).standardizingPath
+    let stripped = ["/private", "/var/automount"].contains { folder.hasPrefix($0) || standard.hasPrefix($0) }
+    guard !stripped, standard.hasPrefix("/"), standard != "/", !standard.hasSuffix("/"), !standard.contains("//"),
+      PathText.deletingLastComponent(standard + "/x") == standard
+    else { return nil }
+    return standard
+  }
+
+  /// Whether `path` is a symlink itself (`lstat`; false when there is nothing there).
+  static func isSymlink(_ path: String) -> Bool {
+    var status = stat()
+    return lstat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFLNK
+  }
+}
