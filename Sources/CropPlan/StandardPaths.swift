@@ -28,14 +28,16 @@ package struct StandardPaths {
     return Self.isSymlink(standard) ? (path as NSString).standardizingPath : standard
   }
 
-  /// An absolute path's folder and last component, or nil when the last component is not a
-  /// plain name.
+  /// An absolute path's folder (as written: `standardizingPath` of it collapses `//` as it
+  /// would in the whole path) and last component, or nil when the last component is not a
+  /// plain name or the folder is `/`.
   static func split(_ path: String) -> (folder: String, name: String)? {
-    let name = PathText.lastComponent(path)
-    guard path.hasPrefix("/"), !path.hasSuffix("/"), !name.isEmpty, name != ".", name != "..", name != "/" else {
-      return nil
-    }
-    return (PathText.deletingLastComponent(path), name)
+    guard path.utf8.first == UInt8(ascii: "/"), path.utf8.last != UInt8(ascii: "/"),
+      let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")), slash != path.startIndex
+    else { return nil }
+    let name = String(path[path.index(after: slash)...])
+    guard name != ".", name != ".." else { return nil }
+    return (String(path[..<slash]), name)
   }
 
   /// `standardizingPath` of an absolute folder, or nil when appending a name to it is not

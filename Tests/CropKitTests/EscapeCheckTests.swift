@@ -27,7 +27,7 @@ final class EscapeCheckTests: XCTestCase {
     let folders = [
       "", "real", "real/deep", "inlink", "abslink", "outlink", "absout", "dangdir", "missing", "missing/deeper",
       "real/missing", "outlink/missing", "absout/sub", "absout/missing", "real/../inlink", "real/..", "real/deep/up",
-      "real/deep/up/real", "real/fl", "../elsewhere", "../outside", ".", "real/./deep", "real//deep",
+      "real/deep/up/real", "real/fl", "../elsewhere", "../outside", ".", "real/./deep", "real//deep", "real/", "/real",
     ]
     let names = ["file.jpg", "fl", "rl", "dangling", "outrel", "new.png", "f.jpg", "sub", "..", "."]
     var problems = Set<String>()
