@@ -125,26 +125,25 @@ def rounds(name, tools):
 
 
 # ---------------------------------------------------------------- verification
-def gold(pyvips, src, size):
-    """High-quality upright reference: full decode, orientation applied, alpha on white, Lanczos3."""
-    cache = os.path.join(W, "gold", f"{os.path.basename(src)}-{size}.v")
-    if os.path.exists(cache):
-        return pyvips.Image.new_from_file(cache)
+def decode_full(pyvips, src):
+    """Full-resolution decode for the reference: orientation applied, alpha on white, sRGB,
+    as a float32 numpy array (H, W, 3)."""
+    import numpy as np
     im = pyvips.Image.new_from_file(src).autorot()
     if im.hasalpha():
         im = im.flatten(background=255)
     if im.bands == 1:
         im = im.colourspace("srgb")
-    if size == "1024":
-        im = im.resize(1024 / im.width, kernel="lanczos3")
-    else:
-        s = int(size)
-        im = im.resize(max(s / im.width, s / im.height), kernel="lanczos3")
-        im = im.crop((im.width - s) // 2, (im.height - s) // 2, s, s)
-    im = im.cast("uchar")
-    os.makedirs(os.path.dirname(cache), exist_ok=True)
-    im.write_to_file(cache)
-    return pyvips.Image.new_from_file(cache)
+    im = im.cast("float")
+    return np.ndarray(buffer=im.write_to_memory(), dtype=np.float32, shape=(im.height, im.width, im.bands))
+
+
+def as_array(im):
+    import numpy as np
+    if im.bands == 1:
+        im = im.colourspace("srgb")
+    im = im.cast("float")
+    return np.ndarray(buffer=im.write_to_memory(), dtype=np.float32, shape=(im.height, im.width, im.bands))
 
 
 def jpeg_metadata_segments(data):
@@ -171,54 +170,70 @@ def jpeg_metadata_segments(data):
 
 
 def verify(job, tools):
+    """Checks every tool's outputs and computes the quality column (bench/README.md): per output
+    the mean absolute difference to the Lanczos3 reference (bench/quality.py) at the best
+    sub-pixel shift ("aligned"), at no shift ("centred": the exactly centred reference) and
+    the shift itself. Photos outer, tools inner: one full decode per photo."""
     import pyvips
+    import quality
     srcs = sources(job)
     sizes = SIZES[job]
-    ok_all = True
-    report = {}
-    for tool in tools:
-        out = os.path.join(W, "out", tool)
-        bad, diffs = [], {s: [] for s in sizes}
-        for src in srcs:
-            stem = os.path.splitext(os.path.basename(src))[0]
-            up = pyvips.Image.new_from_file(src).autorot()
-            for s in sizes:
-                f = f"{out}/{stem}_{s}.jpg"
+    bad = {t: [] for t in tools}
+    diffs = {t: {s: [] for s in sizes} for t in tools}
+    for src in srcs:
+        stem = os.path.splitext(os.path.basename(src))[0]
+        full = decode_full(pyvips, src)
+        H, Wd = full.shape[:2]
+        for s in sizes:
+            want = (int(s), int(s)) if s != "1024" else (1024, round(H * 1024 / Wd))
+            ref = quality.Reference(full, want[0], want[1], *quality.region(Wd, H, s, *want))
+            for tool in tools:
+                f = os.path.join(W, "out", tool, f"{stem}_{s}.jpg")
                 if not os.path.exists(f):
-                    bad.append(f"missing {stem}_{s}")
+                    bad[tool].append(f"missing {stem}_{s}")
                     continue
                 data = open(f, "rb").read()
                 im = pyvips.Image.new_from_file(f)
-                want = (int(s), int(s)) if s != "1024" else (1024, round(up.height * 1024 / up.width))
                 if im.get("vips-loader") != "jpegload":
-                    bad.append(f"not JPEG {stem}_{s}")
+                    bad[tool].append(f"not JPEG {stem}_{s}")
                 if (im.width, im.height) != want:
-                    bad.append(f"size {stem}_{s} {im.width}x{im.height}, want {want[0]}x{want[1]}")
+                    bad[tool].append(f"size {stem}_{s} {im.width}x{im.height}, want {want[0]}x{want[1]}")
                     continue
                 meta = [k for k in im.get_fields() if k.startswith(("exif-", "icc-", "xmp-", "iptc-"))]
                 meta += jpeg_metadata_segments(data)
                 if meta:
-                    bad.append(f"metadata in {stem}_{s}: {meta[:3]}")
-                ref = gold(pyvips, src, s)
-                if im.bands != ref.bands:
-                    im = im.colourspace("srgb") if im.bands == 1 else im
-                d = (im.cast("float") - ref.cast("float")).abs().avg()
-                diffs[s].append(d)
-                # Upright and framed like the reference: compared at 16x16, where resampling and
-                # sharpness differences vanish and a turned, mirrored or shifted picture does not.
-                small = [x.resize(16 / x.width, vscale=16 / x.height, kernel="linear").cast("float") for x in (im, ref)]
-                d16 = (small[0] - small[1]).abs().avg()
+                    bad[tool].append(f"metadata in {stem}_{s}: {meta[:3]}")
+                out = as_array(im)
+                # Upright and framed like the reference: compared at 16x16 block means, where
+                # resampling and sharpness differences vanish and a turned, mirrored or shifted
+                # picture does not.
+                r0 = ref.at(0, 0)
+                bh, bw = want[1] // 16, want[0] // 16
+                small = [x[:16 * bh, :16 * bw].reshape(16, bh, 16, bw, 3).mean(axis=(1, 3)) for x in (out, r0)]
+                d16 = float(abs(small[0] - small[1]).mean())
                 if d16 > 10:
-                    bad.append(f"{stem}_{s} is not the upright centred picture (mean |d| at 16x16 {d16:.1f})")
+                    bad[tool].append(f"{stem}_{s} is not the upright centred picture (mean |d| at 16x16 {d16:.1f})")
+                    continue
+                diffs[tool][s].append(quality.aligned(out, ref))
+        print(f"  {stem}: quality measured", file=sys.stderr, flush=True)
+    ok_all = True
+    report = {}
+    for tool in tools:
+        out = os.path.join(W, "out", tool)
         n = len(glob.glob(out + "/*.jpg"))
         want_n = len(srcs) * len(sizes)
         if n != want_n:
-            bad.append(f"{n} JPEG files, want {want_n}")
-        q = {s: (statistics.mean(v), max(v)) for s, v in diffs.items() if v}
-        report[tool] = {"ok": not bad, "problems": bad[:10], "files": n, "diff": q}
-        qs = "  ".join(f"{s}: mean|d| {m:.2f} max {x:.2f}" for s, (m, x) in q.items())
-        print(f"{'OK ' if not bad else 'BAD'} {tool:12s} {n:4d} files  {qs}  {'; '.join(bad[:4])}", flush=True)
-        ok_all &= not bad
+            bad[tool].append(f"{n} JPEG files, want {want_n}")
+        q = {s: {"aligned": statistics.mean(d[0] for d in v), "aligned_max": max(d[0] for d in v),
+                 "centred": statistics.mean(d[1] for d in v),
+                 "shift": [statistics.mean(abs(d[2][0]) for d in v), statistics.mean(abs(d[2][1]) for d in v)],
+                 "shift_max": max(max(abs(d[2][0]), abs(d[2][1])) for d in v)}
+             for s, v in diffs[tool].items() if v}
+        report[tool] = {"ok": not bad[tool], "problems": bad[tool][:10], "files": n, "diff": q}
+        qs = "  ".join(f"{s}: mean|d| {m['aligned']:.2f} (centred {m['centred']:.2f}, shift "
+                       f"|dx| {m['shift'][0]:.2f}, |dy| {m['shift'][1]:.2f})" for s, m in q.items())
+        print(f"{'OK ' if not bad[tool] else 'BAD'} {tool:12s} {n:4d} files  {qs}  {'; '.join(bad[tool][:4])}", flush=True)
+        ok_all &= not bad[tool]
     os.makedirs(RES, exist_ok=True)
     path = os.path.join(RES, f"verify-{job}.json")
     old = json.load(open(path)) if os.path.exists(path) else {}
@@ -279,7 +294,7 @@ def table():
                 f"{min(float(r['load']) for r in recs):.2f}–{max(float(r['load']) for r in recs):.2f}"
                 + (f"; scheduler {d['meta']['sched']}" if d["meta"].get("sched") else "")
                 + (f"; {d['meta']['cropjob']}" if d["meta"].get("cropjob") else "") + ".", "",
-                f"| tool | median wall s (min–max) | images/s | median CPU s | CPU ms/image | peak RSS MiB | time ÷ cropjob's (paired median) | outputs checked | mean abs diff vs Lanczos reference ({QSIZE[name]}) |",
+                f"| tool | median wall s (min–max) | images/s | median CPU s | CPU ms/image | peak RSS MiB | time ÷ cropjob's (paired median) | outputs checked | mean abs diff to the Lanczos3 reference, best sub-pixel alignment ({QSIZE[name]}) |",
                 "|---|---|---|---|---|---|---|---|---|"]
         rows = []
         for t in tools:
@@ -291,7 +306,10 @@ def table():
         for t, mw, lo, hi, cpu, rss, ratio, failed in rows:
             v = verify.get(t)
             vs = "–" if v is None else ("OK" if v["ok"] else "**FAILED**: " + "; ".join(v["problems"][:2]))
-            q = "–" if not v or QSIZE[name] not in v["diff"] else "%.2f" % v["diff"][QSIZE[name]][0]
+            q = "–"
+            if v and QSIZE[name] in v["diff"]:
+                m = v["diff"][QSIZE[name]]
+                q = "%.2f (centred %.2f; mean shift %.2f, %.2f px)" % (m["aligned"], m["centred"], *m["shift"])
             ips = "–" if t.endswith(("-noop", "-plan")) else "%.1f" % (n_img / mw)
             out.append(f"| `{t}` {LABEL.get(t, '')} | {mw:.2f} ({lo:.2f}–{hi:.2f}) | {ips} | {cpu:.2f} | {1000 * cpu / n_img:.2f} | {rss:.0f} | "
                        f"{'1 (reference)' if t == cj else '%.2f' % ratio} | {vs}{' (exit ≠ 0)' if failed else ''} | {q} |")

@@ -3,7 +3,7 @@
 #
 # Usage:  bench/run.sh [STEP...]          (no step = all)
 #   setup    install what is missing (Debian: libvips-tools, imagemagick, exiftool, time, python3-venv;
-#            PyPI into $BENCH_WORK/venv: Pillow, pyvips, from bench/peers/requirements.txt)
+#            PyPI into $BENCH_WORK/venv: Pillow, pyvips, numpy, from bench/peers/requirements.txt)
 #   build    swift build -c release (scratch path $CROPJOB_SCRATCH, default $BENCH_WORK/build)
 #   corpus   56 real photographs, reproducibly (bench/peers/make-corpus.sh; checked against SHA256SUMS);
 #            with job C, also 1,000 web-size photos cut from them (bench/peers/make-web-corpus.py)
@@ -11,7 +11,8 @@
 #   bench    jobs A, B, C: cropjob and the peers in alternating rounds (RUNS=5 counted after
 #            1 warm-up); cropjob's no-op re-run and `plan` ride along right after each cropjob run
 #   verify   check every tool's outputs from its last timed run: count, exact sizes, JPEG, upright
-#            (mean abs difference to a full-resolution Lanczos reference), no EXIF/GPS/ICC/XMP
+#            (16x16 against a full-resolution Lanczos3 reference), no EXIF/GPS/ICC/XMP; the quality
+#            column (mean abs difference to that reference, best sub-pixel alignment: bench/quality.py)
 #   scale    cropjob job A over N sources (SCALE="1000 10000"): hard links to 224 varied crops
 #   table    print the markdown tables (also written to $BENCH_WORK/results/TABLE.md)
 #   all      setup build corpus gen bench verify scale table
@@ -73,7 +74,7 @@ setup() {
   if [ ${#need[@]} -gt 0 ]; then
     apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${need[@]}"
   fi
-  if ! "$PY" -c 'import PIL, pyvips' 2>/dev/null; then
+  if ! "$PY" -c 'import PIL, pyvips, numpy' 2>/dev/null; then
     python3 -m venv "$W/venv" && "$W/venv/bin/pip" -q install -r "$P/requirements.txt"
   fi
 }
@@ -278,7 +279,7 @@ for step in "$@"; do
     all) setup; build; corpus; gen; bench; verify || true; scale; table ;;
     verify) verify || verify_failed=1 ;;
     setup|build|corpus|gen|bench|scale|table) "$step" ;;
-    *) sed -n '2,29p' "$0" >&2; exit 2 ;;
+    *) sed -n '2,30p' "$0" >&2; exit 2 ;;
   esac
 done
 [ -z "$verify_failed" ] || { echo "verify: some outputs failed the checks (see above)" >&2; exit 1; }
