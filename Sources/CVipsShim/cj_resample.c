@@ -1,7 +1,8 @@
-// Resampling: box shrink, affine resample, separable Catmull-Rom for axis-aligned placements.
+// Resampling: box shrink, affine resample, separable resample for axis-aligned placements.
 #include "cvips_shim.h"
 
 #include <math.h>
+#include <string.h>
 #include <vips/vips.h>
 
 int cj_shrink(VipsImage *in, double hshrink, double vshrink, VipsImage **out) {
@@ -30,42 +31,84 @@ int cj_affine_edges(VipsImage *in, double a, double b, double c, double d, doubl
   return rc;
 }
 
-// ---- Separable Catmull-Rom resample for axis-aligned placements (cj_resample_axis) ----------
+// ---- Separable resample for axis-aligned placements (cj_resample_axis) ----------------------
+//
+// Per axis, at scale s (output px per input px): s >= 1 (same size or larger), the Catmull-Rom
+// cubic (a = -1/2) on 4 taps; s < 1 (smaller), Lanczos3 widened by the ratio 1 / s, on
+// 2 * ceil(3 / s) + 1 taps, so that every input pixel under the output pixel's footprint
+// counts (a point-sampled kernel aliases: docs/resampling.md, bench/aliasing.py).
 
-// Taps and weights of the Catmull-Rom cubic (a = -1/2) at the preimages u = (i - o) / s of the
-// n output positions, indices clamped to [0, extent - 1] (edge pixels repeat).
-static void cj_axis_taps(int n, double s, double o, int extent, int *idx, float *w) {
-  for (int i = 0; i < n; i++) {
-    double u = ((double)i - o) / s;
-    double fl = floor(u);
-    double f = u - fl;
-    long base = (long)fl - 1;
-    double wt[4] = {((-f + 2) * f - 1) * f / 2, ((3 * f - 5) * f * f + 2) / 2,
-                    ((-3 * f + 4) * f + 1) * f / 2, (f - 1) * f * f / 2};
-    for (int k = 0; k < 4; k++) {
-      long j = base + k;
-      idx[4 * i + k] = (int)(j < 0 ? 0 : j >= extent ? extent - 1 : j);
-      w[4 * i + k] = (float)wt[k];
-    }
-  }
+typedef struct {
+  int taps;    // taps per output position
+  int *idx;    // n * taps input indices, clamped to [0, extent - 1] (edge pixels repeat)
+  float *w;    // n * taps weights, summing to 1
+} cj_axis;
+
+static double cj_sinc(double x) {
+  if (x == 0) return 1;
+  double px = M_PI * x;
+  return sin(px) / px;
 }
 
-// One input row filtered horizontally: ow * nb floats.
-#define CJ_HROW(TYPE, NB)                                                               \
-  do {                                                                                  \
-    const TYPE *p = (const TYPE *)src;                                                  \
-    for (int x = 0; x < ow; x++) {                                                      \
-      const int *ix = xi + 4 * x;                                                       \
-      const float *w = xw + 4 * x;                                                      \
-      const TYPE *p0 = p + (size_t)ix[0] * (NB), *p1 = p + (size_t)ix[1] * (NB);        \
-      const TYPE *p2 = p + (size_t)ix[2] * (NB), *p3 = p + (size_t)ix[3] * (NB);        \
-      for (int b = 0; b < (NB); b++)                                                    \
-        dst[x * (NB) + b] = w[0] * p0[b] + w[1] * p1[b] + w[2] * p2[b] + w[3] * p3[b];  \
-    }                                                                                   \
+// Taps and weights at the preimages u = (i - o) / s of the n output positions.
+static void cj_axis_taps(int n, double s, double o, int extent, cj_axis *ax) {
+  const int widen = s < 1;
+  const double ratio = widen ? 1 / s : 1;
+  const double support = widen ? 3 * ratio : 2;
+  ax->taps = widen ? 2 * (int)ceil(support) + 1 : 4;
+  ax->idx = g_new(int, (size_t)n * ax->taps);
+  ax->w = g_new(float, (size_t)n * ax->taps);
+  double *wt = g_new(double, ax->taps);
+  for (int i = 0; i < n; i++) {
+    double u = ((double)i - o) / s;
+    long base;
+    if (!widen) {
+      double fl = floor(u);
+      double f = u - fl;
+      base = (long)fl - 1;
+      wt[0] = ((-f + 2) * f - 1) * f / 2;
+      wt[1] = ((3 * f - 5) * f * f + 2) / 2;
+      wt[2] = ((-3 * f + 4) * f + 1) * f / 2;
+      wt[3] = (f - 1) * f * f / 2;
+    } else {
+      base = (long)floor(u - support) + 1;
+      double sum = 0;
+      for (int k = 0; k < ax->taps; k++) {
+        double x = ((double)(base + k) - u) / ratio;
+        wt[k] = fabs(x) < 3 ? cj_sinc(x) * cj_sinc(x / 3) : 0;
+        sum += wt[k];
+      }
+      for (int k = 0; k < ax->taps; k++) wt[k] /= sum;
+    }
+    for (int k = 0; k < ax->taps; k++) {
+      long j = base + k;
+      ax->idx[(size_t)ax->taps * i + k] = (int)(j < 0 ? 0 : j >= extent ? extent - 1 : j);
+      ax->w[(size_t)ax->taps * i + k] = (float)wt[k];
+    }
+  }
+  g_free(wt);
+}
+
+// One input row filtered horizontally: ow * nb floats, the taps summed in order.
+#define CJ_HROW(TYPE, NB)                                                      \
+  do {                                                                         \
+    const TYPE *p = (const TYPE *)src;                                         \
+    for (int x = 0; x < ow; x++) {                                             \
+      const int *ix = ax->idx + (size_t)T * x;                                 \
+      const float *w = ax->w + (size_t)T * x;                                  \
+      float *d = dst + (size_t)x * (NB);                                       \
+      const TYPE *p0 = p + (size_t)ix[0] * (NB);                               \
+      for (int b = 0; b < (NB); b++) d[b] = w[0] * p0[b];                      \
+      for (int k = 1; k < T; k++) {                                            \
+        const TYPE *pk = p + (size_t)ix[k] * (NB);                             \
+        for (int b = 0; b < (NB); b++) d[b] += w[k] * pk[b];                   \
+      }                                                                        \
+    }                                                                          \
   } while (0)
 
-static void cj_hrow(const VipsPel *src, int is_float, int nb, int ow, const int *xi,
-                    const float *xw, float *dst) {
+static void cj_hrow(const VipsPel *src, int is_float, int nb, int ow, const cj_axis *ax,
+                    float *dst) {
+  const int T = ax->taps;
   if (is_float) {
     if (nb == 3) CJ_HROW(float, 3);
     else if (nb == 4) CJ_HROW(float, 4);
@@ -74,6 +117,60 @@ static void cj_hrow(const VipsPel *src, int is_float, int nb, int ow, const int 
     if (nb == 3) CJ_HROW(unsigned char, 3);
     else if (nb == 4) CJ_HROW(unsigned char, 4);
     else CJ_HROW(unsigned char, nb);
+  }
+}
+
+// Rows of the input, read in strips of the whole width, top to bottom, kept in a ring of
+// `slots` (a power of two at least the vertical taps) after `fill` made them float rows: the
+// rows one output row needs are consecutive indices (clamped), so never two in one slot.
+typedef struct {
+  VipsRegion *region;
+  VipsRect have;
+  int slots, width;  // width: floats per ring row
+  float *ring;
+  int *row_of;
+} cj_rows;
+
+typedef void (*cj_fill)(const VipsPel *src, int is_float, int nb, int iw, int ow,
+                        const cj_axis *ax, float *dst);
+
+static void cj_fill_filtered(const VipsPel *src, int is_float, int nb, int iw, int ow,
+                             const cj_axis *ax, float *dst) {
+  (void)iw;
+  cj_hrow(src, is_float, nb, ow, ax, dst);
+}
+
+static void cj_fill_float(const VipsPel *src, int is_float, int nb, int iw, int ow,
+                          const cj_axis *ax, float *dst) {
+  (void)ow;
+  (void)ax;
+  const size_t n = (size_t)iw * nb;
+  if (is_float) memcpy(dst, src, n * sizeof(float));
+  else for (size_t i = 0; i < n; i++) dst[i] = src[i];
+}
+
+static const float *cj_row(cj_rows *rows, VipsImage *in, int r, cj_fill fill, int is_float,
+                           int ow, const cj_axis *xa) {
+  const int slot = r & (rows->slots - 1);
+  float *dst = rows->ring + (size_t)slot * rows->width;
+  if (rows->row_of[slot] != r) {
+    if (rows->have.height == 0 || r < rows->have.top || r >= rows->have.top + rows->have.height) {
+      VipsRect want = {0, r, in->Xsize, VIPS_MIN(32, in->Ysize - r)};
+      if (vips_region_prepare(rows->region, &want)) return NULL;
+      rows->have = want;
+    }
+    fill(VIPS_REGION_ADDR(rows->region, 0, r), is_float, in->Bands, in->Xsize, ow, xa, dst);
+    rows->row_of[slot] = r;
+  }
+  return dst;
+}
+
+// acc[0, n) = sum over k of w[k] * rows[k][0, n), in tap order.
+static void cj_vsum(const float *const *rows, const float *w, int taps, size_t n, float *acc) {
+  for (size_t i = 0; i < n; i++) acc[i] = w[0] * rows[0][i];
+  for (int k = 1; k < taps; k++) {
+    const float wk = w[k], *rk = rows[k];
+    for (size_t i = 0; i < n; i++) acc[i] += wk * rk[i];
   }
 }
 
@@ -87,50 +184,45 @@ int cj_resample_axis(VipsImage *in, double a, double d, double odx, double ody, 
   const int is_float = format == VIPS_FORMAT_FLOAT;
   const int iw = in->Xsize, ih = in->Ysize, nb = in->Bands;
   const size_t row = (size_t)ow * nb;
-  int *xi = g_new(int, 4 * (size_t)ow), *yi = g_new(int, 4 * (size_t)oh);
-  float *xw = g_new(float, 4 * (size_t)ow), *yw = g_new(float, 4 * (size_t)oh);
-  float *ring = g_new(float, 4 * row);
-  int ring_row[4] = {-1, -1, -1, -1};
-  VipsRegion *region = NULL;
+  cj_axis xa, ya;
+  cj_axis_taps(ow, a, odx, iw, &xa);
+  cj_axis_taps(oh, d, ody, ih, &ya);
+  const int T = ya.taps;
+  // A vertical downscale sums columns first (T input rows into one, contiguous and cheap),
+  // then filters that one row: fewer rows go through the horizontal taps than input rows.
+  // Otherwise each input row is filtered horizontally once and the output rows sum those.
+  const int columns_first = d < 1;
+  cj_rows rows = {NULL, {0, 0, 0, 0}, 1, columns_first ? iw * nb : (int)row, NULL, NULL};
+  while (rows.slots < T) rows.slots <<= 1;
+  rows.ring = g_new(float, (size_t)rows.slots * rows.width);
+  rows.row_of = g_new(int, rows.slots);
+  for (int k = 0; k < rows.slots; k++) rows.row_of[k] = -1;
+  const float **tap_rows = g_new(const float *, T);
+  float *acc = g_new(float, VIPS_MAX((size_t)iw * nb, row));
+  float *res = columns_first ? g_new(float, row) : acc;
+  cj_fill fill = columns_first ? cj_fill_float : cj_fill_filtered;
   VipsImage *o = NULL;
   int rc = -1;
-  cj_axis_taps(ow, a, odx, iw, xi, xw);
-  cj_axis_taps(oh, d, ody, ih, yi, yw);
 
   o = vips_image_new_memory();
   if (vips_image_pipelinev(o, VIPS_DEMAND_STYLE_THINSTRIP, in, NULL)) goto done;
   o->Xsize = ow;
   o->Ysize = oh;
   if (vips_image_write_prepare(o)) goto done;
-  region = vips_region_new(in);
-  // Input rows are read in strips of the whole width, top to bottom.
-  const int strip = 32;
-  VipsRect have = {0, 0, 0, 0};
+  rows.region = vips_region_new(in);
   for (int y = 0; y < oh; y++) {
-    const float *rows[4];
-    for (int k = 0; k < 4; k++) {
-      int r = yi[4 * y + k];
-      float *slot = ring + (size_t)(r & 3) * row;
-      if (ring_row[r & 3] != r) {
-        if (have.height == 0 || r < have.top || r >= have.top + have.height) {
-          VipsRect want = {0, r, iw, VIPS_MIN(strip, ih - r)};
-          if (vips_region_prepare(region, &want)) goto done;
-          have = want;
-        }
-        cj_hrow(VIPS_REGION_ADDR(region, 0, r), is_float, nb, ow, xi, xw, slot);
-        ring_row[r & 3] = r;
-      }
-      rows[k] = slot;
+    for (int k = 0; k < T; k++) {
+      tap_rows[k] = cj_row(&rows, in, ya.idx[(size_t)T * y + k], fill, is_float, ow, &xa);
+      if (!tap_rows[k]) goto done;
     }
-    const float *w = yw + 4 * y;
-    const float *r0 = rows[0], *r1 = rows[1], *r2 = rows[2], *r3 = rows[3];
+    cj_vsum(tap_rows, ya.w + (size_t)T * y, T, (size_t)rows.width, acc);
+    if (columns_first) cj_hrow((const VipsPel *)acc, 1, nb, ow, &xa, res);
     VipsPel *q = VIPS_IMAGE_ADDR(o, 0, y);
     if (is_float) {
-      float *qf = (float *)q;
-      for (size_t i = 0; i < row; i++) qf[i] = w[0] * r0[i] + w[1] * r1[i] + w[2] * r2[i] + w[3] * r3[i];
+      memcpy(q, res, row * sizeof(float));
     } else {
       for (size_t i = 0; i < row; i++) {
-        float v = w[0] * r0[i] + w[1] * r1[i] + w[2] * r2[i] + w[3] * r3[i];
+        float v = res[i];
         v = v < 0 ? 0 : v > 255 ? 255 : v;
         q[i] = (unsigned char)(v + 0.5f);
       }
@@ -138,12 +230,16 @@ int cj_resample_axis(VipsImage *in, double a, double d, double odx, double ody, 
   }
   rc = 0;
 done:
-  if (region) g_object_unref(region);
-  g_free(xi);
-  g_free(yi);
-  g_free(xw);
-  g_free(yw);
-  g_free(ring);
+  if (rows.region) g_object_unref(rows.region);
+  g_free(xa.idx);
+  g_free(xa.w);
+  g_free(ya.idx);
+  g_free(ya.w);
+  g_free(rows.ring);
+  g_free(rows.row_of);
+  g_free(tap_rows);
+  if (res != acc) g_free(res);
+  g_free(acc);
   if (rc == 0) *out = o;
   else if (o) g_object_unref(o);
   return rc;

@@ -7,9 +7,11 @@ import Foundation
 public enum Renderer {
   /// Renders `size` output pixels, where `transform` maps oriented-source pixels to output
   /// pixels. The source region is first box-shrunk by a whole factor while that keeps at least
-  /// two source pixels per output pixel (as libvips' own resize does), then one bicubic affine
-  /// places it exactly, with sub-pixel precision (done separably, rows then columns, when the
-  /// transform has no rotation, shear or flip and the photo covers the output).
+  /// two source pixels per output pixel (as libvips' own resize does), then one resample
+  /// places it exactly, with sub-pixel precision: when the transform has no rotation, shear or
+  /// flip and the photo covers the output, separably (rows, then columns) with Lanczos3
+  /// widened by the remaining ratio on a downscale and the Catmull-Rom cubic otherwise;
+  /// else libvips' bicubic affine (docs/resampling.md).
   package static func render(
     _ source: DecodedSource, geometry: PlacementResult, style: RenderStyle
   ) throws(ImagingError) -> VipsImage {
@@ -27,7 +29,10 @@ public enum Renderer {
       Point(x: 0, y: 0), Point(x: Double(size.width), y: 0),
       Point(x: 0, y: Double(size.height)), Point(x: Double(size.width), y: Double(size.height)),
     ].map { inverse.apply($0) }
-    let margin = 4.0
+    // Output px per decoded px. The downscale kernel reaches 3 / scale decoded px from an
+    // output pixel's centre (Lanczos3 widened by the ratio, cj_resample_axis).
+    let scale = sqrt(abs(m.a * m.d - m.b * m.c))
+    let margin = max(4.0, (3 / scale + 2).rounded(.up))
     let x0 = max(0, Int((corners.map(\.x).min()! - margin).rounded(.down)))
     let y0 = max(0, Int((corners.map(\.y).min()! - margin).rounded(.down)))
     let x1 = min(image.width, Int((corners.map(\.x).max()! + margin).rounded(.up)))
@@ -47,7 +52,6 @@ public enum Renderer {
       cj_extract_area($0, Int32(x0), Int32(y0), Int32(x1 - x0), Int32(y1 - y0), $1)
     }
     m = m * Affine.translation(x: Double(x0), y: Double(y0))
-    let scale = sqrt(abs(m.a * m.d - m.b * m.c))
     let boxShrink = scale < 0.5 ? Int((1 / scale).rounded(.down)) : 1
     // A source with alpha is premultiplied before the box shrink too, so that the colour of
     // transparent pixels never bleeds into visible ones; an opaque one (alpha added below, if
@@ -97,14 +101,14 @@ public enum Renderer {
     return try finish(image, size: size, circleFrame: circleFrame, style: style)
   }
 
-  /// The affine's resample done separably (rows, then columns), when that is the same
-  /// computation: no rotation, shear or flip (b == c == 0, a, d > 0) and the photo covers the
-  /// whole output, so that every tap beyond the sampled area repeats its edge pixel (the
-  /// affine's `extend: copy`) and no output pixel takes the background. The same Catmull-Rom
-  /// cubic at the same preimages of the output pixel centres, at exact sub-pixel positions
-  /// in floating point (libvips' interpolator rounds positions to 1/64 px and, on 8-bit
-  /// pixels, weights to 12 bits): two 4-tap passes instead of 16 taps per output pixel
-  /// (bench/README.md). `nil` when it does not apply.
+  /// The resample done separably (rows, then columns) when the transform has no rotation,
+  /// shear or flip (b == c == 0, a, d > 0) and the photo covers the whole output, so that
+  /// every tap beyond the sampled area repeats its edge pixel (the affine's `extend: copy`)
+  /// and no output pixel takes the background. At the preimages of the output pixel centres,
+  /// at exact sub-pixel positions in floating point; per axis, on a downscale Lanczos3
+  /// stretched by the ratio (2 ceil(3 ratio) + 1 taps: every pixel under the output pixel's
+  /// footprint counts, where libvips' point-sampled interpolator aliases), otherwise the same
+  /// Catmull-Rom cubic as the affine (docs/resampling.md). `nil` when it does not apply.
   private static func resampleAxisAligned(
     _ image: VipsImage, _ m: Affine, odx: Double, ody: Double, size: PixelSize, covered: Bool
   ) throws(ImagingError) -> VipsImage? {

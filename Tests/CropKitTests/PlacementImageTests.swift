@@ -11,17 +11,20 @@ import XCTest
 /// the expected output from the same job numbers alone: it re-implements docs/geometry.md
 /// (fit, zoom, focus, offset, rotate, flip, crop, overflow, upscale, output scale) in Python,
 /// decodes the photo with Pillow (`ImageOps.exif_transpose`, JPEG shrink-on-load with
-/// Pillow's `draft`, box pre-shrink with `reduce`), resamples once with a Catmull-Rom cubic
-/// in numpy (the kernel libvips calls bicubic), fills the background, cuts the circle of the
-/// documented formula, flattens for JPEG, and compares with the file cropjob wrote.
+/// Pillow's `draft`, box pre-shrink with `reduce`), resamples once in numpy as
+/// docs/resampling.md says (axis-aligned covered outputs: separable, Lanczos3 widened by the
+/// ratio on a downscale, Catmull-Rom otherwise; all others: the point-sampled Catmull-Rom
+/// cubic libvips calls bicubic), fills the background, cuts the circle of the documented
+/// formula, flattens for JPEG, and compares with the file cropjob wrote.
 ///
 /// Asserted per case: the exact output size; mean absolute difference ≤ 2/255 on every
 /// channel (R, G, B premultiplied by alpha, and alpha) over pixels 2 px or more away from the
 /// output's edges and from any photo/background or circle edge; and that the picture is not
 /// displaced (least-squares shift ≤ 0.1 px). The log also shows the same comparison against
-/// Pillow's own `Image.transform(AFFINE, BICUBIC)`, whose cubic (a = −1) is sharper than
-/// libvips' (a = −1/2), so it differs by up to about 2/255 on textured photos even when the
-/// placement is exact: that figure is held to a looser 3/255.
+/// Pillow's own resampler: `resize` over the output's preimage (LANCZOS on a downscale) for
+/// the separable case, else `Image.transform(AFFINE, BICUBIC)`, whose cubic (a = −1) is
+/// sharper than libvips' (a = −1/2); either differs by up to about 2/255 on textured photos
+/// even when the placement is exact: that figure is held to a looser 3/255.
 ///
 /// Skipped when Debian's /usr/bin/python3 with python3-pil and python3-numpy is absent.
 final class PlacementImageTests: XCTestCase {
@@ -244,11 +247,11 @@ final class PlacementImageTests: XCTestCase {
       for (channel, mean) in zip(["R", "G", "B", "A"], means) {
         XCTAssertLessThanOrEqual(mean, 2.0, "\(name): mean |difference| of \(channel) is \(mean)/255")
       }
-      // Pillow's own resampler (a sharper cubic) as a second, looser witness: a placement
+      // Pillow's own resampler as a second, looser witness: a placement
       // error of even a quarter pixel shows up as several levels here too.
       let pillow = (r["pillow_mean"] as? [Any] ?? []).map { ($0 as? Double) ?? .infinity }
       XCTAssertLessThanOrEqual(
-        pillow.max() ?? .infinity, 3.0, "\(name): mean |difference| from Pillow's transform \(pillow)")
+        pillow.max() ?? .infinity, 3.0, "\(name): mean |difference| from Pillow's resampler \(pillow)")
       // The oracle gives null where it cannot measure a shift (sizes differ, too few pixels
       // compared, no gradient): that is a failure, never a shift of zero.
       if let shift = r["shift"] as? [Double], shift.count == 2 {

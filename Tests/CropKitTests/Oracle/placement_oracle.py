@@ -11,12 +11,16 @@ from docs/geometry.md alone, without reading anything cropjob planned or recorde
     output keeps at least one decoded pixel per output pixel: Pillow's draft(), libjpeg's DCT
     scaling), then box pre-shrinks with Image.reduce() by the whole factor that leaves the
     scale at or above 1/2, and the picture is resampled ONCE, in premultiplied RGBA, at the
-    preimages of the output pixel centres (+0.5) with a Catmull-Rom cubic in numpy (the
-    kernel libvips calls bicubic); the background fills what the photo does not cover, the
-    circle mask follows the documented formula, and formats without alpha are flattened
-    onto the background. The same resample is also done with Pillow's own
-    Image.transform(AFFINE, inverse coefficients, BICUBIC), whose cubic has a = -1 (sharper
-    than Catmull-Rom's -1/2): its figures are reported as a second witness;
+    preimages of the output pixel centres (+0.5), in numpy, as docs/resampling.md says:
+    where the placement has no rotation, shear or flip and the photo covers the output,
+    separably, per axis Lanczos3 stretched by the ratio on a downscale and the Catmull-Rom
+    cubic otherwise, edge pixels repeated; elsewhere with the point-sampled Catmull-Rom cubic
+    (the kernel libvips calls bicubic); the background fills what the photo does not cover,
+    the circle mask follows the documented formula, and formats without alpha are flattened
+    onto the background. The same resample is also done with Pillow as a second witness
+    (reported): its resize over the output's preimage (LANCZOS on a downscale, BICUBIC
+    otherwise) in the separable case, else Image.transform(AFFINE, inverse coefficients,
+    BICUBIC), whose cubic has a = -1 (sharper than Catmull-Rom's -1/2);
 
 then compares that with the file cropjob wrote: exact size, and per channel (R, G, B
 premultiplied by alpha, and alpha) the mean and max absolute difference over the pixels
@@ -235,6 +239,17 @@ def place(W, H, guide, pl, k):
     return T, (ow, oh), frame, kk * s
 
 
+def covers(T, size, W, H):
+    """Section 2.9: all four corners of the output's preimage lie in the photo (1e-6 px)."""
+    tinv = np.linalg.inv(T)
+    ow, oh = size
+    for x, y in [(0, 0), (ow, 0), (0, oh), (ow, oh)]:
+        sx, sy = apply(tinv, x, y)
+        if not (-1e-6 <= sx <= W + 1e-6 and -1e-6 <= sy <= H + 1e-6):
+            return False
+    return True
+
+
 def orientation_transform(W, H, orientation):
     """Section 3: stored (x, y) of a W x H stored image -> oriented (x, y)."""
     return {
@@ -270,6 +285,47 @@ def catmull_rom_affine(premultiplied, inv, size, fill):
         for i in range(4):
             col = np.clip(iu + i - 1 + 3, 0, w + 5).astype(np.int64)
             out += (wu[i] * wv[j])[..., None] * padded[row, col]
+    return unpremultiply(out)
+
+
+def axis_weights(n_out, n_in, scale, offset):
+    """Dense (n_out, n_in) weights of one axis of the separable resample (docs/resampling.md):
+    output pixel i is centred on input u = (i + 0.5 - offset) / scale - 0.5 (index
+    coordinates); at scale >= 1 the Catmull-Rom cubic on 4 taps, at scale < 1 Lanczos3
+    stretched by the ratio 1 / scale on 2 ceil(3 / scale) + 1 taps, weights normalised to sum
+    to 1; taps beyond the edges repeat the edge pixels."""
+    u = (np.arange(n_out) + 0.5 - offset) / scale - 0.5
+    if scale >= 1:
+        base = np.floor(u) - 1
+        f = u - np.floor(u)
+        w = np.stack([((-f + 2) * f - 1) * f / 2, ((3 * f - 5) * f * f + 2) / 2,
+                      ((-3 * f + 4) * f + 1) * f / 2, (f - 1) * f * f / 2], axis=1)
+    else:
+        ratio = 1.0 / scale
+        support = 3.0 * ratio
+        taps = 2 * int(math.ceil(support)) + 1
+        base = np.floor(u - support) + 1
+        x = (base[:, None] + np.arange(taps)[None, :] - u[:, None]) / ratio
+        w = np.where(np.abs(x) < 3, np.sinc(x) * np.sinc(x / 3), 0.0)
+        w /= w.sum(axis=1, keepdims=True)
+    idx = np.clip(base[:, None] + np.arange(w.shape[1])[None, :], 0, n_in - 1).astype(np.int64)
+    m = np.zeros((n_out, n_in))
+    np.add.at(m, (np.repeat(np.arange(n_out), w.shape[1]), idx.ravel()), w.ravel())
+    return m
+
+
+def separable_resample(premultiplied, M, size):
+    """The axis-aligned, covered case (M: input px -> output px, no rotation, shear or flip):
+    rows and columns filtered separately (axis_weights); returns straight RGBA."""
+    ow, oh = size
+    h, w = premultiplied.shape[:2]
+    wx = axis_weights(ow, w, M[0, 0], M[0, 2])
+    wy = axis_weights(oh, h, M[1, 1], M[1, 2])
+    out = np.einsum("yi,ijc,xj->yxc", wy, premultiplied, wx, optimize=True)
+    return unpremultiply(out)
+
+
+def unpremultiply(out):
     out = np.clip(out, 0, 255)
     a = out[..., 3:4]
     out[..., :3] = np.where(a > 0, np.clip(out[..., :3] * 255.0 / np.maximum(a, 1e-9), 0, 255), 0)
@@ -343,9 +399,21 @@ def expected_image(case, kernel):
         bg = tuple(int(round(c * bg[3] / 255.0 + 255 * (1 - bg[3] / 255.0))) for c in bg[:3]) + (255,)
     fill_alpha = bg[3] if has_alpha_format else 255
     fill = tuple(int(round(c * fill_alpha / 255.0)) for c in bg[:3]) + (fill_alpha,)
-    if kernel == "pillow":
+    separable = M[0, 1] == 0 and M[1, 0] == 0 and M[0, 0] > 0 and M[1, 1] > 0 and covers(T, (ow, oh), W, H)
+    if kernel == "pillow" and separable:
+        # Pillow's own resize over the output's preimage: LANCZOS widens on a downscale as
+        # cropjob's separable resample does; BICUBIC (a = -1/2 in resize) otherwise.
+        w, h = pm.size
+        box = (max(0.0, -M[0, 2] / M[0, 0]), max(0.0, -M[1, 2] / M[1, 1]),
+               min(float(w), (ow - M[0, 2]) / M[0, 0]), min(float(h), (oh - M[1, 2]) / M[1, 1]))
+        method = Image.LANCZOS if min(M[0, 0], M[1, 1]) < 1 else Image.BICUBIC
+        out = pm.resize((ow, oh), method, box=box)
+        rgba = np.asarray(out.convert("RGBA"), dtype=np.float64).copy()
+    elif kernel == "pillow":
         out = pm.transform((ow, oh), Image.AFFINE, tuple(inv[0]) + tuple(inv[1]), resample=Image.BICUBIC, fillcolor=fill)
         rgba = np.asarray(out.convert("RGBA"), dtype=np.float64).copy()
+    elif separable:
+        rgba = separable_resample(np.asarray(pm, dtype=np.float64), M, (ow, oh))
     else:
         rgba = catmull_rom_affine(np.asarray(pm, dtype=np.float64), inv, (ow, oh), fill)
 
@@ -425,8 +493,7 @@ def compare(case, save_dir=None, kernel="catmull-rom"):
     result["max"] = [float(v) for v in diff.max(axis=0)] if len(diff) else [0.0] * 4
     result["shift"] = subpixel_shift(e, a, keep)
     if kernel != "pillow":
-        # The same with Pillow's own Image.transform(AFFINE, BICUBIC), whose cubic has a = -1
-        # (sharper than libvips' Catmull-Rom): reported, not asserted.
+        # The same with Pillow's own resize or transform (the second witness, above).
         pillow = compare(case, kernel="pillow")
         result["pillow_mean"] = pillow["mean"]
     return result
