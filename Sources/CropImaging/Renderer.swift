@@ -52,7 +52,13 @@ public enum Renderer {
       cj_extract_area($0, Int32(x0), Int32(y0), Int32(x1 - x0), Int32(y1 - y0), $1)
     }
     m = m * Affine.translation(x: Double(x0), y: Double(y0))
-    let boxShrink = scale < 0.5 ? Int((1 / scale).rounded(.down)) : 1
+    // The box shrink leaves the final resample a ratio below 2 for libvips' point-sampled
+    // affine, and of 2 to 4 for the separable Lanczos3, whose widened kernel filters far
+    // better than a box (docs/resampling.md).
+    let separable = geometry.coversOutput && m.b == 0 && m.c == 0 && m.a > 0 && m.d > 0
+    let boxShrink =
+      separable
+      ? (scale < 0.25 ? Int((0.5 / scale).rounded(.down)) : 1) : (scale < 0.5 ? Int((1 / scale).rounded(.down)) : 1)
     // A source with alpha is premultiplied before the box shrink too, so that the colour of
     // transparent pixels never bleeds into visible ones; an opaque one (alpha added below, if
     // at all, is 255 everywhere) is shrunk in 8 bits first, which gives the same pixels.
@@ -81,9 +87,8 @@ public enum Renderer {
     // that pixel: no background in the edge pixels (an upscaled crop at the photo's edge
     // otherwise got a half-transparent or background-tinted first row).
     let copyEdges: Int32 = geometry.coversOutput ? 1 : 0
-    if let separable = try resampleAxisAligned(image, m, odx: odx, ody: ody, size: size, covered: geometry.coversOutput)
-    {
-      image = separable
+    if separable, let resampled = try resampleAxisAligned(image, m, odx: odx, ody: ody, size: size) {
+      image = resampled
     } else {
       image = try image.derive("affine") { input, out in
         fill.withUnsafeBufferPointer { bg in
@@ -110,9 +115,8 @@ public enum Renderer {
   /// footprint counts, where libvips' point-sampled interpolator aliases), otherwise the same
   /// Catmull-Rom cubic as the affine (docs/resampling.md). `nil` when it does not apply.
   private static func resampleAxisAligned(
-    _ image: VipsImage, _ m: Affine, odx: Double, ody: Double, size: PixelSize, covered: Bool
+    _ image: VipsImage, _ m: Affine, odx: Double, ody: Double, size: PixelSize
   ) throws(ImagingError) -> VipsImage? {
-    guard covered, m.b == 0, m.c == 0, m.a > 0, m.d > 0 else { return nil }
     var out: OpaquePointer?
     let status = cj_resample_axis(image.pointer, m.a, m.d, odx, ody, Int32(size.width), Int32(size.height), &out)
     if status > 0 { return nil }

@@ -10,8 +10,9 @@ from docs/geometry.md alone, without reading anything cropjob planned or recorde
     (ImageOps.exif_transpose), shrinks JPEGs on load as documented (by 8, 4 or 2 while the
     output keeps at least one decoded pixel per output pixel: Pillow's draft(), libjpeg's DCT
     scaling), then box pre-shrinks with Image.reduce() by the whole factor that leaves the
-    scale at or above 1/2, and the picture is resampled ONCE, in premultiplied RGBA, at the
-    preimages of the output pixel centres (+0.5), in numpy, as docs/resampling.md says:
+    scale at or above 1/4 for the separable resample, 1/2 for the affine, and the picture
+    is resampled ONCE, in premultiplied RGBA, at the preimages of the output pixel centres
+    (+0.5), in numpy, as docs/resampling.md says:
     where the placement has no rotation, shear or flip and the photo covers the output,
     separably, per axis Lanczos3 stretched by the ratio on a downscale and the Catmull-Rom
     cubic otherwise, edge pixels repeated; elsewhere with the point-sampled Catmull-Rom cubic
@@ -383,12 +384,20 @@ def expected_image(case, kernel):
         orientation_transform(Ws, Hs, orientation))
     src = ImageOps.exif_transpose(stored).convert("RGBA")
     decoded_scale = scale * load  # output px per decoded px
-    box = int(math.floor(1.0 / decoded_scale)) if decoded_scale < 0.5 else 1
+    # Box shrink (docs/resampling.md): for the separable resample (no rotation, shear or flip,
+    # photo covering the output) while the remaining ratio stays at least 2; for the affine,
+    # while it stays at least 1 (below 2 left for the point-sampled cubic).
+    Md = T @ np.linalg.inv(D)  # decoded px -> output px
+    separable = Md[0, 1] == 0 and Md[1, 0] == 0 and Md[0, 0] > 0 and Md[1, 1] > 0 and covers(T, (ow, oh), W, H)
+    if separable:
+        box = int(math.floor(0.5 / decoded_scale)) if decoded_scale < 0.25 else 1
+    else:
+        box = int(math.floor(1.0 / decoded_scale)) if decoded_scale < 0.5 else 1
     factor = load * box
     pm = src.convert("RGBa")
     if box > 1:
         pm = pm.reduce(box)
-    M = T @ np.linalg.inv(D) @ scaling(box)  # reduced px -> output px
+    M = Md @ scaling(box)  # reduced px -> output px
     inv = np.linalg.inv(M)
 
     # Uncovered pixels: the background (default transparent with alpha, else white).
@@ -399,7 +408,6 @@ def expected_image(case, kernel):
         bg = tuple(int(round(c * bg[3] / 255.0 + 255 * (1 - bg[3] / 255.0))) for c in bg[:3]) + (255,)
     fill_alpha = bg[3] if has_alpha_format else 255
     fill = tuple(int(round(c * fill_alpha / 255.0)) for c in bg[:3]) + (fill_alpha,)
-    separable = M[0, 1] == 0 and M[1, 0] == 0 and M[0, 0] > 0 and M[1, 1] > 0 and covers(T, (ow, oh), W, H)
     if kernel == "pillow" and separable:
         # Pillow's own resize over the output's preimage: LANCZOS widens on a downscale as
         # cropjob's separable resample does; BICUBIC (a = -1/2 in resize) otherwise.
