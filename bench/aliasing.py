@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Aliasing of downscales between ratio 1 and 2, on a zone plate (bench/README.md, "Aliasing").
 
-  aliasing.py table [--cropjob BIN] [--ratios 1.1,1.3,...]   the table of bench/README.md
+  aliasing.py table [--cropjob [LABEL=]BIN]... [--ratios 1.1,1.3,...]
+                                                              the table of bench/README.md
   aliasing.py zoneplate OUT.png                               write the test pattern
   aliasing.py measure SOURCE.png OUTPUT.png                   JSON: the metrics of OUTPUT and of
                                                               libvips' reduce (lanczos3, cubic)
@@ -118,7 +119,7 @@ def run_cropjob(binary, src_png, sizes, tmp):
                 f"    guide: {{shape: square, size: {N}}}\n"
                 "    place: {fit: cover}\n"
                 f"    outputs: [{{path: \"{{stem}}_{{width}}.png\", widths: {list(sizes)}}}]\n")
-    subprocess.run([binary, "run", job, "-q", "--jobs", "1"], check=True, cwd=tmp)
+    subprocess.run([binary, "run", job, "-q", "--jobs", "1"], check=True, cwd=tmp, stdout=subprocess.DEVNULL)
     stem = os.path.splitext(os.path.basename(src_png))[0]
     return {n: read(os.path.join(tmp, "out", f"{stem}_{n}.png")) for n in sizes}
 
@@ -134,7 +135,7 @@ def measure(src_png, out_png):
     print(json.dumps(result))
 
 
-def table(binary, ratios):
+def table(binaries, ratios):
     with tempfile.TemporaryDirectory() as tmp:
         src_png = os.path.join(tmp, "zoneplate.png")
         Image.fromarray(np.clip(np.floor(zoneplate() + 0.5), 0, 255).astype(np.uint8), "L").save(src_png)
@@ -150,8 +151,13 @@ def table(binary, ratios):
             "Pillow resize, LANCZOS": {n: np.asarray(Image.open(src_png).resize((n, n), Image.LANCZOS), np.float64)
                                       for n in sizes},
         }
-        if binary:
-            rows = {"**cropjob** " + os.path.basename(binary): run_cropjob(binary, src_png, sizes, tmp), **rows}
+        cropjobs = {}
+        for i, spec in enumerate(binaries):
+            label, _, path = spec.rpartition("=")
+            out = os.path.join(tmp, f"cropjob-{i}")
+            os.makedirs(out)
+            cropjobs["**cropjob** " + (label or os.path.basename(path))] = run_cropjob(path, src_png, sizes, out)
+        rows = {**cropjobs, **rows}
         print("| zone plate 1024 → n (ratio) | " + " | ".join(f"{n} ({N / n:.2f})" for n in sizes) + " |")
         print("|---|" + "---|" * len(sizes))
         for name, outs in rows.items():
@@ -166,10 +172,10 @@ def main(argv):
     elif len(argv) >= 2 and argv[1] == "measure":
         measure(argv[2], argv[3])
     elif len(argv) >= 2 and argv[1] == "table":
-        binary = argv[argv.index("--cropjob") + 1] if "--cropjob" in argv else None
+        binaries = [argv[i + 1] for i, a in enumerate(argv) if a == "--cropjob"]
         ratios = [float(r) for r in argv[argv.index("--ratios") + 1].split(",")] if "--ratios" in argv \
             else [1.1, 1.3, 1.5, 1.7, 1.9]
-        table(binary, ratios)
+        table(binaries, ratios)
     else:
         sys.exit(__doc__)
 
