@@ -309,7 +309,8 @@ def table():
             q = "–"
             if v and QSIZE[name] in v["diff"]:
                 m = v["diff"][QSIZE[name]]
-                q = "%.2f (centred %.2f; mean shift %.2f, %.2f px)" % (m["aligned"], m["centred"], *m["shift"])
+                q = ("%.2f (centred %.2f; mean shift %.2f, %.2f px)" % (m["aligned"], m["centred"], *m["shift"])
+                     if isinstance(m, dict) else "%.2f (old integer-offset reference: re-run verify)" % m[0])
             ips = "–" if t.endswith(("-noop", "-plan")) else "%.1f" % (n_img / mw)
             out.append(f"| `{t}` {LABEL.get(t, '')} | {mw:.2f} ({lo:.2f}–{hi:.2f}) | {ips} | {cpu:.2f} | {1000 * cpu / n_img:.2f} | {rss:.0f} | "
                        f"{'1 (reference)' if t == cj else '%.2f' % ratio} | {vs}{' (exit ≠ 0)' if failed else ''} | {q} |")
