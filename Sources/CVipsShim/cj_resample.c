@@ -51,9 +51,10 @@ static double cj_sinc(double x) {
 }
 
 // Taps and weights at the preimages u = (i - o) / s of the n output positions.
+// A negative s mirrors the axis (a flip): the same taps, taken in the other direction.
 static void cj_axis_taps(int n, double s, double o, int extent, cj_axis *ax) {
-  const int widen = s < 1;
-  const double ratio = widen ? 1 / s : 1;
+  const int widen = fabs(s) < 1;
+  const double ratio = widen ? 1 / fabs(s) : 1;
   const double support = widen ? 3 * ratio : 2;
   ax->taps = widen ? 2 * (int)ceil(support) + 1 : 4;
   ax->idx = g_new(int, (size_t)n * ax->taps);
@@ -155,7 +156,9 @@ static const float *cj_row(cj_rows *rows, VipsImage *in, int r, cj_fill fill, in
   float *dst = rows->ring + (size_t)slot * rows->width;
   if (rows->row_of[slot] != r) {
     if (rows->have.height == 0 || r < rows->have.top || r >= rows->have.top + rows->have.height) {
-      VipsRect want = {0, r, in->Xsize, VIPS_MIN(32, in->Ysize - r)};
+      // Strips grow in the direction rows are asked for (upwards for a vertical flip).
+      int top = rows->have.height != 0 && r < rows->have.top ? VIPS_MAX(0, r - 31) : r;
+      VipsRect want = {0, top, in->Xsize, VIPS_MIN(32, in->Ysize - top)};
       if (vips_region_prepare(rows->region, &want)) return NULL;
       rows->have = want;
     }
@@ -178,7 +181,7 @@ int cj_resample_axis(VipsImage *in, double a, double d, double odx, double ody, 
                      VipsImage **out) {
   *out = NULL;
   VipsBandFormat format = in->BandFmt;
-  if (!(a > 0 && d > 0) || ow < 1 || oh < 1 || in->Xsize < 1 || in->Ysize < 1 ||
+  if (!(a != 0 && d != 0 && isfinite(a) && isfinite(d)) || ow < 1 || oh < 1 || in->Xsize < 1 || in->Ysize < 1 ||
       (format != VIPS_FORMAT_UCHAR && format != VIPS_FORMAT_FLOAT))
     return 1;
   const int is_float = format == VIPS_FORMAT_FLOAT;
@@ -191,7 +194,7 @@ int cj_resample_axis(VipsImage *in, double a, double d, double odx, double ody, 
   // A vertical downscale sums columns first (T input rows into one, contiguous and cheap),
   // then filters that one row: fewer rows go through the horizontal taps than input rows.
   // Otherwise each input row is filtered horizontally once and the output rows sum those.
-  const int columns_first = d < 1;
+  const int columns_first = fabs(d) < 1;
   cj_rows rows = {NULL, {0, 0, 0, 0}, 1, columns_first ? iw * nb : (int)row, NULL, NULL};
   while (rows.slots < T) rows.slots <<= 1;
   rows.ring = g_new(float, (size_t)rows.slots * rows.width);

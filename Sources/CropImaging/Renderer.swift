@@ -6,12 +6,12 @@ import Foundation
 /// Resamples one output from a decoded source: one affine resample from the source pixels.
 public enum Renderer {
   /// Renders `size` output pixels, where `transform` maps oriented-source pixels to output
-  /// pixels. The source region is first box-shrunk by a whole factor while that keeps at least
-  /// two source pixels per output pixel (as libvips' own resize does), then one resample
-  /// places it exactly, with sub-pixel precision: when the transform has no rotation, shear or
-  /// flip and the photo covers the output, separably (rows, then columns) with Lanczos3
-  /// widened by the remaining ratio on a downscale and the Catmull-Rom cubic otherwise;
-  /// else libvips' bicubic affine (docs/resampling.md).
+  /// pixels. The source region is first box-shrunk by a whole factor, then one resample places
+  /// it exactly, with sub-pixel precision: when the transform has no rotation or shear (flips
+  /// are fine) and the photo covers the output, separably (rows, then columns) with Lanczos3
+  /// widened by the remaining ratio (2 to 4 after the box) on a downscale and the Catmull-Rom
+  /// cubic otherwise; else libvips' bicubic affine, after a box shrink to a ratio under 2
+  /// (docs/resampling.md).
   package static func render(
     _ source: DecodedSource, geometry: PlacementResult, style: RenderStyle
   ) throws(ImagingError) -> VipsImage {
@@ -55,7 +55,7 @@ public enum Renderer {
     // The box shrink leaves the final resample a ratio below 2 for libvips' point-sampled
     // affine, and of 2 to 4 for the separable Lanczos3, whose widened kernel filters far
     // better than a box (docs/resampling.md).
-    let separable = geometry.coversOutput && m.b == 0 && m.c == 0 && m.a > 0 && m.d > 0
+    let separable = geometry.coversOutput && m.b == 0 && m.c == 0 && m.a != 0 && m.d != 0
     let boxShrink =
       separable
       ? (scale < 0.25 ? Int((0.5 / scale).rounded(.down)) : 1) : (scale < 0.5 ? Int((1 / scale).rounded(.down)) : 1)
@@ -106,9 +106,9 @@ public enum Renderer {
     return try finish(image, size: size, circleFrame: circleFrame, style: style)
   }
 
-  /// The resample done separably (rows, then columns) when the transform has no rotation,
-  /// shear or flip (b == c == 0, a, d > 0) and the photo covers the whole output, so that
-  /// every tap beyond the sampled area repeats its edge pixel (the affine's `extend: copy`)
+  /// The resample done separably (rows, then columns) when the transform has no rotation or
+  /// shear (b == c == 0; a flip is a negative a or d) and the photo covers the whole output,
+  /// so that every tap beyond the sampled area repeats its edge pixel (the affine's `extend: copy`)
   /// and no output pixel takes the background. At the preimages of the output pixel centres,
   /// at exact sub-pixel positions in floating point; per axis, on a downscale Lanczos3
   /// stretched by the ratio (2 ceil(3 ratio) + 1 taps: every pixel under the output pixel's

@@ -110,15 +110,15 @@ int cj_affine_edges(VipsImage *in, double a, double b, double c, double d, doubl
                     double idy, double odx, double ody, int ox, int oy, int ow, int oh,
                     const char *interpolator, const double *background, int n, int copy_edges,
                     VipsImage **out);
-/// The resample of cj_affine_edges with b = c = 0, idx = idy = 0 and copy_edges, done
-/// separably on the calling thread, with a kernel that widens on downscales: output pixel
+/// The resample of cj_affine_edges with b = c = 0 (a or d negative: a flip), idx = idy = 0 and
+/// copy_edges, done separably on the calling thread, with a kernel that widens on downscales: output pixel
 /// (X, Y) is centred on ((X - odx) / a, (Y - ody) / d) of `in` (pixel centres on integer
 /// coordinates); per axis, at scale >= 1 the Catmull-Rom cubic ("bicubic", 4 taps), at
 /// scale < 1 Lanczos3 stretched by 1 / scale (2 ceil(3 / scale) + 1 taps); taps beyond the
 /// edges repeat the edge pixels. Rows, then columns; exact sub-pixel positions, float
 /// arithmetic (libvips' interpolator rounds positions to 1/64 px, 8-bit weights to 12 bits).
 /// `in`: uchar or float, any bands; `out`: same format, in memory, deterministic. Returns 1
-/// (nothing done) for anything else (a <= 0, d <= 0, other formats), so that the caller falls
+/// (nothing done) for anything else (a or d zero, other formats), so that the caller falls
 /// back to cj_affine_edges; -1 on a libvips error.
 int cj_resample_axis(VipsImage *in, double a, double d, double odx, double ody, int ow, int oh,
                      VipsImage **out);

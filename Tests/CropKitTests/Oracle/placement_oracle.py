@@ -13,8 +13,8 @@ from docs/geometry.md alone, without reading anything cropjob planned or recorde
     scale at or above 1/4 for the separable resample, 1/2 for the affine, and the picture
     is resampled ONCE, in premultiplied RGBA, at the preimages of the output pixel centres
     (+0.5), in numpy, as docs/resampling.md says:
-    where the placement has no rotation, shear or flip and the photo covers the output,
-    separably, per axis Lanczos3 stretched by the ratio on a downscale and the Catmull-Rom
+    where the placement has no rotation or shear (flips allowed) and the photo covers the
+    output, separably, per axis Lanczos3 stretched by the ratio on a downscale and the Catmull-Rom
     cubic otherwise, edge pixels repeated; elsewhere with the point-sampled Catmull-Rom cubic
     (the kernel libvips calls bicubic); the background fills what the photo does not cover,
     the circle mask follows the documented formula, and formats without alpha are flattened
@@ -292,17 +292,17 @@ def catmull_rom_affine(premultiplied, inv, size, fill):
 def axis_weights(n_out, n_in, scale, offset):
     """Dense (n_out, n_in) weights of one axis of the separable resample (docs/resampling.md):
     output pixel i is centred on input u = (i + 0.5 - offset) / scale - 0.5 (index
-    coordinates); at scale >= 1 the Catmull-Rom cubic on 4 taps, at scale < 1 Lanczos3
-    stretched by the ratio 1 / scale on 2 ceil(3 / scale) + 1 taps, weights normalised to sum
-    to 1; taps beyond the edges repeat the edge pixels."""
-    u = (np.arange(n_out) + 0.5 - offset) / scale - 0.5
-    if scale >= 1:
+    coordinates); at |scale| >= 1 the Catmull-Rom cubic on 4 taps, at |scale| < 1 Lanczos3
+    stretched by the ratio 1 / |scale| on 2 ceil(3 / |scale|) + 1 taps, weights normalised to
+    sum to 1; taps beyond the edges repeat the edge pixels."""
+    u = (np.arange(n_out) + 0.5 - offset) / scale - 0.5   # a negative scale mirrors (a flip)
+    if abs(scale) >= 1:
         base = np.floor(u) - 1
         f = u - np.floor(u)
         w = np.stack([((-f + 2) * f - 1) * f / 2, ((3 * f - 5) * f * f + 2) / 2,
                       ((-3 * f + 4) * f + 1) * f / 2, (f - 1) * f * f / 2], axis=1)
     else:
-        ratio = 1.0 / scale
+        ratio = 1.0 / abs(scale)
         support = 3.0 * ratio
         taps = 2 * int(math.ceil(support)) + 1
         base = np.floor(u - support) + 1
@@ -316,7 +316,7 @@ def axis_weights(n_out, n_in, scale, offset):
 
 
 def separable_resample(premultiplied, M, size):
-    """The axis-aligned, covered case (M: input px -> output px, no rotation, shear or flip):
+    """The axis-aligned, covered case (M: input px -> output px, no rotation or shear):
     rows and columns filtered separately (axis_weights); returns straight RGBA."""
     ow, oh = size
     h, w = premultiplied.shape[:2]
@@ -384,11 +384,11 @@ def expected_image(case, kernel):
         orientation_transform(Ws, Hs, orientation))
     src = ImageOps.exif_transpose(stored).convert("RGBA")
     decoded_scale = scale * load  # output px per decoded px
-    # Box shrink (docs/resampling.md): for the separable resample (no rotation, shear or flip,
-    # photo covering the output) while the remaining ratio stays at least 2; for the affine,
+    # Box shrink (docs/resampling.md): for the separable resample (no rotation or shear; flips
+    # allowed; photo covering the output) while the remaining ratio stays at least 2; for the affine,
     # while it stays at least 1 (below 2 left for the point-sampled cubic).
     Md = T @ np.linalg.inv(D)  # decoded px -> output px
-    separable = Md[0, 1] == 0 and Md[1, 0] == 0 and Md[0, 0] > 0 and Md[1, 1] > 0 and covers(T, (ow, oh), W, H)
+    separable = Md[0, 1] == 0 and Md[1, 0] == 0 and Md[0, 0] != 0 and Md[1, 1] != 0 and covers(T, (ow, oh), W, H)
     if separable:
         box = int(math.floor(0.5 / decoded_scale)) if decoded_scale < 0.25 else 1
     else:
@@ -411,11 +411,17 @@ def expected_image(case, kernel):
     if kernel == "pillow" and separable:
         # Pillow's own resize over the output's preimage: LANCZOS widens on a downscale as
         # cropjob's separable resample does; BICUBIC (a = -1/2 in resize) otherwise.
+        # (a flip: resized over the mirrored box, then mirrored).
         w, h = pm.size
-        box = (max(0.0, -M[0, 2] / M[0, 0]), max(0.0, -M[1, 2] / M[1, 1]),
-               min(float(w), (ow - M[0, 2]) / M[0, 0]), min(float(h), (oh - M[1, 2]) / M[1, 1]))
-        method = Image.LANCZOS if min(M[0, 0], M[1, 1]) < 1 else Image.BICUBIC
+        xs = sorted([-M[0, 2] / M[0, 0], (ow - M[0, 2]) / M[0, 0]])
+        ys = sorted([-M[1, 2] / M[1, 1], (oh - M[1, 2]) / M[1, 1]])
+        box = (max(0.0, xs[0]), max(0.0, ys[0]), min(float(w), xs[1]), min(float(h), ys[1]))
+        method = Image.LANCZOS if min(abs(M[0, 0]), abs(M[1, 1])) < 1 else Image.BICUBIC
         out = pm.resize((ow, oh), method, box=box)
+        if M[0, 0] < 0:
+            out = out.transpose(Image.FLIP_LEFT_RIGHT)
+        if M[1, 1] < 0:
+            out = out.transpose(Image.FLIP_TOP_BOTTOM)
         rgba = np.asarray(out.convert("RGBA"), dtype=np.float64).copy()
     elif kernel == "pillow":
         out = pm.transform((ow, oh), Image.AFFINE, tuple(inv[0]) + tuple(inv[1]), resample=Image.BICUBIC, fillcolor=fill)
