@@ -90,19 +90,38 @@ static void cj_axis_taps(int n, double s, double o, int extent, cj_axis *ax) {
   g_free(wt);
 }
 
-// One input row filtered horizontally: ow * nb floats, the taps summed in order.
+// One input row filtered horizontally: ow * nb floats, the taps summed in order. With a
+// constant NB the sums stay in registers (dst may alias nothing, but the compiler cannot
+// know); the generic band count sums in dst.
 #define CJ_HROW(TYPE, NB)                                                      \
   do {                                                                         \
     const TYPE *p = (const TYPE *)src;                                         \
     for (int x = 0; x < ow; x++) {                                             \
       const int *ix = ax->idx + (size_t)T * x;                                 \
       const float *w = ax->w + (size_t)T * x;                                  \
-      float *d = dst + (size_t)x * (NB);                                       \
+      float s[NB];                                                             \
       const TYPE *p0 = p + (size_t)ix[0] * (NB);                               \
-      for (int b = 0; b < (NB); b++) d[b] = w[0] * p0[b];                      \
+      for (int b = 0; b < (NB); b++) s[b] = w[0] * p0[b];                      \
       for (int k = 1; k < T; k++) {                                            \
         const TYPE *pk = p + (size_t)ix[k] * (NB);                             \
-        for (int b = 0; b < (NB); b++) d[b] += w[k] * pk[b];                   \
+        for (int b = 0; b < (NB); b++) s[b] += w[k] * pk[b];                   \
+      }                                                                        \
+      for (int b = 0; b < (NB); b++) dst[(size_t)x * (NB) + b] = s[b];         \
+    }                                                                          \
+  } while (0)
+
+#define CJ_HROW_ANY(TYPE)                                                      \
+  do {                                                                         \
+    const TYPE *p = (const TYPE *)src;                                         \
+    for (int x = 0; x < ow; x++) {                                             \
+      const int *ix = ax->idx + (size_t)T * x;                                 \
+      const float *w = ax->w + (size_t)T * x;                                  \
+      float *d = dst + (size_t)x * nb;                                         \
+      const TYPE *p0 = p + (size_t)ix[0] * nb;                                 \
+      for (int b = 0; b < nb; b++) d[b] = w[0] * p0[b];                        \
+      for (int k = 1; k < T; k++) {                                            \
+        const TYPE *pk = p + (size_t)ix[k] * nb;                               \
+        for (int b = 0; b < nb; b++) d[b] += w[k] * pk[b];                     \
       }                                                                        \
     }                                                                          \
   } while (0)
@@ -113,11 +132,11 @@ static void cj_hrow(const VipsPel *src, int is_float, int nb, int ow, const cj_a
   if (is_float) {
     if (nb == 3) CJ_HROW(float, 3);
     else if (nb == 4) CJ_HROW(float, 4);
-    else CJ_HROW(float, nb);
+    else CJ_HROW_ANY(float);
   } else {
     if (nb == 3) CJ_HROW(unsigned char, 3);
     else if (nb == 4) CJ_HROW(unsigned char, 4);
-    else CJ_HROW(unsigned char, nb);
+    else CJ_HROW_ANY(unsigned char);
   }
 }
 
