@@ -140,9 +140,10 @@ static void cj_hrow(const VipsPel *src, int is_float, int nb, int ow, const cj_a
   }
 }
 
-// Rows of the input, read in strips of the whole width, top to bottom, kept in a ring of
-// `slots` (a power of two at least the vertical taps) after `fill` made them float rows: the
-// rows one output row needs are consecutive indices (clamped), so never two in one slot.
+// Rows of the input, read in strips of the whole width, kept in a ring of `slots` (a power of
+// two at least the vertical taps or the image's height, whichever is smaller) after `fill`
+// made them float rows: the rows one output row needs are consecutive indices (clamped), so
+// never two in one slot.
 typedef struct {
   VipsRegion *region;
   VipsRect have;
@@ -215,7 +216,9 @@ int cj_resample_axis(VipsImage *in, double a, double d, double odx, double ody, 
   // Otherwise each input row is filtered horizontally once and the output rows sum those.
   const int columns_first = fabs(d) < 1;
   cj_rows rows = {NULL, {0, 0, 0, 0}, 1, columns_first ? iw * nb : (int)row, NULL, NULL};
-  while (rows.slots < T) rows.slots <<= 1;
+  // At most ih distinct rows exist: a short image with a wide kernel (its box shrink skipped
+  // because the image is thinner than the factor) needs no more slots than it has rows.
+  while (rows.slots < VIPS_MIN(T, ih)) rows.slots <<= 1;
   rows.ring = g_new(float, (size_t)rows.slots * rows.width);
   rows.row_of = g_new(int, rows.slots);
   for (int k = 0; k < rows.slots; k++) rows.row_of[k] = -1;
