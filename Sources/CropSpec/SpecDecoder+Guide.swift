@@ -68,16 +68,24 @@ extension SpecDecoder {
     var w = size ?? width
     var h = size ?? height
     if let aspect, let a = e["aspect"] {
-      if let w0 = w, h == nil { h = max(1, Int((Double(w0) / aspect).rounded())) }
-      if let h0 = h, w == nil { w = max(1, Int((Double(h0) * aspect).rounded())) }
-      for (name, value) in [("width", w), ("height", h)] {
-        guard let value, value > JobSchema.maxSide else { continue }
-        reader.error(
-          a.node.mark, a.field,
-          Diagnostic.expected(
-            "a \(name) of at most \(JobSchema.maxSide) pixels",
-            received: "aspect \(a.node.scalar ?? "") giving \(name) \(value)"))
-        return nil
+      // The side the aspect gives, checked in floating point first: an aspect such as
+      // 16:2222…9 gives a side beyond any Int (found by fuzz/targets/jobfile).
+      var derived: (name: String, value: Double)?
+      if let w0 = w, h == nil { derived = ("height", Double(w0) / aspect) }
+      if let h0 = h, w == nil { derived = ("width", Double(h0) * aspect) }
+      if let derived {
+        let rounded = derived.value.rounded()
+        guard rounded.isFinite, rounded <= Double(JobSchema.maxSide) else {
+          let shown = rounded < 1e15 ? String(Int(rounded)) : "\(rounded)"
+          reader.error(
+            a.node.mark, a.field,
+            Diagnostic.expected(
+              "a \(derived.name) of at most \(JobSchema.maxSide) pixels",
+              received: "aspect \(a.node.scalar ?? "") giving \(derived.name) \(shown)"))
+          return nil
+        }
+        let side = max(1, Int(rounded))
+        if derived.name == "height" { h = side } else { w = side }
       }
     }
     if shape != .rect {

@@ -504,6 +504,12 @@ final class SpecDecoderTests: XCTestCase {
       [
         "job.yaml:6:21: error: jobs.a.guide.aspect: expected a height of at most 16384 pixels but received aspect 1:100 giving height 100000"
       ])
+    // A side beyond any Int (found by the job-file fuzzer: it trapped converting to Int).
+    XCTAssertEqual(
+      guide("{aspect: \"16:22222222222222222222222222222222229\", width: 1600}"),
+      [
+        "job.yaml:6:21: error: jobs.a.guide.aspect: expected a height of at most 16384 pixels but received aspect 16:22222222222222222222222222222222229 giving height 2.222222222222222e+36"
+      ])
   }
 
   func testBadAspects() {
