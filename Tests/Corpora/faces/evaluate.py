@@ -79,14 +79,15 @@ class Footprint:
 
 
 def judge(output, boxes, size, padding, tolerance):
-    """(fits, inside, largest face whole) for one output with at least one face."""
+    """(fits, inside, largest face whole, inside unpadded) for one output with a face."""
     foot = Footprint(output)
     rects = [padded(b, padding, size) for b in boxes]
     fits = foot.fits(rects, tolerance)
     inside = all(foot.contains(r, tolerance) for r in rects)
     largest = max(boxes, key=lambda b: (b["width"] * b["height"], -b["y"], -b["x"]))
     whole = foot.contains(padded(largest, 0.0, size), tolerance)
-    return fits, inside, whole
+    bare = all(foot.contains(padded(b, 0.0, size), tolerance) for b in boxes)
+    return fits, inside, whole, bare
 
 
 def evaluate(manifest, truth, layout, padding, tolerance):
@@ -117,6 +118,7 @@ def summary(verdicts):
         "inside": len(inside),
         "inside_pct": round(100.0 * len(inside) / len(fit), 1) if fit else None,
         "cut": sorted(n for n in fit if not faced[n][1]),
+        "inside_unpadded": sum(1 for n in fit if faced[n][3]),
         "no_fit": len(nofit),
         "no_fit_largest_whole": sum(1 for n in nofit if faced[n][2]),
     }
@@ -125,7 +127,9 @@ def summary(verdicts):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("runs", nargs="+", help="output roots (or cropjob-manifest.json files)")
-    ap.add_argument("--padding", type=float, default=0.0, help="face padding, a fraction of the box (default 0)")
+    ap.add_argument(
+        "--padding", type=float, default=0.3, help="face_padding, a fraction of the box on each side (default 0.3, cropjob's)"
+    )
     ap.add_argument("--tolerance", type=float, default=0.5, help="source pixels (default 0.5)")
     ap.add_argument("--truth", default=os.path.join(HERE, "truth.json"))
     ap.add_argument("--layout", default=os.path.join(HERE, "layout.json"))
@@ -255,6 +259,7 @@ def print_table(report, runs, jobs, listing):
             ("padded faces fit", lambda s: str(s["fit"])),
             ("  every face inside", lambda s: f"{s['inside']} ({s['inside_pct']:.1f} %)" if s["fit"] else "-"),
             ("  a face cut", lambda s: str(len(s["cut"]))),
+            ("  every face inside, unpadded", lambda s: str(s["inside_unpadded"])),
             ("do not fit", lambda s: str(s["no_fit"])),
             ("  largest face whole (unpadded)", lambda s: str(s["no_fit_largest_whole"])),
         ]

@@ -26,14 +26,14 @@ class FootprintTests(unittest.TestCase):
     size = (1000, 600)
 
     def test_inside_and_fits(self):
-        fits, inside, whole = evaluate.judge(output(500, 300, 0.512), [box(300, 100, 100, 100)], self.size, 0.2, 0.5)
-        self.assertEqual((fits, inside, whole), (True, True, True))
+        verdict = evaluate.judge(output(500, 300, 0.512), [box(300, 100, 100, 100)], self.size, 0.2, 0.5)
+        self.assertEqual(verdict, (True, True, True, True))
 
     def test_padding_pushes_a_face_out(self):
         # Face x 260..360: inside unpadded; 20 % padding reaches x 240 < 250.
         o = output(500, 300, 0.512)
         self.assertEqual(evaluate.judge(o, [box(260, 100, 100, 100)], self.size, 0.0, 0.5)[1], True)
-        self.assertEqual(evaluate.judge(o, [box(260, 100, 100, 100)], self.size, 0.2, 0.5)[1], False)
+        self.assertEqual(evaluate.judge(o, [box(260, 100, 100, 100)], self.size, 0.2, 0.5)[1:], (False, True, True))
 
     def test_tolerance_is_half_a_pixel(self):
         o = output(500, 300, 0.512)
@@ -43,12 +43,12 @@ class FootprintTests(unittest.TestCase):
     def test_faces_too_far_apart_do_not_fit(self):
         # Union x 10..990 is wider than 500: no placement keeps both; the largest is whole.
         faces = [box(10, 100, 80, 80), box(600, 200, 120, 120)]
-        fits, inside, whole = evaluate.judge(output(500, 300, 0.512), faces, self.size, 0.0, 0.5)
-        self.assertEqual((fits, inside, whole), (False, False, True))
+        verdict = evaluate.judge(output(500, 300, 0.512), faces, self.size, 0.0, 0.5)
+        self.assertEqual(verdict, (False, False, True, False))
 
     def test_padding_is_clipped_to_the_photo(self):
         # A face touching the left edge: its padding is outside the photo and does not count.
-        fits, inside, _ = evaluate.judge(output(250, 300, 0.512), [box(0, 250, 100, 100)], self.size, 0.5, 0.5)
+        fits, inside, _, _ = evaluate.judge(output(250, 300, 0.512), [box(0, 250, 100, 100)], self.size, 0.5, 0.5)
         self.assertEqual((fits, inside), (True, True))
 
     def test_rotated_footprint(self):
