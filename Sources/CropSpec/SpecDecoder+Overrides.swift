@@ -34,11 +34,7 @@ extension SpecDecoder {
       if let s = source {
         let key = OverrideKey(job: job, source: s)
         if let first = seen.earlier(key, index: index) {
-          reader.error(
-            sourceNode.mark, join(field, "source"),
-            Diagnostic.expected(
-              "one override per source and job",
-              received: "a second override of \"\(s)\" (the first is \(`where`(first)))"))
+          reader.error(sourceNode.mark, join(field, "source"), Self.secondOverride(of: s, first: `where`(first)))
           ok = false
         }
       }
@@ -55,6 +51,14 @@ extension SpecDecoder {
     let (place, fields) = applyPlace(e, field, base: PlaceSpec())
     guard ok, reader.diagnostics.count == before, let source else { return nil }
     return Override(job: job, source: source, place: place, fields: fields, mark: node.mark)
+  }
+}
+
+extension SpecDecoder {
+  /// The message for an override of a source and job met before, at `first`.
+  static func secondOverride(of source: String, first: String) -> String {
+    Diagnostic.expected(
+      "one override per source and job", received: "a second override of \"\(source)\" (the first is \(first))")
   }
 }
 

@@ -314,4 +314,30 @@ final class CropTableReaderTests: XCTestCase {
     XCTAssertEqual(big.diagnostics.map(\.field), ["overrides_from"])
     XCTAssertTrue(big.diagnostics.first?.message.contains("the limit is 10 bytes") == true, "\(big.diagnostics)")
   }
+
+  /// Rows are decoded in batches on all cores; what depends on the order is still decided in
+  /// the table's order: a duplicate 30,000 rows after its first, problems counted to the
+  /// limit across batches, then reading stops where a single pass stops.
+  func testOrderDependentChecksHoldAcrossBatches() {
+    var rows = (0..<30_000).map { "p\($0).jpg,2\n" }
+    rows.append("p3.jpg,2\n")
+    let duplicate = located(load("source,zoom\n" + rows.joined()).0)
+    XCTAssertEqual(
+      duplicate,
+      [
+        "30002:1: error: source: expected one override per source and job but received a second override of "
+          + "\"p3.jpg\" (the first is line 5)"
+      ])
+    var limits = CropTableLimits()
+    limits.maxDiagnostics = 20_000
+    let bad = "source,zoom\n" + (0..<40_000).map { "q\($0).jpg,\($0 % 2 == 0 ? "9" : "2")\n" }.joined()
+    let capped = located(load(bad, limits: limits).0)
+    XCTAssertEqual(capped.count, 20_001)
+    XCTAssertEqual(
+      capped.filter { $0.contains("(the limit); reading stops") },
+      [
+        "40000:1: error: 20000 problems in the crop table (the limit); reading stops"
+      ])
+    XCTAssertEqual(capped.first, "2:8: error: zoom: expected a number between 0.2 and 5 but received the number 9")
+  }
 }

@@ -33,6 +33,7 @@ extension SpecDecoder {
     if problem == nil && finished {
       if format == "csv" { csv.finish(into: &rows) } else { jsonl.finish(into: &rows) }
     }
+    _ = rows.flush()
     let found = rows.decoder.reader.diagnostics
     self = rows.decoder
     reader = mainReader
@@ -61,7 +62,10 @@ extension SpecDecoder {
   }
 }
 
-/// Turns a crop table's rows into overrides as a reader hands them over.
+/// Turns a crop table's rows into overrides as a reader hands them over. Rows are decoded in
+/// batches on all cores (`TableRowDecoding`); what depends on the order — one override per
+/// source and job, the limit on problems — is then checked row by row, in the table's order,
+/// so the result is the one a single pass gives.
 private struct TableRows: TableSink {
   var decoder: SpecDecoder
   let limits: CropTableLimits
@@ -72,31 +76,23 @@ private struct TableRows: TableSink {
   /// so that a million rows keep no million sets.
   private var fieldSets: [Set<String>: Set<String>] = [:]
   private var jobNames: [String: String] = [:]
+  /// Rows read but not decoded yet, and whether reading has stopped at the problem limit.
+  private var pending: [PendingTableRow] = []
+  private var stopped = false
+  private static let batchRows = 16_384
 
   /// The table's size in bytes, to reserve room for its overrides once some are read.
   let size: Int
-
-  /// Where each column is in a row (held here, not in statics: a lookup per cell).
-  let columns = TableColumns.names
-  let sourceColumn: Int
-  let jobColumn: Int
-  let cropColumns: [Int]
-  let singleColumns: [(String, Int)]
-  let pairColumns: [(Int, Int, String)]
+  let shape = TableRowShape()
 
   init(decoder: SpecDecoder, limits: CropTableLimits, size: Int) {
     self.decoder = decoder
     self.limits = limits
     self.size = size
-    let columns = self.columns
-    sourceColumn = columns.firstIndex(of: "source")!
-    jobColumn = columns.firstIndex(of: "job")!
-    cropColumns = JobSchema.cropTableCropColumns.map { columns.firstIndex(of: $0)! }
-    singleColumns = ["zoom", "rotate"].map { ($0, columns.firstIndex(of: $0)!) }
-    pairColumns = JobSchema.cropTablePairs.map { (columns.firstIndex(of: $0.0)!, columns.firstIndex(of: $0.1)!, $0.2) }
   }
 
   mutating func problem(_ mark: SourceMark, _ field: String, _ message: String) -> Bool {
+    guard flush() else { return false }
     decoder.reader.error(mark, field, message)
     return belowLimit(at: mark)
   }
@@ -105,53 +101,41 @@ private struct TableRows: TableSink {
   private mutating func belowLimit(at mark: SourceMark) -> Bool {
     guard decoder.reader.diagnostics.count >= limits.maxDiagnostics else { return true }
     decoder.reader.error(mark, "", "\(limits.maxDiagnostics) problems in the crop table (the limit); reading stops")
+    stopped = true
     return false
   }
 
   mutating func row(_ cells: [TableCell?], line: Int, offset: Int) -> Bool {
+    guard !stopped else { return false }
     // Room for the whole table at once, estimated from its first rows: growing a large
     // array by doubling would hold it twice.
-    if overrides.count == 4096 && offset > 0 {
+    if overrides.count + pending.count == 4096 && offset > 0 {
       let rows = Int(Double(size) / Double(offset) * 4096 * 1.02) + 16
       overrides.reserveCapacity(rows)
       seen.reserve(rows)
     }
-    var pairs: [YAMLPair] = []
-    func add(_ key: String, _ value: YAMLNode) {
-      pairs.append(YAMLPair(key: YAMLNode(value: .scalar(key, .plain), mark: value.mark), value: value))
-    }
-    if let cell = cells[sourceColumn] { add("source", Self.node(cell, text: true)) }
-    if let cell = cells[jobColumn] { add("job", Self.node(cell, text: true)) }
-    let cropCells = cropColumns.compactMap { index in cells[index].map { (columns[index], $0) } }
-    if let first = cropCells.first {
-      let entries = cropCells.map {
-        YAMLPair(key: YAMLNode(value: .scalar($0.0, .plain), mark: $0.1.mark), value: Self.node($0.1))
-      }
-      add("crop", YAMLNode(value: .mapping(entries), mark: first.1.mark))
-    }
-    for (name, index) in singleColumns { if let cell = cells[index] { add(name, Self.node(cell)) } }
-    var ok = true
-    for (x, y, place) in pairColumns {
-      switch (cells[x], cells[y]) {
-      case (let cx?, let cy?): add(place, YAMLNode(value: .sequence([Self.node(cx), Self.node(cy)]), mark: cx.mark))
-      case (let given?, nil), (nil, let given?):
-        let (have, lack) = cells[x] == nil ? (columns[y], columns[x]) : (columns[x], columns[y])
+    pending.append(PendingTableRow(cells: cells, line: line))
+    return pending.count < Self.batchRows || flush()
+  }
+
+  /// Decodes the pending rows and takes their results in order; false once reading stops.
+  mutating func flush() -> Bool {
+    guard !stopped else { return false }
+    guard !pending.isEmpty else { return true }
+    let decoded = TableRowDecoding.decode(pending, shape: shape, decoder: decoder)
+    pending.removeAll(keepingCapacity: true)
+    for row in decoded {
+      decoder.reader.append(row.diagnostics)
+      var override = row.override
+      if let key = row.key, let first = seen.earlier(key, index: row.line) {
         decoder.reader.error(
-          given.mark, lack,
-          Diagnostic.expected("\(lack) with \(have) (the \(place) is a point [x, y])", received: "\(have) alone"))
-        ok = false
-        // The given cell is still checked; 0, valid in both pairs, stands in for the other.
-        let zero = YAMLNode(value: .scalar("0", .plain), mark: given.mark)
-        let items = cells[x] == nil ? [zero, Self.node(given)] : [Self.node(given), zero]
-        add(place, YAMLNode(value: .sequence(items), mark: given.mark))
-      case (nil, nil): break
+          row.sourceMark, "source", SpecDecoder.secondOverride(of: key.source, first: "line \(first)"))
+        override = nil
       }
+      if let override { overrides.append(shared(override)) }
+      guard belowLimit(at: SourceMark(line: row.line, column: 1)) else { return false }
     }
-    let node = YAMLNode(value: .mapping(pairs), mark: SourceMark(line: line, column: 1))
-    if let decoded = decoder.override(node, "", index: line, seen: &seen, first: { "line \($0)" }), ok {
-      overrides.append(shared(decoded))
-    }
-    return belowLimit(at: node.mark)
+    return true
   }
 
   /// `override` with its set of fields and its job name shared with the rows before.
@@ -162,23 +146,6 @@ private struct TableRows: TableSink {
       if let name = jobNames[job] { o.job = name } else { jobNames[job] = job }
     }
     return o
-  }
-
-  /// The YAML node a cell stands for. A CSV cell is a plain scalar, read as the number, the
-  /// boolean or the string it looks like, except in a column of names and paths (`text`),
-  /// where it is always a string. A JSON string is a quoted scalar (a string, never a
-  /// number), a JSON number, `true`, `false` or `null` a plain one.
-  static func node(_ cell: TableCell, text: Bool = false) -> YAMLNode {
-    switch cell.kind {
-    case .csv: return YAMLNode(value: .scalar(cell.text, text ? .quoted : .plain), mark: cell.mark)
-    case .jsonString: return YAMLNode(value: .scalar(cell.text, .quoted), mark: cell.mark)
-    case .jsonNumber, .jsonLiteral: return YAMLNode(value: .scalar(cell.text, .plain), mark: cell.mark)
-    case .jsonArray:
-      return YAMLNode(value: .sequence([YAMLNode(value: .scalar("", .plain), mark: cell.mark)]), mark: cell.mark)
-    case .jsonObject:
-      let item = YAMLNode(value: .scalar("", .plain), mark: cell.mark)
-      return YAMLNode(value: .mapping([YAMLPair(key: item, value: item)]), mark: cell.mark)
-    }
   }
 }
 
