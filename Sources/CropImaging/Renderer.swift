@@ -10,8 +10,9 @@ public enum Renderer {
   /// it exactly, with sub-pixel precision: when the transform has no rotation or shear (flips
   /// are fine) and the photo covers the output, separably (rows, then columns) with Lanczos3
   /// widened by the remaining ratio (2 to 4 after the box) on a downscale and the Catmull-Rom
-  /// cubic otherwise; else libvips' bicubic affine, after a box shrink to a ratio under 2
-  /// (docs/resampling.md).
+  /// cubic otherwise; else (a rotation, or an output the photo does not cover) the same
+  /// separable reduce to the output's scale, then libvips' bicubic affine at a ratio of about
+  /// 1 (docs/resampling.md).
   package static func render(
     _ source: DecodedSource, geometry: PlacementResult, style: RenderStyle
   ) throws(ImagingError) -> VipsImage {
@@ -52,13 +53,11 @@ public enum Renderer {
       cj_extract_area($0, Int32(x0), Int32(y0), Int32(x1 - x0), Int32(y1 - y0), $1)
     }
     m = m * Affine.translation(x: Double(x0), y: Double(y0))
-    // The box shrink leaves the final resample a ratio below 2 for libvips' point-sampled
-    // affine, and of 2 to 4 for the separable Lanczos3, whose widened kernel filters far
-    // better than a box (docs/resampling.md).
+    // The box shrink leaves the separable Lanczos3 a ratio of 2 to 4, which its widened
+    // kernel filters far better than a box (docs/resampling.md); the affine path downscales
+    // through the same separable resample first.
     let separable = geometry.coversOutput && m.b == 0 && m.c == 0 && m.a != 0 && m.d != 0
-    let boxShrink =
-      separable
-      ? (scale < 0.25 ? Int((0.5 / scale).rounded(.down)) : 1) : (scale < 0.5 ? Int((1 / scale).rounded(.down)) : 1)
+    let boxShrink = scale < 0.25 ? Int((0.5 / scale).rounded(.down)) : 1
     // A source with alpha is premultiplied before the box shrink too, so that the colour of
     // transparent pixels never bleeds into visible ones; an opaque one (alpha added below, if
     // at all, is 255 everywhere) is shrunk in 8 bits first, which gives the same pixels.
@@ -73,6 +72,13 @@ public enum Renderer {
     if needsAlphaBand && !premultiplyFirst {
       image = try image.derive("bandjoin") { cj_ensure_alpha($0, $1) }
       image = try image.derive("premultiply") { cj_premultiply($0, $1) }
+    }
+    // A rotated placement, or an output the photo does not cover, is first reduced by the
+    // separable, widened Lanczos3 to the output's scale, so that libvips' point-sampled affine
+    // only turns and places it (ratio about 1) and never downscales (docs/resampling.md).
+    if !separable, let (reduced, sx, sy) = try reduceBeforeAffine(image, scale: sqrt(abs(m.a * m.d - m.b * m.c))) {
+      image = reduced
+      m = m * Affine.scale(x: 1 / sx, y: 1 / sy)
     }
     // libvips puts pixel centres on integer coordinates; ours are at +0.5.
     let odx = m.tx + 0.5 * (m.a + m.b) - 0.5
@@ -123,6 +129,25 @@ public enum Renderer {
     try Vips.check(status, "resample", path: image.path)
     guard let out else { throw ImagingError(operation: "resample", path: image.path, message: "no image returned") }
     return VipsImage(out, path: image.path)
+  }
+
+  /// `image` resampled separably by `scale` (output px per input px; a downscale only), to a
+  /// whole number of pixels: the factors actually used per axis (`round(size × scale) / size`,
+  /// so that the reduced image covers exactly what `image` does) come with it. `nil` when
+  /// there is nothing to reduce or the resample does not apply to the image's format.
+  private static func reduceBeforeAffine(_ image: VipsImage, scale: Double) throws(ImagingError)
+    -> (VipsImage, Double, Double)?
+  {
+    guard scale < 0.999 else { return nil }
+    let width = max(1, Int((Double(image.width) * scale).rounded()))
+    let height = max(1, Int((Double(image.height) * scale).rounded()))
+    let sx = Double(width) / Double(image.width)
+    let sy = Double(height) / Double(image.height)
+    // Pixel corners map to pixel corners; libvips' centres are on integers.
+    let m = Affine.scale(x: sx, y: sy)
+    let reduced = try resampleAxisAligned(
+      image, m, odx: 0.5 * sx - 0.5, ody: 0.5 * sy - 0.5, size: PixelSize(width: width, height: height))
+    return reduced.map { ($0, sx, sy) }
   }
 
   /// Circle mask, then flatten when the format has no alpha.

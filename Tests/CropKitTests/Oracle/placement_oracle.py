@@ -10,18 +10,19 @@ from docs/geometry.md alone, without reading anything cropjob planned or recorde
     (ImageOps.exif_transpose), shrinks JPEGs on load as documented (by 8, 4 or 2 while the
     output keeps at least one decoded pixel per output pixel: Pillow's draft(), libjpeg's DCT
     scaling), then box pre-shrinks with Image.reduce() by the whole factor that leaves the
-    scale at or above 1/4 for the separable resample, 1/2 for the affine, and the picture
+    scale at or above 1/4, and the picture
     is resampled ONCE, in premultiplied RGBA, at the preimages of the output pixel centres
     (+0.5), in numpy, as docs/resampling.md says:
     where the placement has no rotation or shear (flips allowed) and the photo covers the
     output, separably, per axis Lanczos3 stretched by the ratio on a downscale and the Catmull-Rom
-    cubic otherwise, edge pixels repeated; elsewhere with the point-sampled Catmull-Rom cubic
-    (the kernel libvips calls bicubic); the background fills what the photo does not cover,
+    cubic otherwise, edge pixels repeated; elsewhere a downscale is first done by that
+    separable resample to the output's scale, and the point-sampled Catmull-Rom cubic (the
+    kernel libvips calls bicubic) then turns and places it at a ratio of about 1; the background fills what the photo does not cover,
     the circle mask follows the documented formula, and formats without alpha are flattened
     onto the background. The same resample is also done with Pillow as a second witness
     (reported): its resize over the output's preimage (LANCZOS on a downscale, BICUBIC
-    otherwise) in the separable case, else Image.transform(AFFINE, inverse coefficients,
-    BICUBIC), whose cubic has a = -1 (sharper than Catmull-Rom's -1/2);
+    otherwise) in the separable case, else a LANCZOS resize to the output's scale (on a
+    downscale) and Image.transform(AFFINE, inverse coefficients, BICUBIC), whose cubic has a = -1 (sharper than Catmull-Rom's -1/2);
 
 then compares that with the file cropjob wrote: exact size, and per channel (R, G, B
 premultiplied by alpha, and alpha) the mean and max absolute difference over the pixels
@@ -315,15 +316,28 @@ def axis_weights(n_out, n_in, scale, offset):
     return m
 
 
-def separable_resample(premultiplied, M, size):
+def separable_resample(premultiplied, M, size, straight=True):
     """The axis-aligned, covered case (M: input px -> output px, no rotation or shear):
-    rows and columns filtered separately (axis_weights); returns straight RGBA."""
+    rows and columns filtered separately (axis_weights); returns straight RGBA (or, with
+    straight=False, still premultiplied)."""
     ow, oh = size
     h, w = premultiplied.shape[:2]
     wx = axis_weights(ow, w, M[0, 0], M[0, 2])
     wy = axis_weights(oh, h, M[1, 1], M[1, 2])
     out = np.einsum("yi,ijc,xj->yxc", wy, premultiplied, wx, optimize=True)
-    return unpremultiply(out)
+    return unpremultiply(out) if straight else out
+
+
+def reduction_before_affine(M, w, h):
+    """docs/resampling.md: before the affine (a rotation, or an output the photo does not
+    cover), a downscale is done separably to the output's scale s = sqrt(|det M|), to a whole
+    number of pixels per axis (round(w s), round(h s)); returns the per-axis factors and that
+    size, or None when s >= 0.999 (no downscale)."""
+    s = math.sqrt(abs(np.linalg.det(M[:2, :2])))
+    if s >= 0.999:
+        return None
+    rw, rh = max(1, round_half_away(w * s)), max(1, round_half_away(h * s))
+    return rw / w, rh / h, (rw, rh)
 
 
 def unpremultiply(out):
@@ -384,15 +398,12 @@ def expected_image(case, kernel):
         orientation_transform(Ws, Hs, orientation))
     src = ImageOps.exif_transpose(stored).convert("RGBA")
     decoded_scale = scale * load  # output px per decoded px
-    # Box shrink (docs/resampling.md): for the separable resample (no rotation or shear; flips
-    # allowed; photo covering the output) while the remaining ratio stays at least 2; for the affine,
-    # while it stays at least 1 (below 2 left for the point-sampled cubic).
+    # Box shrink (docs/resampling.md) while the remaining ratio stays at least 2: the separable
+    # resample (no rotation or shear; flips allowed; photo covering the output) or, for the
+    # affine, the separable reduce before it takes the rest.
     Md = T @ np.linalg.inv(D)  # decoded px -> output px
     separable = Md[0, 1] == 0 and Md[1, 0] == 0 and Md[0, 0] != 0 and Md[1, 1] != 0 and covers(T, (ow, oh), W, H)
-    if separable:
-        box = int(math.floor(0.5 / decoded_scale)) if decoded_scale < 0.25 else 1
-    else:
-        box = int(math.floor(1.0 / decoded_scale)) if decoded_scale < 0.5 else 1
+    box = int(math.floor(0.5 / decoded_scale)) if decoded_scale < 0.25 else 1
     factor = load * box
     pm = src.convert("RGBa")
     if box > 1:
@@ -424,12 +435,23 @@ def expected_image(case, kernel):
             out = out.transpose(Image.FLIP_TOP_BOTTOM)
         rgba = np.asarray(out.convert("RGBA"), dtype=np.float64).copy()
     elif kernel == "pillow":
+        reduction = reduction_before_affine(M, *pm.size)
+        if reduction:
+            sx, sy, reduced_size = reduction
+            pm = pm.resize(reduced_size, Image.LANCZOS)
+            inv = np.linalg.inv(M @ scaling(1 / sx, 1 / sy))
         out = pm.transform((ow, oh), Image.AFFINE, tuple(inv[0]) + tuple(inv[1]), resample=Image.BICUBIC, fillcolor=fill)
         rgba = np.asarray(out.convert("RGBA"), dtype=np.float64).copy()
     elif separable:
         rgba = separable_resample(np.asarray(pm, dtype=np.float64), M, (ow, oh))
     else:
-        rgba = catmull_rom_affine(np.asarray(pm, dtype=np.float64), inv, (ow, oh), fill)
+        pixels = np.asarray(pm, dtype=np.float64)
+        reduction = reduction_before_affine(M, *pm.size)
+        if reduction:
+            sx, sy, reduced_size = reduction
+            pixels = separable_resample(pixels, scaling(sx, sy), reduced_size, straight=False)
+            inv = np.linalg.inv(M @ scaling(1 / sx, 1 / sy))
+        rgba = catmull_rom_affine(pixels, inv, (ow, oh), fill)
 
     circle = guide.get("shape") == "circle"
     mask = circle_mask(size, frame) if circle else None
