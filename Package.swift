@@ -10,7 +10,8 @@ let package = Package(
     .executable(name: "cropjob", targets: ["cropjob"]),
   ],
   targets: [
-    // System libraries, found through pkg-config (Debian: libvips-dev, libyaml-dev, libsqlite3-dev).
+    // System libraries, found through pkg-config (Debian: libvips-dev, libyaml-dev, libsqlite3-dev,
+    // libturbojpeg0-dev).
     .systemLibrary(
       name: "CVips", path: "Sources/CVips", pkgConfig: "vips",
       providers: [.apt(["libvips-dev"])]),
@@ -20,6 +21,10 @@ let package = Package(
     .systemLibrary(
       name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
       providers: [.apt(["libsqlite3-dev"])]),
+    // libjpeg-turbo's TurboJPEG API: JPEGs decoded without libvips (docs/decoding.md).
+    .systemLibrary(
+      name: "CTurboJPEG", path: "Sources/CTurboJPEG", pkgConfig: "libturbojpeg",
+      providers: [.apt(["libturbojpeg0-dev"])]),
     // Fixed-arity C wrappers over libvips' variadic API (Swift cannot call C variadics).
     // gmodule: cj_init opens libvips' heif module itself (the others are not loaded).
     .target(
@@ -38,9 +43,10 @@ let package = Package(
     // Source expansion, headers through a reader it is given, geometry, names, keys, shards.
     .target(
       name: "CropPlan", dependencies: ["CropSpec", "CropGeometry", "CropSupport"], path: "Sources/CropPlan"),
-    // The only Swift target that sees libvips: decode, render, smart focus, encode.
+    // The only Swift target that sees libvips (and libjpeg-turbo): decode, render, smart focus, encode.
     .target(
-      name: "CropImaging", dependencies: ["CropPlan", "CropSpec", "CropGeometry", "CropSupport", "CVipsShim"],
+      name: "CropImaging",
+      dependencies: ["CropPlan", "CropSpec", "CropGeometry", "CropSupport", "CVipsShim", "CTurboJPEG"],
       path: "Sources/CropImaging"),
     // Atomic writer, manifest, and the state database (SQLite) with its header cache.
     .target(

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Installs the Debian packages cropjob builds and tests with, when they are missing.
 #   build:  libvips-dev (pkg-config vips), libyaml-dev (pkg-config yaml-0.1), libsqlite3-dev (pkg-config
-#           sqlite3), pkg-config
+#           sqlite3), libturbojpeg0-dev (pkg-config libturbojpeg), pkg-config
 #   tests:  libvips-tools (vips CLI), python3-pil + python3-numpy (image oracle),
 #           python3-jsonschema + python3-yaml (schema checks), libimage-exiftool-perl (metadata checks),
 #           sqlite3 (state database tests)
 set -euo pipefail
-packages=(libvips-dev libyaml-dev libsqlite3-dev pkg-config libvips-tools python3-pil python3-numpy python3-jsonschema python3-yaml
+packages=(libvips-dev libyaml-dev libsqlite3-dev libturbojpeg0-dev pkg-config libvips-tools python3-pil python3-numpy python3-jsonschema python3-yaml
   libimage-exiftool-perl sqlite3)
 missing=()
 for p in "${packages[@]}"; do

@@ -50,45 +50,44 @@ static void cj_message(char *buf, size_t size, const char *what, int error) {
   if (buf && size > 0) g_snprintf(buf, size, "%s: %s", what, g_strerror(error));
 }
 
-int cj_open(const char *path, int header_only, int shrink, int fail_on, int *format,
-            VipsImage **out, char *message, size_t message_size) {
-  *out = NULL;
-  *format = -1;
-  if (message && message_size) message[0] = '\0';
-  // Non-blocking, so that a FIFO cannot hang the open; the descriptor is a regular file
-  // from here on, whatever happens to the path.
+// Opens `path` as a regular file: non-blocking, so that a FIFO cannot hang the open; the
+// descriptor is a regular file from here on, whatever happens to the path. Returns the
+// descriptor (blocking again), or -1 with `message` set.
+static int cj_open_regular(const char *path, struct stat *st, char *message, size_t message_size) {
   int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
   if (fd < 0) {
     cj_message(message, message_size, "cannot open", errno);
-    return -2;
+    return -1;
   }
-  struct stat st;
-  if (fstat(fd, &st) != 0) {
+  if (fstat(fd, st) != 0) {
     cj_message(message, message_size, "cannot stat", errno);
     close(fd);
-    return -2;
+    return -1;
   }
-  if (!S_ISREG(st.st_mode)) {
-    const char *kind = S_ISDIR(st.st_mode)    ? "a folder"
-                       : S_ISFIFO(st.st_mode) ? "a FIFO"
-                       : S_ISSOCK(st.st_mode) ? "a socket"
-                       : S_ISCHR(st.st_mode)  ? "a character device"
-                       : S_ISBLK(st.st_mode)  ? "a block device"
-                                              : "not a regular file";
+  if (!S_ISREG(st->st_mode)) {
+    const char *kind = S_ISDIR(st->st_mode)    ? "a folder"
+                       : S_ISFIFO(st->st_mode) ? "a FIFO"
+                       : S_ISSOCK(st->st_mode) ? "a socket"
+                       : S_ISCHR(st->st_mode)  ? "a character device"
+                       : S_ISBLK(st->st_mode)  ? "a block device"
+                                               : "not a regular file";
     if (message && message_size) g_snprintf(message, message_size, "is %s, not an image file", kind);
     close(fd);
-    return -2;
+    return -1;
   }
-  if (st.st_size == 0) {
+  if (st->st_size == 0) {
     if (message && message_size) g_snprintf(message, message_size, "the file is empty");
     close(fd);
-    return -2;
+    return -1;
   }
   int flags = fcntl(fd, F_GETFL);
   if (flags >= 0) fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
-  VipsSource *source = vips_source_new_from_descriptor(fd);  // dups fd
-  close(fd);
-  if (!source) return -1;
+  return fd;
+}
+
+// Sniffs `source` with the accepted loaders and opens it with the first that recognises it.
+static int cj_open_source(VipsSource *source, int header_only, int shrink, int fail_on,
+                          int *format, VipsImage **out) {
   int found = -1;
   for (int i = 0; cj_loaders[i].class_name; i++) {
     if (vips_type_find("VipsOperation", cj_loaders[i].source_loader) &&
@@ -99,10 +98,7 @@ int cj_open(const char *path, int header_only, int shrink, int fail_on, int *for
       break;
     }
   }
-  if (found < 0) {
-    VIPS_UNREF(source);
-    return -3;
-  }
+  if (found < 0) return -3;
   *format = found;
   VipsAccess access = VIPS_ACCESS_SEQUENTIAL;
   int rc;
@@ -129,9 +125,81 @@ int cj_open(const char *path, int header_only, int shrink, int fail_on, int *for
     rc = vips_heifload_source(source, out, "fail_on", fail_on, "access", access, NULL);
     break;
   }
-  VIPS_UNREF(source);
   if (rc) *out = NULL;
   return rc ? -1 : 0;
+}
+
+int cj_open(const char *path, int header_only, int shrink, int fail_on, int *format,
+            VipsImage **out, char *message, size_t message_size) {
+  *out = NULL;
+  *format = -1;
+  if (message && message_size) message[0] = '\0';
+  struct stat st;
+  int fd = cj_open_regular(path, &st, message, message_size);
+  if (fd < 0) return -2;
+  VipsSource *source = vips_source_new_from_descriptor(fd);  // dups fd
+  close(fd);
+  if (!source) return -1;
+  int rc = cj_open_source(source, header_only, shrink, fail_on, format, out);
+  VIPS_UNREF(source);
+  return rc;
+}
+
+int cj_read_file(const char *path, void **data, size_t *length, char *message,
+                 size_t message_size) {
+  *data = NULL;
+  *length = 0;
+  if (message && message_size) message[0] = '\0';
+  struct stat st;
+  int fd = cj_open_regular(path, &st, message, message_size);
+  if (fd < 0) return -2;
+  size_t size = (size_t)st.st_size;
+  unsigned char *buffer = g_try_malloc(size);
+  if (!buffer) {
+    if (message && message_size) g_snprintf(message, message_size, "cannot hold %zu bytes", size);
+    close(fd);
+    return -2;
+  }
+  size_t done = 0;
+  while (done < size) {
+    ssize_t n = read(fd, buffer + done, size - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      cj_message(message, message_size, "cannot read", errno);
+      g_free(buffer);
+      close(fd);
+      return -2;
+    }
+    if (n == 0) break;  // Shorter than fstat said (truncated meanwhile): what is there.
+    done += (size_t)n;
+  }
+  close(fd);
+  if (done == 0) {
+    if (message && message_size) g_snprintf(message, message_size, "the file is empty");
+    g_free(buffer);
+    return -2;
+  }
+  *data = buffer;
+  *length = done;
+  return 0;
+}
+
+static void cj_blob_free(void *data, void *unused) {
+  (void)unused;
+  g_free(data);
+}
+
+int cj_open_bytes(void *data, size_t length, int shrink, int fail_on, int *format,
+                  VipsImage **out) {
+  *out = NULL;
+  *format = -1;
+  VipsBlob *blob = vips_blob_new((VipsCallbackFn)cj_blob_free, data, length);
+  VipsSource *source = vips_source_new_from_blob(blob);
+  vips_area_unref(VIPS_AREA(blob));
+  if (!source) return -1;
+  int rc = cj_open_source(source, 0, shrink, fail_on, format, out);
+  VIPS_UNREF(source);
+  return rc;
 }
 
 int cj_decode_here(VipsImage *in, VipsImage **out) {

@@ -18,3 +18,25 @@ int cj_copy_memory(VipsImage *in, VipsImage **out) {
   *out = vips_image_copy_memory(in);
   return *out ? 0 : -1;
 }
+
+void *cj_alloc(size_t size) { return g_try_malloc(size ? size : 1); }
+
+static void cj_free_pixels(VipsImage *image, void *data) {
+  (void)image;
+  g_free(data);
+}
+
+int cj_from_memory_owned(void *data, size_t size, int width, int height, int bands,
+                         double xres, double yres, int orientation, VipsImage **out) {
+  *out = vips_image_new_from_memory(data, size, width, height, bands, VIPS_FORMAT_UCHAR);
+  if (!*out) {
+    g_free(data);
+    return -1;
+  }
+  g_signal_connect(*out, "postclose", G_CALLBACK(cj_free_pixels), data);
+  (*out)->Type = bands >= 3 ? VIPS_INTERPRETATION_sRGB : VIPS_INTERPRETATION_B_W;
+  (*out)->Xres = xres;
+  (*out)->Yres = yres;
+  if (orientation > 1) vips_image_set_int(*out, VIPS_META_ORIENTATION, orientation);
+  return 0;
+}

@@ -75,3 +75,26 @@ int cj_copy_icc(VipsImage *in, VipsImage *from, VipsImage **out) {
   }
   return 0;
 }
+
+static void *copy_field(VipsImage *from, const char *name, GValue *value, void *a) {
+  VipsImage *to = (VipsImage *)a;
+  (void)from;
+  // The header fields (width, height, bands, format, coding, interpretation, resolution,
+  // offsets, filename) describe the pixels, which are `to`'s own.
+  static const char *own[] = {"width",   "height",  "bands", "format", "coding",   "interpretation",
+                              "xoffset", "yoffset", "xres",  "yres",   "filename", NULL};
+  for (int i = 0; own[i]; i++)
+    if (strcmp(name, own[i]) == 0) return NULL;
+  vips_image_set(to, name, value);
+  return NULL;
+}
+
+int cj_copy_metadata(VipsImage *in, VipsImage *from, VipsImage **out) {
+  if (vips_copy(in, out, NULL)) return -1;
+  vips_image_map(from, copy_field, *out);
+  return 0;
+}
+
+int cj_jpeg_header_buffer(const void *data, size_t length, VipsImage **out) {
+  return vips_jpegload_buffer((void *)data, length, out, "fail_on", 0, NULL);
+}

@@ -34,9 +34,16 @@ public final class DecodedSource: @unchecked Sendable {
   /// the ratio of the sizes (266/1067) would misplace outputs by up to 3/4 of a decoded pixel.
   /// Other loaders resample the whole image to the decoded size.
   public let toDecoded: Affine
+  /// The file's bytes when its pixels were decoded without libvips (JPEGDirect) and it has
+  /// metadata: read from them for the outputs that keep some (`metadataImage()`).
+  let metadataSource: FileBytes?
 
-  init(image: VipsImage, header: SourceHeader, path: String, shrink: Int = 1, keepsSourceProfile: Bool = false) {
+  init(
+    image: VipsImage, header: SourceHeader, path: String, shrink: Int = 1, keepsSourceProfile: Bool = false,
+    metadataSource: FileBytes? = nil
+  ) {
     self.image = image
+    self.metadataSource = metadataSource
     self.keepsSourceProfile = keepsSourceProfile
     self.header = header
     self.path = path
@@ -54,22 +61,44 @@ public final class DecodedSource: @unchecked Sendable {
       * Geometry.orientationTransform(stored: stored, orientation: header.orientation).inverted()!
   }
 
+  /// The image whose metadata the outputs keep from: the decoded one, or for a direct JPEG
+  /// decode libvips' reading of the file's header.
+  func metadataImage() throws(ImagingError) -> VipsImage? {
+    guard let metadataSource else { return nil }
+    return try JPEGDirect.metadataImage(metadataSource, path: path)
+  }
+
   /// Decodes `path` once: shrink-on-load by `shrink`, convert to 8-bit sRGB (or with
   /// `colour: keep`, an RGB source to 8 bits in its own colour space), into memory, then
   /// apply EXIF orientation. The decode runs on the calling thread, and any libvips
   /// warning raised meanwhile fails it (as does `strictness`, libvips' `fail_on`): damaged
   /// files never pass as damaged pixels. A file that no longer matches `header` (replaced
-  /// since planning) is refused before its pixels are decoded.
+  /// since planning) is refused before its pixels are decoded. JPEGs are read into memory
+  /// through one descriptor and, when eligible, decoded by libjpeg-turbo directly, the rest
+  /// by libvips from those bytes (docs/decoding.md).
   public static func decode(
     path: String, header: SourceHeader, shrink: Int, strictness: DecodeStrictness = .warning,
     colour: ColourPolicy = .srgb
   ) throws(ImagingError) -> DecodedSource {
     var shrink = max(1, shrink)
     while shrink > header.largestShrink { shrink /= 2 }
+    var bytes: FileBytes? = nil
+    if header.format == .jpeg && JPEGDecoder.current == .auto {
+      let read = try FileBytes.read(path: path)
+      if let direct = try JPEGDirect.decode(read, path: path, header: header, shrink: shrink, colour: colour) {
+        return direct
+      }
+      bytes = read
+    }
     var keepsProfile = false
     let (memory, warnings) = try SourceOpening.capturingWarnings { () throws(ImagingError) -> VipsImage in
-      let (loaded, format) = try SourceOpening.open(
-        path: path, headerOnly: false, shrink: shrink, strictness: strictness)
+      let (loaded, format): (VipsImage, InputFormat)
+      if let bytes {
+        (loaded, format) = try SourceOpening.open(bytes: bytes, path: path, shrink: shrink, strictness: strictness)
+      } else {
+        (loaded, format) = try SourceOpening.open(
+          path: path, headerOnly: false, shrink: shrink, strictness: strictness)
+      }
       // Shrink-on-load gives ceil(size / shrink) (JPEG) or round(size / shrink) (WebP).
       let bound = { (stored: Int) in shrink > 1 ? (stored + shrink - 1) / shrink : stored }
       if format != header.format || loaded.width > bound(header.storedWidth)

@@ -43,6 +43,10 @@ public enum OutputEncoder {
         // Re-attached from the decode: a background-only output is made from scratch.
         image = try image.derive("icc profile") { cj_copy_icc($0, source.image.pointer, $1) }
       }
+      if !kept.kept.isEmpty, let from = try source.metadataImage() {
+        // Decoded without libvips (docs/decoding.md): the metadata comes from the file's header.
+        image = try image.derive("metadata") { cj_copy_metadata($0, from.pointer, $1) }
+      }
       return try MetadataFilter.apply(kept, to: image)
     }
     let strip = kept.kept.isEmpty

@@ -72,6 +72,29 @@ enum SourceOpening {
     }
   }
 
+  /// Opens the bytes of a file read by `FileBytes.read` (which `cj_open_bytes` takes over)
+  /// through the accepted loader that recognises them, lazily.
+  static func open(
+    bytes: FileBytes, path: String, shrink: Int, strictness: DecodeStrictness
+  ) throws(ImagingError) -> (VipsImage, InputFormat) {
+    Vips.start()
+    var out: OpaquePointer?
+    var index: Int32 = -1
+    let count = bytes.count
+    let status = cj_open_bytes(bytes.take(), count, Int32(shrink), strictness.rawValue, &index, &out)
+    switch status {
+    case 0:
+      guard let out, let format = InputFormat(loaderIndex: Int(index)) else {
+        throw ImagingError(operation: "load", path: path, message: "no image")
+      }
+      return (VipsImage(out, path: path), format)
+    case -3:
+      throw ImagingError(operation: "load", path: path, message: unsupportedMessage(path: path))
+    default:
+      throw ImagingError(operation: "load", path: path, message: Vips.takeError())
+    }
+  }
+
   /// "unsupported format (PDF); cropjob reads jpeg, png, ...": names common formats from
   /// their first bytes, for a clear error (nothing else about the file is trusted).
   static func unsupportedMessage(path: String) -> String {

@@ -56,6 +56,15 @@ int cj_uncaptured_take(char *buf, size_t size);
 int cj_open(const char *path, int header_only, int shrink, int fail_on, int *format,
             VipsImage **out, char *message, size_t message_size);
 
+/// Reads a regular file (the checks of cj_open) into a g_malloc'd buffer (free with cj_free)
+/// through one descriptor. Returns 0, or -2 with `message` saying why.
+int cj_read_file(const char *path, void **data, size_t *length, char *message,
+                 size_t message_size);
+/// cj_open (not header-only) over the bytes of cj_read_file, which it takes ownership of
+/// (freed when the image and the loader are done with them, or at once on failure).
+int cj_open_bytes(void *data, size_t length, int shrink, int fail_on, int *format,
+                  VipsImage **out);
+
 /// Evaluates `in` into a new memory image on the calling thread (no libvips worker
 /// threads), so that every warning the decode raises reaches this thread's capture.
 int cj_decode_here(VipsImage *in, VipsImage **out);
@@ -140,6 +149,13 @@ int cj_flatten(VipsImage *in, const double *background, int n, VipsImage **out);
 /// Wraps a copy of width x height x bands uchar pixels.
 int cj_from_memory(const void *data, size_t size, int width, int height, int bands,
                    VipsImage **out);
+/// A g_malloc'd buffer of `size` bytes (free with cj_free), NULL when memory is short.
+void *cj_alloc(size_t size);
+/// Wraps width x height x bands uchar pixels in a g_malloc'd buffer, which the image takes
+/// ownership of (freed when it closes; at once if this fails). `xres`/`yres`: pixels per mm.
+/// `orientation` > 1 is set as the image's EXIF orientation tag (for cj_autorot).
+int cj_from_memory_owned(void *data, size_t size, int width, int height, int bands,
+                         double xres, double yres, int orientation, VipsImage **out);
 /// Writes the pixels of an 8-bit image into a fresh malloc'd buffer (free with cj_free).
 int cj_write_to_memory(VipsImage *in, void **data, size_t *size);
 int cj_copy_memory(VipsImage *in, VipsImage **out);
@@ -170,6 +186,12 @@ enum {
 /// orientation tag and the EXIF thumbnail are always removed. The EXIF block is rebuilt by
 /// the saver from the remaining tags (save with strip = 0).
 int cj_keep_metadata(VipsImage *in, int keep, VipsImage **out);
+/// A copy of `in` carrying the metadata of `from` (EXIF, XMP, IPTC, ICC, ...: every field but
+/// the image's dimensions and format), for pixels decoded without libvips.
+int cj_copy_metadata(VipsImage *in, VipsImage *from, VipsImage **out);
+/// Opens a JPEG in memory (`data`, not copied: it must outlive the image) header only, for
+/// its metadata.
+int cj_jpeg_header_buffer(const void *data, size_t length, VipsImage **out);
 /// A copy of `in` carrying the ICC profile of `from` (none if `from` has none).
 int cj_copy_icc(VipsImage *in, VipsImage *from, VipsImage **out);
 

@@ -1,0 +1,124 @@
+/// What cropjob reads from a JPEG's header segments (SOI up to the first SOS) to decide
+/// whether libjpeg-turbo may decode it directly (docs/decoding.md): the frame type, the
+/// Adobe transform, the ICC profile, the EXIF orientation, the JFIF density, and whether
+/// any metadata segment is present. Only structure is read here; libjpeg-turbo checks the rest.
+struct JPEGHeaderInfo {
+  /// The SOFn marker (0xC0 ... 0xCF but DHT/JPG/DAC), its sample precision and component count.
+  var frameMarker: UInt8 = 0
+  var precision = 0
+  var components = 0
+  /// APP14 "Adobe" transform byte (0 RGB/CMYK, 1 YCbCr, 2 YCCK), when present.
+  var adobeTransform: Int? = nil
+  /// The APP2 "ICC_PROFILE" chunks reassembled in sequence order, when present.
+  var icc: [UInt8]? = nil
+  /// EXIF orientation 1...8 from the APP1 "Exif" block (1 when absent or out of range).
+  var orientation = 1
+  /// Whether an EXIF, XMP (APP1), ICC (APP2) or IPTC/Photoshop (APP13) segment is present: the
+  /// outputs that keep metadata then take it from libvips' reading of the header.
+  var hasMetadata = false
+  /// Pixels per millimetre as libvips' JPEG loader sets them from the JFIF segment (1 when absent).
+  var xres = 1.0
+  var yres = 1.0
+
+  /// Parses `bytes`; nil when they do not start with SOI or a header segment does not parse
+  /// (libvips then reads the file and reports what is wrong with it).
+  init?(_ bytes: UnsafeRawBufferPointer) {
+    guard bytes.count >= 4, bytes[0] == 0xFF, bytes[1] == 0xD8 else { return nil }
+    var chunks: [Int: [UInt8]] = [:]
+    var chunkCount = 0
+    var offset = 2
+    var sawFrame = false
+    while true {
+      guard offset + 2 <= bytes.count, bytes[offset] == 0xFF else { return nil }
+      var marker = bytes[offset + 1]
+      // Fill bytes (0xFF repeated) before a marker.
+      while marker == 0xFF {
+        offset += 1
+        guard offset + 2 <= bytes.count else { return nil }
+        marker = bytes[offset + 1]
+      }
+      offset += 2
+      if marker == 0xDA { break }
+      if marker == 0x01 || (0xD0...0xD8).contains(marker) { return nil }
+      guard offset + 2 <= bytes.count else { return nil }
+      let length = Int(bytes[offset]) << 8 | Int(bytes[offset + 1])
+      guard length >= 2, offset + length <= bytes.count else { return nil }
+      let body = UnsafeRawBufferPointer(rebasing: bytes[(offset + 2)..<(offset + length)])
+      switch marker {
+      case 0xC0...0xCF where marker != 0xC4 && marker != 0xC8 && marker != 0xCC:
+        guard !sawFrame, body.count >= 6 else { return nil }
+        sawFrame = true
+        frameMarker = marker
+        precision = Int(body[0])
+        components = Int(body[5])
+      case 0xE0 where Self.starts(body, "JFIF\0") && body.count >= 12:
+        let unit = body[7]
+        let x = Double(Int(body[8]) << 8 | Int(body[9]))
+        let y = Double(Int(body[10]) << 8 | Int(body[11]))
+        if (unit == 1 || unit == 2) && x != 1 && y != 1 {
+          let perMillimetre = unit == 1 ? 25.4 : 10.0
+          (xres, yres) = (x / perMillimetre, y / perMillimetre)
+        }
+      case 0xE1:
+        hasMetadata = true
+        if Self.starts(body, "Exif\0\0") {
+          orientation = Self.exifOrientation(UnsafeRawBufferPointer(rebasing: body[6...])) ?? 1
+        }
+      case 0xE2 where Self.starts(body, "ICC_PROFILE\0") && body.count >= 14:
+        hasMetadata = true
+        chunks[Int(body[12])] = Array(body[14...])
+        chunkCount = Int(body[13])
+      case 0xED:
+        hasMetadata = true
+      case 0xEE where Self.starts(body, "Adobe") && body.count >= 12:
+        adobeTransform = Int(body[11])
+      default:
+        break
+      }
+      offset += length
+    }
+    guard sawFrame else { return nil }
+    if !chunks.isEmpty {
+      // libjpeg's rule: every chunk 1...count present once; otherwise no usable profile, and
+      // the file goes to libvips.
+      guard chunkCount > 0, chunks.count == chunkCount, (1...chunkCount).allSatisfy({ chunks[$0] != nil }) else {
+        return nil
+      }
+      icc = (1...chunkCount).flatMap { chunks[$0]! }
+    }
+  }
+
+  private static func starts(_ body: UnsafeRawBufferPointer, _ text: String) -> Bool {
+    let prefix = Array(text.utf8)
+    return body.count >= prefix.count && body.prefix(prefix.count).elementsEqual(prefix)
+  }
+
+  /// Tag 0x0112 of IFD0 of a TIFF structure, nil when absent, malformed or out of 1...8.
+  static func exifOrientation(_ tiff: UnsafeRawBufferPointer) -> Int? {
+    guard tiff.count >= 8 else { return nil }
+    let little: Bool
+    switch (tiff[0], tiff[1]) {
+    case (0x49, 0x49): little = true
+    case (0x4D, 0x4D): little = false
+    default: return nil
+    }
+    func u16(_ at: Int) -> Int? {
+      guard at >= 0, at + 2 <= tiff.count else { return nil }
+      return little ? Int(tiff[at]) | Int(tiff[at + 1]) << 8 : Int(tiff[at]) << 8 | Int(tiff[at + 1])
+    }
+    func u32(_ at: Int) -> Int? {
+      guard let a = u16(at), let b = u16(at + 2) else { return nil }
+      return little ? a | b << 16 : a << 16 | b
+    }
+    guard u16(2) == 42, let ifd = u32(4), let count = u16(ifd) else { return nil }
+    for entry in 0..<count {
+      let at = ifd + 2 + 12 * entry
+      guard let tag = u16(at) else { return nil }
+      if tag == 0x0112 {
+        guard u16(at + 2) == 3, let value = u16(at + 8), (1...8).contains(value) else { return nil }
+        return value
+      }
+    }
+    return nil
+  }
+}
