@@ -26,9 +26,14 @@ static void cj_free_pixels(VipsImage *image, void *data) {
   g_free(data);
 }
 
-int cj_from_memory_owned(void *data, size_t size, int width, int height, int bands,
+int cj_from_memory_owned(void *data, size_t stride, int width, int height, int bands,
                          double xres, double yres, int orientation, VipsImage **out) {
-  *out = vips_image_new_from_memory(data, size, width, height, bands, VIPS_FORMAT_UCHAR);
+  const size_t row = (size_t)width * bands;
+  if (stride > row) {
+    // Rows packed in place (each moves to a lower address than it was at).
+    for (int y = 1; y < height; y++) memmove((char *)data + y * row, (char *)data + y * stride, row);
+  }
+  *out = vips_image_new_from_memory(data, row * height, width, height, bands, VIPS_FORMAT_UCHAR);
   if (!*out) {
     g_free(data);
     return -1;

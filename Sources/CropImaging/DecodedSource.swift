@@ -37,13 +37,17 @@ public final class DecodedSource: @unchecked Sendable {
   /// The file's bytes when its pixels were decoded without libvips (JPEGDirect) and it has
   /// metadata: read from them for the outputs that keep some (`metadataImage()`).
   let metadataSource: FileBytes?
+  /// Which library decoded the pixels: `.auto` for libjpeg-turbo directly, `.libvips` for libvips.
+  public var decodedBy: JPEGDecoder { direct ? .auto : .libvips }
+  private let direct: Bool
 
   init(
     image: VipsImage, header: SourceHeader, path: String, shrink: Int = 1, keepsSourceProfile: Bool = false,
-    metadataSource: FileBytes? = nil
+    metadataSource: FileBytes? = nil, direct: Bool = false
   ) {
     self.image = image
     self.metadataSource = metadataSource
+    self.direct = direct
     self.keepsSourceProfile = keepsSourceProfile
     self.header = header
     self.path = path
@@ -61,6 +65,9 @@ public final class DecodedSource: @unchecked Sendable {
       * Geometry.orientationTransform(stored: stored, orientation: header.orientation).inverted()!
   }
 
+  /// The decoded, oriented pixels, copied into Swift memory (for tests and tools).
+  public func raster() throws(ImagingError) -> Raster { try image.raster() }
+
   /// The image whose metadata the outputs keep from: the decoded one, or for a direct JPEG
   /// decode libvips' reading of the file's header.
   func metadataImage() throws(ImagingError) -> VipsImage? {
@@ -75,15 +82,16 @@ public final class DecodedSource: @unchecked Sendable {
   /// files never pass as damaged pixels. A file that no longer matches `header` (replaced
   /// since planning) is refused before its pixels are decoded. JPEGs are read into memory
   /// through one descriptor and, when eligible, decoded by libjpeg-turbo directly, the rest
-  /// by libvips from those bytes (docs/decoding.md).
+  /// by libvips from those bytes (docs/decoding.md); `jpegDecoder: .libvips` sends every JPEG
+  /// to libvips.
   public static func decode(
     path: String, header: SourceHeader, shrink: Int, strictness: DecodeStrictness = .warning,
-    colour: ColourPolicy = .srgb
+    colour: ColourPolicy = .srgb, jpegDecoder: JPEGDecoder = .current
   ) throws(ImagingError) -> DecodedSource {
     var shrink = max(1, shrink)
     while shrink > header.largestShrink { shrink /= 2 }
     var bytes: FileBytes? = nil
-    if header.format == .jpeg && JPEGDecoder.current == .auto {
+    if header.format == .jpeg && jpegDecoder == .auto {
       let read = try FileBytes.read(path: path)
       if let direct = try JPEGDirect.decode(read, path: path, header: header, shrink: shrink, colour: colour) {
         return direct

@@ -84,7 +84,7 @@ enum JPEGDirect {
         message: "the file changed since it was planned (now jpeg \(width)x\(height), "
           + "planned \(header.format.rawValue) \(header.storedWidth)x\(header.storedHeight))")
     }
-    // libjpeg's scaled sizes: ceil(size / shrink), as libvips' shrink-on-load gives.
+    // libjpeg decodes ceil(size / shrink) pixels a side.
     let scaledWidth = (Int(width) + shrink - 1) / shrink
     let scaledHeight = (Int(height) + shrink - 1) / shrink
     let size = scaledWidth * scaledHeight * 3
@@ -103,10 +103,13 @@ enum JPEGDirect {
       let warning = tjGetErrorCode(handle) == Int32(TJERR_WARNING.rawValue)
       throw ImagingError(operation: "decode", path: path, message: warning ? "damaged: \(message)" : message)
     }
+    // libvips' shrink-on-load keeps whole blocks only: floor(size / shrink) (1067 rows at 1/4
+    // give 266), which the plan's geometry (DecodedSource.toDecoded) counts on.
     Vips.start()
     var out: OpaquePointer?
     let wrapped = cj_from_memory_owned(
-      pixels, size, Int32(scaledWidth), Int32(scaledHeight), 3, info.xres, info.yres, Int32(info.orientation), &out)
+      pixels, scaledWidth * 3, Int32(Int(width) / shrink), Int32(Int(height) / shrink), 3, info.xres, info.yres,
+      Int32(info.orientation), &out)
     try Vips.check(wrapped, "decode", path: path)
     guard let out else { throw ImagingError(operation: "decode", path: path, message: "no image returned") }
     var image = VipsImage(out, path: path)
@@ -114,7 +117,8 @@ enum JPEGDirect {
       image = try image.derive("autorot") { cj_autorot($0, $1) }
     }
     return DecodedSource(
-      image: image, header: header, path: path, shrink: shrink, metadataSource: info.hasMetadata ? bytes : nil)
+      image: image, header: header, path: path, shrink: shrink, metadataSource: info.hasMetadata ? bytes : nil,
+      direct: true)
   }
 
   /// Whether the direct path gives what libvips would: 8-bit Huffman-coded baseline,

@@ -151,10 +151,11 @@ int cj_from_memory(const void *data, size_t size, int width, int height, int ban
                    VipsImage **out);
 /// A g_malloc'd buffer of `size` bytes (free with cj_free), NULL when memory is short.
 void *cj_alloc(size_t size);
-/// Wraps width x height x bands uchar pixels in a g_malloc'd buffer, which the image takes
-/// ownership of (freed when it closes; at once if this fails). `xres`/`yres`: pixels per mm.
-/// `orientation` > 1 is set as the image's EXIF orientation tag (for cj_autorot).
-int cj_from_memory_owned(void *data, size_t size, int width, int height, int bands,
+/// Wraps width x height x bands uchar pixels in a g_malloc'd buffer, rows `stride` bytes
+/// apart (>= width x bands; packed in place), which the image takes ownership of (freed when
+/// it closes; at once if this fails). `xres`/`yres`: pixels per mm. `orientation` > 1 is set
+/// as the image's EXIF orientation tag (for cj_autorot).
+int cj_from_memory_owned(void *data, size_t stride, int width, int height, int bands,
                          double xres, double yres, int orientation, VipsImage **out);
 /// Writes the pixels of an 8-bit image into a fresh malloc'd buffer (free with cj_free).
 int cj_write_to_memory(VipsImage *in, void **data, size_t *size);
