@@ -27,5 +27,10 @@ int cj_smartcrop_position(VipsImage *in, int width, int height, const char *inte
 }
 
 int cj_cast_uchar(VipsImage *in, VipsImage **out) {
+  // Already 8-bit: the same image (no operation to build: issue 15, libvips' per-operation cost).
+  if (in->BandFmt == VIPS_FORMAT_UCHAR) {
+    *out = g_object_ref(in);
+    return 0;
+  }
   return vips_cast(in, out, VIPS_FORMAT_UCHAR, NULL);
 }

@@ -53,9 +53,17 @@ static void *collect_field(VipsImage *image, const char *name, GValue *value, vo
 }
 
 int cj_keep_metadata(VipsImage *in, int keep, VipsImage **out) {
-  if (vips_copy(in, out, NULL)) return -1;
   KeepState state = {keep, NULL};
-  vips_image_map(*out, collect_field, &state);
+  vips_image_map(in, collect_field, &state);
+  // Nothing to remove (e.g. pixels decoded without libvips): the same image, no copy built.
+  if (!state.remove) {
+    *out = g_object_ref(in);
+    return 0;
+  }
+  if (vips_copy(in, out, NULL)) {
+    g_slist_free_full(state.remove, g_free);
+    return -1;
+  }
   for (GSList *p = state.remove; p; p = p->next) {
     vips_image_remove(*out, (const char *)p->data);
   }

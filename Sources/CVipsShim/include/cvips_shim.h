@@ -103,7 +103,7 @@ int cj_extract_area(VipsImage *in, int left, int top, int width, int height, Vip
 /// `interesting`: "attention" or "entropy".
 int cj_smartcrop_position(VipsImage *in, int width, int height, const char *interesting,
                           int *left, int *top);
-/// Casts to 8 bits per band.
+/// Casts to 8 bits per band (an 8-bit image is returned as it is, with a new reference).
 int cj_cast_uchar(VipsImage *in, VipsImage **out);
 
 // ---- Resampling (cj_resample.c) ------------------------------------------------------------
