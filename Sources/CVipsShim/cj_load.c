@@ -145,14 +145,18 @@ int cj_open(const char *path, int header_only, int shrink, int fail_on, int *for
   return rc;
 }
 
-int cj_read_file(const char *path, void **data, size_t *length, char *message,
-                 size_t message_size) {
+int cj_read_file(const char *path, size_t max_bytes, void **data, size_t *length,
+                 char *message, size_t message_size) {
   *data = NULL;
   *length = 0;
   if (message && message_size) message[0] = '\0';
   struct stat st;
   int fd = cj_open_regular(path, &st, message, message_size);
   if (fd < 0) return -2;
+  if ((uint64_t)st.st_size > (uint64_t)max_bytes) {
+    close(fd);
+    return -4;
+  }
   size_t size = (size_t)st.st_size;
   unsigned char *buffer = g_try_malloc(size);
   if (!buffer) {

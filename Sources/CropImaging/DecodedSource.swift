@@ -91,8 +91,7 @@ public final class DecodedSource: @unchecked Sendable {
     var shrink = max(1, shrink)
     while shrink > header.largestShrink { shrink /= 2 }
     var bytes: FileBytes? = nil
-    if header.format == .jpeg && jpegDecoder == .auto {
-      let read = try FileBytes.read(path: path)
+    if header.format == .jpeg && jpegDecoder == .auto, let read = try FileBytes.read(path: path) {
       if let direct = try JPEGDirect.decode(read, path: path, header: header, shrink: shrink, colour: colour) {
         return direct
       }

@@ -31,11 +31,18 @@ final class FileBytes: @unchecked Sendable {
 
   deinit { if let pointer { cj_free(pointer) } }
 
-  static func read(path: String) throws(ImagingError) -> FileBytes {
+  /// Files larger than this are not read into memory (nil): libvips streams them from the
+  /// path as before. The planner's default file limit (limits.max_file_bytes) is the same.
+  static let maxBytes = 256 << 20
+
+  /// The bytes of `path`, or nil when the file is larger than `maxBytes`.
+  static func read(path: String) throws(ImagingError) -> FileBytes? {
     var data: UnsafeMutableRawPointer?
     var length = 0
     var message = [CChar](repeating: 0, count: 512)
-    guard cj_read_file(path, &data, &length, &message, message.count) == 0, let data else {
+    let status = cj_read_file(path, maxBytes, &data, &length, &message, message.count)
+    if status == -4 { return nil }
+    guard status == 0, let data else {
       let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
       throw ImagingError(operation: "load", path: path, message: text)
     }

@@ -57,8 +57,9 @@ int cj_open(const char *path, int header_only, int shrink, int fail_on, int *for
             VipsImage **out, char *message, size_t message_size);
 
 /// Reads a regular file (the checks of cj_open) into a g_malloc'd buffer (free with cj_free)
-/// through one descriptor. Returns 0, or -2 with `message` saying why.
-int cj_read_file(const char *path, void **data, size_t *length, char *message,
+/// through one descriptor. Returns 0; -2 with `message` saying why; -4 when the file is larger
+/// than `max_bytes` (nothing read).
+int cj_read_file(const char *path, size_t max_bytes, void **data, size_t *length, char *message,
                  size_t message_size);
 /// cj_open (not header-only) over the bytes of cj_read_file, which it takes ownership of
 /// (freed when the image and the loader are done with them, or at once on failure).
