@@ -5,7 +5,8 @@
 #
 #   C targets    CSystem (SHA-256 through libcrypto, syncfs), CVipsShim (libvips wrappers):
 #                every .c file, plus a module map over each include/ directory
-#   system libs  CVips, CYAML, CSQLite: their module maps in Sources/, linked through pkg-config
+#   system libs  CVips, CTurboJPEG, CYAML, CSQLite: their module maps in Sources/, linked through
+#                pkg-config
 #   Swift        CropGeometry, CropSupport, CropSpec, CropPlan, CropImaging, CropStore,
 #                CropExecute, CropPreview, CropKit (the umbrella), in dependency order, each one
 #                module (object file + .swiftmodule) with one shared -package-name
@@ -29,7 +30,8 @@ mkdir -p "$out/modules"
 
 cc="$(dirname "$(readlink -f "$(command -v swiftc)")")/clang"
 vips_cflags="$(pkg-config --cflags vips)"
-vips_libs="$(pkg-config --libs vips) -lgmodule-2.0 $(pkg-config --libs yaml-0.1) $(pkg-config --libs sqlite3)"
+vips_libs="$(pkg-config --libs vips) -lgmodule-2.0 $(pkg-config --libs libturbojpeg) $(pkg-config --libs yaml-0.1)
+  $(pkg-config --libs sqlite3)"
 clang_san="-fsanitize=${sanitizers/fuzzer/fuzzer-no-link}"
 
 # C targets, instrumented: every .c file under the target (SwiftPM compiles them all), and a
@@ -65,7 +67,7 @@ done
 
 swift_flags=(-O -g -sanitize="$sanitizers" -parse-as-library -swift-version 6
   -package-name "$package_name" -I "$out" -I "$root/Sources/CYAML" -I "$root/Sources/CVips"
-  -I "$root/Sources/CSQLite")
+  -I "$root/Sources/CTurboJPEG" -I "$root/Sources/CSQLite")
 for d in "${module_dirs[@]}"; do swift_flags+=(-I "$d"); done
 for f in $vips_cflags; do swift_flags+=(-Xcc "$f"); done
 
