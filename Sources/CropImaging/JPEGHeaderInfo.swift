@@ -16,9 +16,10 @@ struct JPEGHeaderInfo {
   /// Whether an EXIF, XMP (APP1), ICC (APP2) or IPTC/Photoshop (APP13) segment is present: the
   /// outputs that keep metadata then take it from libvips' reading of the header.
   var hasMetadata = false
-  /// Pixels per millimetre as libvips' JPEG loader sets them from the JFIF segment (1 when absent).
-  var xres = 1.0
-  var yres = 1.0
+  /// Pixels per millimetre as libvips' JPEG loader sets them: from the EXIF resolution, else
+  /// the JFIF segment's (in inches or cm, densities other than 1), else 72 dpi.
+  var xres = 72 / 25.4
+  var yres = 72 / 25.4
 
   /// Parses `bytes`; nil when they do not start with SOI or a header segment does not parse
   /// (libvips then reads the file and reports what is wrong with it).
@@ -28,6 +29,7 @@ struct JPEGHeaderInfo {
     var chunkCount = 0
     var offset = 2
     var sawFrame = false
+    var sawExifResolution = false
     while true {
       guard offset + 2 <= bytes.count, bytes[offset] == 0xFF else { return nil }
       var marker = bytes[offset + 1]
@@ -55,14 +57,21 @@ struct JPEGHeaderInfo {
         let unit = body[7]
         let x = Double(Int(body[8]) << 8 | Int(body[9]))
         let y = Double(Int(body[10]) << 8 | Int(body[11]))
-        if (unit == 1 || unit == 2) && x != 1 && y != 1 {
+        if (unit == 1 || unit == 2) && x != 1 && y != 1 && !sawExifResolution {
           let perMillimetre = unit == 1 ? 25.4 : 10.0
           (xres, yres) = (x / perMillimetre, y / perMillimetre)
         }
       case 0xE1:
         hasMetadata = true
         if Self.starts(body, "Exif\0\0") {
-          orientation = Self.exifOrientation(UnsafeRawBufferPointer(rebasing: body[6...])) ?? 1
+          let tiff = UnsafeRawBufferPointer(rebasing: body[6...])
+          orientation = Self.exifOrientation(tiff) ?? 1
+          // libvips takes the resolution from EXIF over JFIF's (inch by default, 1: as is).
+          if let (x, y, unit) = Self.exifResolution(tiff), x > 0, y > 0 {
+            let perMillimetre = unit == 3 ? 10.0 : unit == 1 ? 1.0 : 25.4
+            (xres, yres) = (x / perMillimetre, y / perMillimetre)
+            sawExifResolution = true
+          }
         }
       case 0xE2 where Self.starts(body, "ICC_PROFILE\0") && body.count >= 14:
         hasMetadata = true
@@ -95,6 +104,23 @@ struct JPEGHeaderInfo {
 
   /// Tag 0x0112 of IFD0 of a TIFF structure, nil when absent, malformed or out of 1...8.
   static func exifOrientation(_ tiff: UnsafeRawBufferPointer) -> Int? {
+    guard let entry = ifd0Entry(tiff, tag: 0x0112), entry.type == 3, (1...8).contains(entry.short) else { return nil }
+    return entry.short
+  }
+
+  /// XResolution, YResolution (RATIONAL) and ResolutionUnit (SHORT, 2 when absent) of IFD0.
+  static func exifResolution(_ tiff: UnsafeRawBufferPointer) -> (Double, Double, Int)? {
+    guard let x = ifd0Entry(tiff, tag: 0x011A), let y = ifd0Entry(tiff, tag: 0x011B), x.type == 5, y.type == 5,
+      let xv = x.rational, let yv = y.rational
+    else { return nil }
+    let unit = ifd0Entry(tiff, tag: 0x0128).flatMap { $0.type == 3 ? $0.short : nil } ?? 2
+    return (xv, yv, unit)
+  }
+
+  /// One IFD0 entry: its type, its first SHORT value, and for a RATIONAL its value.
+  private static func ifd0Entry(_ tiff: UnsafeRawBufferPointer, tag wanted: Int) -> (
+    type: Int, short: Int, rational: Double?
+  )? {
     guard tiff.count >= 8 else { return nil }
     let little: Bool
     switch (tiff[0], tiff[1]) {
@@ -113,10 +139,13 @@ struct JPEGHeaderInfo {
     guard u16(2) == 42, let ifd = u32(4), let count = u16(ifd) else { return nil }
     for entry in 0..<count {
       let at = ifd + 2 + 12 * entry
-      guard let tag = u16(at) else { return nil }
-      if tag == 0x0112 {
-        guard u16(at + 2) == 3, let value = u16(at + 8), (1...8).contains(value) else { return nil }
-        return value
+      guard let tag = u16(at), let type = u16(at + 2), let short = u16(at + 8) else { return nil }
+      if tag == wanted {
+        var rational: Double? = nil
+        if type == 5, let offset = u32(at + 8), let num = u32(offset), let den = u32(offset + 4), den != 0 {
+          rational = Double(num) / Double(den)
+        }
+        return (type, short, rational)
       }
     }
     return nil

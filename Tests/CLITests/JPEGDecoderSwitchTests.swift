@@ -7,14 +7,24 @@ import XCTest
 final class JPEGDecoderSwitchTests: XCTestCase {
   /// Every sample (JPEGs, four sideways, and PNGs) cut to a cover square, a contain banner on
   /// a background, and a circle, as PNG (lossless, so the comparison sees the pixels) and as
-  /// JPEG. numpy compares each pair: stated tolerance max 1, mean 0.01 per channel (measured: 0,
-  /// the files are byte-identical, as both paths run the same libjpeg-turbo decode).
+  /// JPEG. numpy compares each pair: stated tolerance max 1, mean 0.01 per channel; measured 0,
+  /// and the files are byte-identical (both paths run the same libjpeg-turbo decode and set the
+  /// same resolution), which is asserted too.
   func testDirectAndLibvipsDecodesGiveTheSameOutputsWithinRounding() throws {
     let python = "/usr/bin/python3"
     guard FileManager.default.isExecutableFile(atPath: python) else { throw XCTSkip("python3 missing") }
     let s = CLIJob()
     defer { s.remove() }
     try s.copySamples()
+    // Resolution as libvips sets it (EXIF over JFIF, per unit) reaches the PNGs' pHYs: three
+    // copies with an EXIF resolution in inches, centimetres and no unit.
+    for (name, unit) in [("inch", "inches"), ("cm", "cm"), ("none", "None")] {
+      let copy = s.path("photos/res-\(name).jpg")
+      try FileManager.default.copyItem(atPath: s.path("photos/kite.jpg"), toPath: copy)
+      try tool(
+        "/usr/bin/exiftool",
+        ["-q", "-overwrite_original", "-XResolution=300", "-YResolution=200", "-IFD0:ResolutionUnit=\(unit)", copy])
+    }
     try s.write(
       """
       version: 1
@@ -47,8 +57,12 @@ final class JPEGDecoderSwitchTests: XCTestCase {
         ["run", "job.yaml", "--output", s.path(name), "-q", "-j2"], environment: ["CROPJOB_JPEG_DECODER": decoder])
       XCTAssertEqual(result.status, 0, "\(decoder): \(result.stderr)")
     }
-    let direct = try s.tree("direct").keys.filter { $0.hasSuffix(".png") || $0.hasSuffix(".jpg") }.sorted()
+    let directTree = try s.tree("direct")
+    let vipsTree = try s.tree("vips")
+    let direct = directTree.keys.filter { $0.hasSuffix(".png") || $0.hasSuffix(".jpg") }.sorted()
     XCTAssertGreaterThanOrEqual(direct.count, 40)
+    // Measured: byte-identical files (pixels, JFIF density, pHYs); asserted so, as a regression check.
+    for name in direct { XCTAssertEqual(directTree[name], vipsTree[name], name) }
     let script = """
       import sys
       import numpy as np
