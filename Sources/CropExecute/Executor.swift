@@ -215,7 +215,7 @@ public final class Executor: Sendable {
     let flip = [output.place.flipHorizontal ? "horizontal" : nil, output.place.flipVertical ? "vertical" : nil]
       .compactMap { $0 }
     return Manifest.GeometryRecord(
-      crop: g.sourceRegion, scale: g.scale, angle: g.angle, centre: g.centre, smartFocus: output.smartFocus?.rawValue,
+      crop: g.sourceRegion, scale: g.scale, angle: g.angle, centre: g.centre, smartFocus: output.smartFocus?.name,
       flip: flip.isEmpty ? nil : flip.joined(separator: "+"), notes: g.notes.map(\.description))
   }
 }

@@ -20,6 +20,11 @@ public enum PlacementNote: Sendable, Hashable, Codable, CustomStringConvertible 
   /// `over_budget: shrink`: the output did not fit `maxBytes` even at its lowest quality and
   /// was written at `to` pixels instead of `from` (decided when it is encoded).
   case downsizedToBudget(from: PixelSize, to: PixelSize, maxBytes: Int)
+  /// The `boxes` found (faces, regions), padded, do not fit the guide together at the job's
+  /// zoom: only the largest is kept inside (`Geometry.placeAboutBoxes`).
+  case focusBoxesDoNotFit(boxes: Int)
+  /// The box placed about, padded, is larger than the guide: it is cut off.
+  case focusBoxCutOff
 
   /// A one-line human description.
   public var description: String {
@@ -40,6 +45,10 @@ public enum PlacementNote: Sendable, Hashable, Codable, CustomStringConvertible 
       return "output trimmed from \(from) to \(to) to fit the photo"
     case .downsizedToBudget(let from, let to, let maxBytes):
       return "output downsized from \(from) to \(to) to fit max_bytes \(maxBytes)"
+    case .focusBoxesDoNotFit(let boxes):
+      return "the \(boxes) boxes found do not fit the guide together: the largest is kept inside"
+    case .focusBoxCutOff:
+      return "the box placed about, with its face_padding, is larger than the guide: it is cut off"
     }
   }
 }

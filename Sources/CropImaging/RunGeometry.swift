@@ -1,30 +1,78 @@
 internal import CVipsShim
 import CropGeometry
 import CropPlan
+import CropSpec
+
+/// What a run-time focus found: which strategy placed the photo, the point it found (before
+/// clamping moves the centre), and the boxes.
+public struct FoundFocus: Sendable, Hashable {
+  /// The strategy that placed the photo: `faces`, `regions`, `attention`, `entropy`, or the
+  /// fixed fallback's name.
+  public var strategy: String
+  /// The point found, in oriented source pixels: the smart-crop point, or the centre of the
+  /// kept padded boxes; nil when a fixed fallback placed the photo.
+  public var point: Point?
+  /// The boxes of the finder that placed the photo (empty otherwise), with their padded boxes
+  /// and which ones were kept inside the guide (`BoxFocus`).
+  public var boxes: [FocusBox] = []
+  public var padded: [Rect?] = []
+  public var kept: [Int] = []
+}
+
+/// The geometry an output is rendered with, and what its focus found at run time.
+public struct RunGeometry: Sendable {
+  public var geometry: PlacementResult
+  /// nil with a fixed focus or an explicit crop.
+  public var found: FoundFocus?
+
+}
 
 extension PlannedOutput {
-  /// The geometry `run` renders this output with: the plan's own, or, with a smart focus,
-  /// the placement about the point libvips' smart crop finds in `decoded` (a window of the
-  /// output's footprint in source pixels). `smartPoint` is that point, normalised (0…1),
-  /// or nil without a smart focus (or with an explicit crop, which ignores the focus). The
-  /// executor and `preview` both call this.
-  public func runGeometry(decoded: DecodedSource) throws(ImagingError) -> (
-    geometry: PlacementResult, smartPoint: Point?
-  ) {
+  /// The geometry `run` renders this output with: the plan's own, or, with a focus found at
+  /// run time, the placement about what the strategies find in `decoded` (tried in order:
+  /// finders, then the fallback). The executor and `preview` both call this.
+  public func runGeometry(decoded: DecodedSource) throws(ImagingError) -> RunGeometry {
     // An explicit crop ignores the focus: nothing to locate.
-    guard let strategy = smartFocus, place.crop == nil else { return (geometry, nil) }
-    let g = geometry
-    let window = Size(width: Double(g.outputSize.width) / g.scale, height: Double(g.outputSize.height) / g.scale)
-    let focus = try SmartFocus.locate(decoded, strategy: strategy, window: window)
-    let p = place
-    let placement = Placement(
-      fit: p.fit, zoom: p.zoom, offset: p.offset, focus: focus, rotate: p.rotate, flipHorizontal: p.flipHorizontal,
-      flipVertical: p.flipVertical, crop: p.crop, overflow: p.overflow, upscale: p.upscale)
+    guard let focus = smartFocus, place.crop == nil else { return RunGeometry(geometry: geometry, found: nil) }
     let header = decoded.header
-    let resolved = Geometry.place(
-      source: Size(width: Double(header.width), height: Double(header.height)), guide: guide, placement: placement,
-      outputScale: outputScale)
-    return (resolved, focus)
+    let photo = Size(width: Double(header.width), height: Double(header.height))
+    let p = place
+    var placement = Placement(
+      fit: p.fit, zoom: p.zoom, offset: p.offset, focus: NamedPosition.centre.point, rotate: p.rotate,
+      flipHorizontal: p.flipHorizontal, flipVertical: p.flipVertical, crop: p.crop, overflow: p.overflow,
+      upscale: p.upscale)
+    var strategy = focus
+    if case .search(let search) = focus {
+      for finder in search.finders {
+        let boxes = try FocusFinders.boxes(finder, decoded: decoded, place: place)
+        if let result = Geometry.placeAboutBoxes(
+          boxes, padding: p.effectiveFacePadding, source: photo, guide: guide, placement: placement,
+          outputScale: outputScale)
+        {
+          var resolved = result.geometry
+          resolved.notes += result.notes
+          let point = Point(x: result.focus.x * photo.width, y: result.focus.y * photo.height)
+          return RunGeometry(
+            geometry: resolved,
+            found: FoundFocus(
+              strategy: finder.rawValue, point: point, boxes: boxes, padded: result.padded, kept: result.kept))
+        }
+      }
+      strategy = search.fallback
+    }
+    var point: Point? = nil
+    switch strategy {
+    case .named(let name): placement.focus = name.point
+    case .point(let q): placement.focus = q
+    case .smart(let smart):
+      let g = geometry
+      let window = Size(width: Double(g.outputSize.width) / g.scale, height: Double(g.outputSize.height) / g.scale)
+      placement.focus = try SmartFocus.locate(decoded, strategy: smart, window: window)
+      point = Point(x: placement.focus.x * photo.width, y: placement.focus.y * photo.height)
+    case .search: preconditionFailure("a search's fallback is never a search")
+    }
+    let resolved = Geometry.place(source: photo, guide: guide, placement: placement, outputScale: outputScale)
+    return RunGeometry(geometry: resolved, found: FoundFocus(strategy: strategy.name, point: point))
   }
 }
 

@@ -39,7 +39,7 @@ public enum FocusCheck {
     switch place.focus {
     case .named(let name): focus = name.point
     case .point(let point): focus = point
-    case .smart: return nil
+    case .smart, .search: return nil
     }
     return cutOffMessage(
       focus: Point(x: focus.x * source.width, y: focus.y * source.height), shape: guide.shape, geometry: geometry)

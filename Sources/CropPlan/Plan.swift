@@ -75,7 +75,9 @@ public struct PlannedOutput: Sendable {
   /// Geometry from the header. With a smart focus the centre is found from the pixels at
   /// run time (`smartFocus`); the scale and size here hold all the same.
   public var geometry: PlacementResult
-  public var smartFocus: SmartStrategy?
+  /// The focus found at run time (a smart strategy, or a search: faces, regions, then a
+  /// fallback); nil when the focus is fixed.
+  public var smartFocus: FocusSpec?
   public var encode: EncodeSpec
   public var metadata: MetadataPolicy
   public var style: RenderStyle

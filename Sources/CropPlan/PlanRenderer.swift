@@ -87,12 +87,7 @@ public enum PlanRenderer {
     let outputs = indices.map { i -> OutputJSON in
       let o = plan.outputs[i]
       let s = plan.sources[o.sourceIndex]
-      let focus: String
-      switch o.place.focus {
-      case .named(let n): focus = n.rawValue
-      case .point(let p): focus = "[\(p.x), \(p.y)]"
-      case .smart(let strategy): focus = strategy.rawValue
-      }
+      let focus = o.place.focus.name
       return OutputJSON(
         job: o.job, source: s.path, path: o.path, key: OutputKey.recipeKey(o.recipe, engine: plan.engineVersion),
         width: o.geometry.outputSize.width, height: o.geometry.outputSize.height,

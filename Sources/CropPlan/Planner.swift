@@ -87,13 +87,13 @@ public struct Planner: Sendable {
     job: Job, source: PlannedSource, sourceIndex: Int, subdirectory: String, header: SourceHeader, place: PlaceSpec,
     spec: OutputSpec, entry: Int, sizeIndex: Int, outputScale: Double, root: String, stage: Int
   ) -> Result<PlannedOutput, PlanProblem> {
-    var smart: SmartStrategy? = nil
+    var smart: FocusSpec? = nil
     let focus: Point
     switch place.focus {
     case .named(let name): focus = name.point
     case .point(let p): focus = p
-    case .smart(let strategy):
-      smart = strategy
+    case .smart, .search:
+      smart = place.focus
       focus = NamedPosition.centre.point
     }
     let placement = Placement(

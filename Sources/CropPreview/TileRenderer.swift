@@ -45,7 +45,8 @@ enum TileRenderer {
     }
     let output = plan.outputs[first]
     do {
-      let (geometry, smart) = try output.runGeometry(decoded: decodedSource)
+      let run = try output.runGeometry(decoded: decodedSource)
+      let geometry = run.geometry
       let header = decodedSource.header
       let photo = Size(width: Double(header.width), height: Double(header.height))
       let outline = GuideOutline.of(geometry, shape: output.guide.shape)
@@ -54,10 +55,10 @@ enum TileRenderer {
         switch output.place.focus {
         case .named(let name): focus = Point(x: name.point.x * photo.width, y: name.point.y * photo.height)
         case .point(let p): focus = Point(x: p.x * photo.width, y: p.y * photo.height)
-        case .smart: break
+        case .smart, .search: break
         }
       }
-      let smartPoint = smart.map { Point(x: $0.x * photo.width, y: $0.y * photo.height) }
+      let smartPoint = run.found?.point
       let view = viewMap(photo: photo, outline: outline, points: [focus, smartPoint].compactMap { $0 }, tileSize: t)
 
       // Source panel: the photo under the view, one resample from the decoded pixels.
@@ -177,7 +178,7 @@ enum TileRenderer {
     } else {
       if place.fit != .cover { parts.append("fit: \(place.fit.rawValue)") }
       switch place.focus {
-      case .smart(let strategy): parts.append("focus: \(strategy.rawValue)")
+      case .smart, .search: parts.append("focus: \(place.focus.name)")
       case .named(let name): if name != .centre { parts.append("focus: \(name.rawValue)") }
       case .point(let p): parts.append("focus: \(number(p.x)), \(number(p.y))")
       }

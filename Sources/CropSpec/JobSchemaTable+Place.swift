@@ -15,7 +15,17 @@ extension JobSchema {
       "offset", .pair(offsetRange),
       "Drags the photo by [dx, dy] guide pixels, as on screen (right and down are positive).",
       default: [0, 0]),
-    SchemaField("focus", .ref("focus"), "Which source point sits at the guide's centre.", default: "centre"),
+    SchemaField(
+      "focus", .ref("focus"),
+      "Which source point sits at the guide's centre, or a list of strategies tried in order.", default: "centre"),
+    SchemaField(
+      "face_padding", .number(facePaddingRange),
+      "Each face or region box grows by this fraction of its width (left and right) and height (top and bottom) "
+        + "before it is kept inside the guide.",
+      default: .number(PlaceSpec.facePaddingDefault)),
+    SchemaField(
+      "regions", .ref("region_types"), "The types of the photo's stored regions that focus: regions uses.",
+      default: .array(PlaceSpec.regionTypesDefault.map { .string($0.rawValue) })),
     SchemaField(
       "rotate", .number(angleRange), "Rotation in degrees, clockwise, about the focus point.", default: 0),
     SchemaField(

@@ -18,6 +18,10 @@ public enum JobSchema {
   public static let offsetRange = -100_000.0...100_000.0
   public static let angleRange = -360.0...360.0
   public static let unitRange = 0.0...1.0
+  /// `face_padding`: up to twice the box on each side (a box five times its size).
+  public static let facePaddingRange = 0.0...2.0
+  /// A focus point `[x, y]`.
+  public static let pointType = SchemaType.pair(unitRange)
   public static let cropPositionRange = -1_000_000.0...1_000_000.0
   public static let cropSideRange = 1.0...1_000_000.0
   public static let scaleRange = 0.01...16.0
@@ -83,6 +87,7 @@ public enum JobSchema {
   public static let focusAliases = ["center": NamedPosition.centre, "middle": .centre]
   public static var focusNames: [String] {
     NamedPosition.allCases.map(\.rawValue) + focusAliases.keys.sorted() + SmartStrategy.allCases.map(\.rawValue)
+      + BoxFinder.allCases.map(\.rawValue)
   }
   public static let flipNames = ["horizontal", "vertical", "both", "none"]
   public static let colourNames: [String: [Double]] = [
@@ -128,8 +133,20 @@ public enum JobSchema {
       name: "focus",
       description:
         "The source point put at the guide's centre: a named position, a smart strategy (attention: libvips' "
-        + "saliency; entropy: the busiest region), or a normalised point [x, y] ([0, 0] is the photo's top-left).",
-      type: .oneOf([.choice(focusNames), .pair(unitRange)])),
+        + "saliency; entropy: the busiest region), faces (found by the face detector), regions (stored in the "
+        + "photo), or a normalised point [x, y] ([0, 0] is the photo's top-left); or a list tried in order, "
+        + "faces and regions first, each once, ending with at most one other strategy (default attention).",
+      type: .oneOf([
+        .choice(focusNames), .pair(unitRange),
+        .list(.oneOf([.choice(focusNames), .pair(unitRange)]), minItems: 1, unique: true),
+      ])),
+    SchemaValue(
+      name: "region_types",
+      description: "A region type (face, pet, focus, barcode) or a list of them, each once.",
+      type: .oneOf([
+        .choice(RegionType.allCases.map(\.rawValue)),
+        .list(.choice(RegionType.allCases.map(\.rawValue)), minItems: 1, unique: true),
+      ])),
     SchemaValue(
       name: "flip",
       description:

@@ -65,20 +65,24 @@ public struct PlaceSpec: Sendable, Hashable, Codable {
   /// RGBA 0...255; nil: white for formats without alpha, transparent for formats with it.
   public var background: [Double]? = nil
   public var upscale = true
+  /// `face_padding`: each found box grows by this fraction of its width (left and right) and
+  /// of its height (top and bottom) before placement; nil: the default (`facePaddingDefault`).
+  /// Optional so that places without it keep their recipe text (and their outputs' keys).
+  public var facePadding: Double? = nil
+  /// `regions`: the region types `focus: regions` uses; nil: the default (`[face]`).
+  public var regionTypes: [RegionType]? = nil
 
   public init() {}
-}
 
-/// Which source point sits at the guide's centre.
-public enum FocusSpec: Sendable, Hashable, Codable {
-  case named(NamedPosition)
-  case point(Point)
-  case smart(SmartStrategy)
-}
+  /// `face_padding`'s default: 0.3 (docs/job-file.md says why).
+  public static let facePaddingDefault = 0.3
+  /// `regions`' default.
+  public static let regionTypesDefault: [RegionType] = [.face]
 
-/// libvips' smart-crop strategies.
-public enum SmartStrategy: String, Sendable, Hashable, Codable, CaseIterable {
-  case attention, entropy
+  /// The padding in effect.
+  public var effectiveFacePadding: Double { facePadding ?? Self.facePaddingDefault }
+  /// The region types in effect.
+  public var effectiveRegionTypes: [RegionType] { regionTypes ?? Self.regionTypesDefault }
 }
 
 /// One output of a job: a path template, one or more sizes, an encoder.

@@ -127,6 +127,8 @@ extension PlaceSpec {
       case "overflow": p.overflow = o.overflow
       case "background": p.background = o.background
       case "upscale": p.upscale = o.upscale
+      case "face_padding": p.facePadding = o.facePadding
+      case "regions": p.regionTypes = o.regionTypes
       default: break
       }
     }

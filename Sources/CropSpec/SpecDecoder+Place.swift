@@ -49,6 +49,16 @@ extension SpecDecoder {
       p.upscale = v
       set.insert("upscale")
     }
+    if let n = e["face_padding"],
+      let v = reader.double(n, join(field, "face_padding"), JobSchema.place["face_padding"].type)
+    {
+      p.facePadding = v
+      set.insert("face_padding")
+    }
+    if let n = e["regions"], let v = regionTypes(n, join(field, "regions")) {
+      p.regionTypes = v
+      set.insert("regions")
+    }
     if let n = e["crop"] {
       if let v = crop(n, join(field, "crop")) {
         // An exact crop replaces the placement it is given over (also an inherited one), so
@@ -71,24 +81,105 @@ extension SpecDecoder {
     return (p, set)
   }
 
+  /// A position, a point, a smart strategy, a finder (`faces`, `regions`), or a list of
+  /// strategies tried in order (`[regions, faces, attention]`).
   mutating func focus(_ node: YAMLNode, _ field: String) -> FocusSpec? {
     switch node.value {
+    case .sequence(let items):
+      // Two items without a strategy's name are a point `[x, y]` (checked as numbers);
+      // anything else is a list of strategies.
+      if items.count == 2, !items.contains(where: { $0.scalar.map(JobSchema.focusNames.contains) ?? false }) {
+        return focusStep(node, field)
+      }
+      return focusList(node, items, field)
+    case .scalar:
+      return focusStep(node, field)
+    case .mapping:
+      reader.expected(node, field, "a position name, a smart strategy, faces, regions, a point [x, y] or a list")
+      return nil
+    }
+  }
+
+  /// One strategy: a finder alone falls back to `attention`.
+  private mutating func focusStep(_ node: YAMLNode, _ field: String) -> FocusSpec? {
+    switch node.value {
     case .sequence:
-      guard let (x, y) = reader.pair(node, field, JobSchema.place["focus"].type) else { return nil }
+      guard let (x, y) = reader.pair(node, field, JobSchema.pointType) else { return nil }
       return .point(Point(x: x, y: y))
     case .scalar(let text, _):
       if let named = NamedPosition(rawValue: text) ?? JobSchema.focusAliases[text] { return .named(named) }
       if let smart = SmartStrategy(rawValue: text) { return .smart(smart) }
+      if let finder = BoxFinder(rawValue: text) {
+        return .search(FocusSearch(finders: [finder], fallback: FocusSearch.defaultFallback))
+      }
       reader.expected(
         node, field,
         "a position (\(NamedPosition.allCases.map(\.rawValue).joined(separator: ", "))), a smart strategy "
-          + "(\(SmartStrategy.allCases.map(\.rawValue).joined(separator: ", "))) or a point [x, y] in 0...1",
+          + "(\(SmartStrategy.allCases.map(\.rawValue).joined(separator: ", "))), "
+          + "\(BoxFinder.allCases.map(\.rawValue).joined(separator: ", ")) or a point [x, y] in 0...1",
         hint: Suggestion.didYouMean(text, in: JobSchema.focusNames))
       return nil
     case .mapping:
-      reader.expected(node, field, "a position name, a smart strategy or a point [x, y]")
+      reader.expected(node, field, "a position name, a smart strategy, faces, regions or a point [x, y]")
       return nil
     }
+  }
+
+  /// A list: finders first, each once; the last item may be any other strategy (the fallback),
+  /// and nothing follows it (it always places the photo).
+  private mutating func focusList(_ node: YAMLNode, _ items: [YAMLNode], _ field: String) -> FocusSpec? {
+    guard !items.isEmpty else {
+      reader.expected(node, field, "at least one strategy (e.g. [faces, attention])")
+      return nil
+    }
+    var finders: [BoxFinder] = []
+    var seen: [BoxFinder: Int] = [:]
+    for (index, item) in items.enumerated() {
+      let itemField = "\(field)[\(index)]"
+      guard let step = focusStep(item, itemField) else { return nil }
+      guard case .search(let search) = step else {
+        if index != items.count - 1 {
+          reader.error(
+            items[index + 1].mark, "\(field)[\(index + 1)]",
+            Diagnostic.expected(
+              "nothing after \(step.name) (it always places the photo, so later strategies are never tried)",
+              received: NodeReader.describe(items[index + 1])))
+          return nil
+        }
+        return finders.isEmpty ? step : .search(FocusSearch(finders: finders, fallback: step))
+      }
+      let finder = search.finders[0]
+      guard reader.distinct(finder, item, field, index: index, seen: &seen) else { return nil }
+      finders.append(finder)
+    }
+    return .search(FocusSearch(finders: finders, fallback: FocusSearch.defaultFallback))
+  }
+
+  /// A region type or a list of them, each once.
+  mutating func regionTypes(_ node: YAMLNode, _ field: String) -> [RegionType]? {
+    let names = RegionType.allCases.map(\.rawValue)
+    let rule = JobSchema.place["regions"].list
+    let items: [(YAMLNode, String)]
+    switch node.value {
+    case .sequence(let list):
+      if list.count < rule.minItems {
+        reader.expected(node, field, "at least \(rule.minItems) of " + names.joined(separator: ", "))
+        return nil
+      }
+      items = list.enumerated().map { ($0.element, "\(field)[\($0.offset)]") }
+    case .scalar: items = [(node, field)]
+    case .mapping:
+      reader.expected(node, field, "a region type (\(names.joined(separator: ", "))) or a list of them")
+      return nil
+    }
+    var types: [RegionType] = []
+    var seen: [RegionType: Int] = [:]
+    for (index, (item, itemField)) in items.enumerated() {
+      guard let type = reader.choice(item, itemField, RegionType.self) else { return nil }
+      if case .sequence = node.value, !reader.distinct(type, item, field, index: index, seen: &seen) { return nil }
+      types.append(type)
+    }
+    return types
   }
 
   /// A flip name or a list of them, held to the table's list rule (no name twice).

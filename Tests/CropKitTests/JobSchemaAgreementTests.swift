@@ -57,7 +57,7 @@ final class JobSchemaAgreementTests: XCTestCase {
         "file.overrides", "defaults.outputs", "defaults.metadata", "job.sources", "job.exclude", "job.outputs",
         "job.metadata", "place.offset", "place.focus", "place.flip", "place.background", "output.scales",
         "output.widths", "output.metadata", "override.offset", "override.focus", "override.flip",
-        "override.background",
+        "override.background", "place.regions", "override.regions",
       ])
     try assertAgreement(cases)
   }

@@ -189,7 +189,7 @@ final class JobSchemaTests: XCTestCase {
       }
     }
     let focus = try XCTUnwrap(defs["focus"] as? [String: Any])
-    XCTAssertEqual((focus["oneOf"] as? [Any])?.count, 2)
+    XCTAssertEqual((focus["oneOf"] as? [Any])?.count, 3)
   }
 
   func testCommittedSchemaFileIsCurrent() throws {

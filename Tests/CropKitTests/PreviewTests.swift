@@ -361,8 +361,7 @@ final class PreviewTests: XCTestCase {
       let runDecode = try DecodedSource.decode(path: source.absolutePath, header: header, shrink: source.loadShrink)
       let run = try output.runGeometry(decoded: runDecode)
       XCTAssertEqual(tile.geometry, run.geometry, source.path)
-      let smart = try XCTUnwrap(run.smartPoint)
-      XCTAssertEqual(tile.smartPoint, Point(x: smart.x * Double(header.width), y: smart.y * Double(header.height)))
+      XCTAssertEqual(tile.smartPoint, try XCTUnwrap(run.found?.point))
       try assertOutlineMatches(tile, geometry: run.geometry, shape: output.guide.shape)
       checked += 1
     }

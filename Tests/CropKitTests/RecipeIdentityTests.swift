@@ -75,9 +75,14 @@ final class RecipeIdentityTests: XCTestCase {
       place.fit = Fit.allCases.randomElement(using: &random)!
       place.zoom = double()
       place.offset = point()
-      switch Int.random(in: 0..<3, using: &random) {
+      switch Int.random(in: 0..<4, using: &random) {
       case 0: place.focus = .named(NamedPosition.allCases.randomElement(using: &random)!)
       case 1: place.focus = .point(point())
+      case 2:
+        place.focus = .search(
+          FocusSearch(finders: [.faces, .regions].shuffled(using: &random), fallback: .point(point())))
+        place.facePadding = double()
+        place.regionTypes = [.pet]
       default: place.focus = .smart(SmartStrategy.allCases.randomElement(using: &random)!)
       }
       place.rotate = double()

@@ -111,7 +111,9 @@ final class SpecDecoderTests: XCTestCase {
     XCTAssertEqual(avatar.input, .sources(include: ["people"], exclude: []))
     XCTAssertEqual(avatar.guide, Guide(shape: .circle, size: PixelSize(width: 256, height: 256)))
     XCTAssertEqual(avatar.place.fit, .cover)
-    XCTAssertEqual(avatar.place.focus, .smart(.attention))
+    XCTAssertEqual(avatar.place.focus, .search(FocusSearch(finders: [.regions, .faces], fallback: .named(.top))))
+    XCTAssertEqual(avatar.place.facePadding, 0.5)
+    XCTAssertEqual(avatar.place.regionTypes, [.face, .pet])
     XCTAssertEqual(avatar.place.flipHorizontal, true)
     XCTAssertEqual(avatar.place.flipVertical, true)
     XCTAssertEqual(avatar.place.overflow, .fill, "from defaults")
@@ -151,6 +153,8 @@ final class SpecDecoderTests: XCTestCase {
     XCTAssertEqual(o.place.overflow, .shrink)
     XCTAssertEqual(o.place.background, [255, 255, 255, 255])
     XCTAssertEqual(o.place.upscale, true)
+    XCTAssertEqual(o.place.facePadding, 0.25)
+    XCTAssertEqual(o.place.regionTypes, [.pet])
   }
 
   func testDefaultsWhenKeysAreAbsent() throws {
@@ -336,7 +340,7 @@ final class SpecDecoderTests: XCTestCase {
         "job.yaml:1:1: error: output: expected the output root (the folder every output is written inside) but received no \"output\"",
         "job.yaml:2:1: error: outptu: expected one of the keys version, output, limits, defaults, jobs, overrides, overrides_from but received the unknown key \"outptu\"; did you mean \"output\"?",
         "job.yaml:6:23: error: jobs.a.guide.shap: expected one of the keys shape, size, width, height, aspect but received the unknown key \"shap\"; did you mean \"shape\"?",
-        "job.yaml:7:13: error: jobs.a.place.zom: expected one of the keys fit, zoom, offset, focus, rotate, flip, crop, overflow, background, upscale but received the unknown key \"zom\"; did you mean \"zoom\"?",
+        "job.yaml:7:13: error: jobs.a.place.zom: expected one of the keys fit, zoom, offset, focus, face_padding, regions, rotate, flip, crop, overflow, background, upscale but received the unknown key \"zom\"; did you mean \"zoom\"?",
         "job.yaml:8:45: error: jobs.a.outputs[0].encode.qualty: expected one of the keys format, quality, lossless, effort, max_bytes, min_quality, over_budget, colour, progressive, subsample, compression, palette but received the unknown key \"qualty\"; did you mean \"quality\"?",
         "job.yaml:8:58: error: jobs.a.outputs[0].xyz: expected one of the keys path, size, scales, widths, encode, metadata but received the unknown key \"xyz\"",
       ])

@@ -1,0 +1,43 @@
+import Foundation
+
+/// A box found in a photo that the placement keeps inside the guide: a detected face, or a
+/// region stored in the file.
+public struct FocusBox: Sendable, Hashable, Codable {
+  /// Where a box comes from.
+  public enum Origin: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// Found by a detector (`faces`), named by the detector's name.
+    case detector(String)
+    /// Stored in the photo's metadata, with its name (if any) and type (`face`, `pet`, …).
+    case region(name: String?, type: String)
+
+    public var description: String {
+      switch self {
+      case .detector(let name): return "detector \(name)"
+      case .region(let name, let type): return "region \(type)" + (name.map { " \"\($0)\"" } ?? "")
+      }
+    }
+  }
+
+  /// The box in oriented source pixels (full resolution, after EXIF orientation).
+  public var rect: Rect
+  public var origin: Origin
+  /// The detector's confidence (larger is surer; its scale is the detector's), or 1 for a
+  /// stored region.
+  public var score: Double
+
+  /// Creates a box.
+  public init(rect: Rect, origin: Origin, score: Double) {
+    self.rect = rect
+    self.origin = origin
+    self.score = score
+  }
+
+  /// The box grown by `padding` × its width on the left and on the right, and × its height
+  /// at the top and at the bottom, then clipped to `photo` (nil when nothing is left).
+  public func padded(_ padding: Double, within photo: Rect) -> Rect? {
+    let grown = Rect(
+      x: rect.x - padding * rect.width, y: rect.y - padding * rect.height, width: rect.width * (1 + 2 * padding),
+      height: rect.height * (1 + 2 * padding))
+    return grown.intersection(photo)
+  }
+}

@@ -1,0 +1,17 @@
+import CropGeometry
+import CropSpec
+
+/// The box finders of `focus` searches, by name: each returns the boxes it finds in a decoded
+/// source, in oriented full-resolution source pixels, in a deterministic order.
+enum FocusFinders {
+  static func boxes(_ finder: BoxFinder, decoded: DecodedSource, place: PlaceSpec) throws(ImagingError)
+    -> [FocusBox]
+  {
+    switch finder {
+    case .faces, .regions:
+      throw ImagingError(
+        operation: "focus \(finder.rawValue)", path: decoded.path,
+        message: "focus: \(finder.rawValue) is not available in this build of cropjob")
+    }
+  }
+}

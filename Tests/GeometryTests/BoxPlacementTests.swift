@@ -1,0 +1,146 @@
+import CropGeometry
+import TestSupport
+import XCTest
+
+/// `Geometry.placeAboutBoxes`: padded boxes kept inside the guide when they fit together,
+/// the largest alone when they do not (docs/geometry.md, "Faces and regions", has these
+/// numbers).
+final class BoxPlacementTests: XCTestCase {
+  let photo = Size(width: 4000, height: 3000)
+
+  func face(_ x: Double, _ y: Double, _ w: Double, _ h: Double) -> FocusBox {
+    FocusBox(rect: Rect(x: x, y: y, width: w, height: h), origin: .detector("test"), score: 1)
+  }
+
+  func testPaddingGrowsEachSideByAFractionOfTheBoxAndClipsToThePhoto() {
+    let box = face(3200, 500, 400, 400)
+    assertRect(box.padded(0.3, within: Rect(size: photo))!, Rect(x: 3080, y: 380, width: 640, height: 640))
+    // 0.3 × 400 = 120 would reach x 4120: clipped at the photo's right edge (4000).
+    assertRect(
+      face(3700, 0, 400, 200).padded(0.3, within: Rect(size: photo))!, Rect(x: 3580, y: 0, width: 420, height: 260))
+    XCTAssertNil(face(-500, -500, 100, 100).padded(0.3, within: Rect(size: photo)))
+  }
+
+  /// One face near the top-right corner: the focus is the padded box's centre (3400, 700),
+  /// the clamp moves the centre to (2500, 1500), and the box is still inside.
+  func testOneFaceNearAnEdgeStaysInsideAfterTheClamp() throws {
+    let result = try XCTUnwrap(
+      Geometry.placeAboutBoxes(
+        [face(3200, 500, 400, 400)], padding: 0.3, source: photo, guide: .square(1000), placement: Placement()))
+    assertPoint(result.focus, Point(x: 3400.0 / 4000, y: 700.0 / 3000))
+    assertPoint(result.geometry.centre, Point(x: 2500, y: 1500))
+    XCTAssertEqual(result.kept, [0])
+    XCTAssertEqual(result.notes, [])
+    // The padded box (3080…3720, 380…1020) in output pixels (scale 1/3, window x 1000…4000).
+    let corners = Rect(x: 3080, y: 380, width: 640, height: 640).corners.map(result.geometry.transform.apply)
+    assertPoint(corners[0], Point(x: 2080.0 / 3, y: 380.0 / 3))
+    assertPoint(corners[2], Point(x: 2720.0 / 3, y: 340))
+  }
+
+  /// Two faces 1000 px apart at zoom 3 (a 1000 × 1000 window): their padded boxes (380…1020
+  /// and 2410…2890 across) span 2510 px and cannot both fit; the larger (400 px) is kept.
+  func testFacesThatDoNotFitKeepTheLargest() throws {
+    let placement = Placement(zoom: 3)
+    let boxes = [face(2500, 1000, 300, 300), face(500, 1000, 400, 400)]
+    let result = try XCTUnwrap(
+      Geometry.placeAboutBoxes(boxes, padding: 0.3, source: photo, guide: .square(1000), placement: placement))
+    XCTAssertEqual(result.kept, [1])
+    XCTAssertEqual(result.notes, [.focusBoxesDoNotFit(boxes: 2)])
+    assertPoint(result.geometry.centre, Point(x: 700, y: 1200))
+    XCTAssertTrue(Geometry.boxInside(result.padded[1]!, geometry: result.geometry, shape: .square))
+    XCTAssertFalse(Geometry.boxInside(result.padded[0]!, geometry: result.geometry, shape: .square))
+  }
+
+  /// Two faces whose padded boxes span 820 × 420 px fit the 1000 px window: both inside,
+  /// centred on their bounding box's centre (1350, 1150).
+  func testFacesThatFitAreAllInside() throws {
+    let boxes = [face(1000, 1000, 200, 200), face(1500, 1100, 200, 200)]
+    let result = try XCTUnwrap(
+      Geometry.placeAboutBoxes(boxes, padding: 0.3, source: photo, guide: .square(1000), placement: Placement(zoom: 3)))
+    XCTAssertEqual(result.kept, [0, 1])
+    XCTAssertEqual(result.notes, [])
+    assertPoint(result.geometry.centre, Point(x: 1350, y: 1150))
+    for box in result.padded { XCTAssertTrue(Geometry.boxInside(box!, geometry: result.geometry, shape: .square)) }
+  }
+
+  /// A face whose padded box (1440 px) is larger than the 1000 px window: placed about it,
+  /// with a note that it is cut off.
+  func testAFaceLargerThanTheGuideIsNoted() throws {
+    let result = try XCTUnwrap(
+      Geometry.placeAboutBoxes(
+        [face(1000, 1000, 900, 900)], padding: 0.3, source: photo, guide: .square(1000), placement: Placement(zoom: 3)))
+    XCTAssertEqual(result.notes, [.focusBoxCutOff])
+    assertPoint(result.geometry.centre, Point(x: 1450, y: 1450))
+  }
+
+  /// Equal areas: the box nearer the photo's centre (2000, 1500) wins (400 px away, not 1800).
+  func testEqualAreasKeepTheMostCentral() throws {
+    let boxes = [face(100, 1400, 200, 200), face(2300, 1400, 200, 200)]
+    let result = try XCTUnwrap(
+      Geometry.placeAboutBoxes(boxes, padding: 0, source: photo, guide: .square(500), placement: Placement(zoom: 3)))
+    XCTAssertEqual(result.kept, [1])
+  }
+
+  func testNoBoxOnThePhotoIsNil() {
+    XCTAssertNil(Geometry.placeAboutBoxes([], padding: 0.3, source: photo, guide: .square(100), placement: Placement()))
+    XCTAssertNil(
+      Geometry.placeAboutBoxes(
+        [face(-500, -500, 100, 100)], padding: 0.3, source: photo, guide: .square(100), placement: Placement()))
+  }
+
+  /// Under a circle guide the ellipse inscribed in the box must lie inside the circle: a
+  /// 600 px box in the corner of a 3000 px photo fits the rectangle (the whole photo) but its
+  /// ellipse reaches (88, 88), 1997 px from the circle's centre (1500, 1500), radius 1500.
+  func testCircleGuidesKeepTheInscribedEllipse() throws {
+    let square = Size(width: 3000, height: 3000)
+    let box = [face(0, 0, 600, 600)]
+    let rect = try XCTUnwrap(
+      Geometry.placeAboutBoxes(box, padding: 0, source: square, guide: .square(1000), placement: Placement()))
+    XCTAssertEqual(rect.notes, [])
+    let circle = try XCTUnwrap(
+      Geometry.placeAboutBoxes(box, padding: 0, source: square, guide: .circle(1000), placement: Placement()))
+    XCTAssertEqual(circle.notes, [.focusBoxCutOff])
+    // At zoom 2 (a 1500 px window) the same box, centred, is well inside the circle.
+    let zoomed = try XCTUnwrap(
+      Geometry.placeAboutBoxes(
+        [face(1000, 1000, 600, 600)], padding: 0, source: square, guide: .circle(1000), placement: Placement(zoom: 2)))
+    XCTAssertEqual(zoomed.notes, [])
+  }
+
+  /// The rule's claim, checked on random cases without rotation: when the padded boxes'
+  /// bounding box is no larger than the window on either axis, the centre of that bounding
+  /// box, clamped, keeps every padded box inside the output.
+  func testBoxesThatFitStayInsideAfterClampingOnRandomCases() throws {
+    var random = SeededRandom(seed: 16)
+    var fitting = 0
+    for round in 0..<2000 {
+      let source = Size(
+        width: Double.random(in: 200...5000, using: &random).rounded(),
+        height: Double.random(in: 200...5000, using: &random).rounded())
+      let guide = Guide.rect(
+        width: Int.random(in: 50...1200, using: &random), height: Int.random(in: 50...1200, using: &random))
+      let zoom = Double.random(in: 1...5, using: &random)
+      let count = Int.random(in: 1...4, using: &random)
+      let boxes = (0..<count).map { _ -> FocusBox in
+        let w = Double.random(in: 5...(source.width / 4), using: &random)
+        let h = Double.random(in: 5...(source.height / 4), using: &random)
+        return face(
+          Double.random(in: 0...(source.width - w), using: &random),
+          Double.random(in: 0...(source.height - h), using: &random),
+          w, h)
+      }
+      let padding = Double.random(in: 0...1, using: &random)
+      let placement = Placement(zoom: zoom)
+      let result = try XCTUnwrap(
+        Geometry.placeAboutBoxes(boxes, padding: padding, source: source, guide: guide, placement: placement))
+      let union = Rect.boundingBox(of: result.padded.flatMap { $0!.corners })!
+      let scale = max(Double(guide.size.width) / source.width, Double(guide.size.height) / source.height) * zoom
+      let window = Size(width: Double(guide.size.width) / scale, height: Double(guide.size.height) / scale)
+      guard union.width <= window.width - 1e-6, union.height <= window.height - 1e-6 else { continue }
+      fitting += 1
+      XCTAssertEqual(result.kept, Array(0..<count), "round \(round)")
+      XCTAssertEqual(result.notes, [], "round \(round)")
+    }
+    XCTAssertGreaterThan(fitting, 150)
+  }
+}
