@@ -25,6 +25,15 @@ let package = Package(
     .systemLibrary(
       name: "CTurboJPEG", path: "Sources/CTurboJPEG", pkgConfig: "libturbojpeg",
       providers: [.apt(["libturbojpeg0-dev"])]),
+    // OpenCV's cascade face detector behind a C interface (Debian: libopencv-objdetect-dev, which
+    // ships no pkg-config file): headers through the `opencv4` link to /usr/include/opencv4,
+    // and only the three libraries it needs.
+    .target(
+      name: "CFaceDetect", path: "Sources/CFaceDetect", exclude: ["opencv4"],
+      cxxSettings: [.headerSearchPath("opencv4")],
+      linkerSettings: [
+        .linkedLibrary("opencv_objdetect"), .linkedLibrary("opencv_imgproc"), .linkedLibrary("opencv_core"),
+      ]),
     // Fixed-arity C wrappers over libvips' variadic API (Swift cannot call C variadics).
     // gmodule: cj_init opens libvips' heif module itself (the others are not loaded).
     .target(
@@ -43,10 +52,13 @@ let package = Package(
     // Source expansion, headers through a reader it is given, geometry, names, keys, shards.
     .target(
       name: "CropPlan", dependencies: ["CropSpec", "CropGeometry", "CropSupport"], path: "Sources/CropPlan"),
-    // The only Swift target that sees libvips (and libjpeg-turbo): decode, render, smart focus, encode.
+    // The only Swift target that sees libvips, libjpeg-turbo and OpenCV: decode, render, smart
+    // focus, faces, encode.
     .target(
       name: "CropImaging",
-      dependencies: ["CropPlan", "CropSpec", "CropGeometry", "CropSupport", "CVipsShim", "CTurboJPEG"],
+      dependencies: [
+        "CropPlan", "CropSpec", "CropGeometry", "CropSupport", "CVipsShim", "CTurboJPEG", "CFaceDetect",
+      ],
       path: "Sources/CropImaging"),
     // Atomic writer, manifest, and the state database (SQLite) with its header cache.
     .target(

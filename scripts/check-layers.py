@@ -25,11 +25,12 @@ ALLOWED = {
     "CTurboJPEG": set(),
     "CVipsShim": {"CVips"},
     "CSystem": set(),
+    "CFaceDetect": set(),
     "CropGeometry": set(),
     "CropSupport": {"CSystem"},
     "CropSpec": {"CropGeometry", "CropSupport", "CYAML"},
     "CropPlan": {"CropSpec", "CropGeometry", "CropSupport"},
-    "CropImaging": {"CropPlan", "CropSpec", "CropGeometry", "CropSupport", "CVipsShim", "CTurboJPEG"},
+    "CropImaging": {"CropPlan", "CropSpec", "CropGeometry", "CropSupport", "CVipsShim", "CTurboJPEG", "CFaceDetect"},
     "CropStore": {"CropPlan", "CropSpec", "CropGeometry", "CropSupport", "CSystem", "CSQLite"},
     "CropExecute": {"CropImaging", "CropStore", "CropPlan", "CropSpec", "CropGeometry", "CropSupport"},
     "CropPreview": {"CropImaging", "CropStore", "CropPlan", "CropSpec", "CropGeometry", "CropSupport"},
@@ -48,6 +49,7 @@ ALLOWED = {
 # C modules and the only source folders that may import them.
 C_OWNERS = {
     "CVipsShim": ["Sources/CropImaging"],
+    "CFaceDetect": ["Sources/CropImaging"],
     "CVips": [],
     "CTurboJPEG": ["Sources/CropImaging"],
     "CYAML": ["Sources/CropSpec/YAML"],

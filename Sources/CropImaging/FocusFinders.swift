@@ -8,7 +8,9 @@ enum FocusFinders {
     -> [FocusBox]
   {
     switch finder {
-    case .faces, .regions:
+    case .faces:
+      return try FaceDetector.faces(in: decoded)
+    case .regions:
       throw ImagingError(
         operation: "focus \(finder.rawValue)", path: decoded.path,
         message: "focus: \(finder.rawValue) is not available in this build of cropjob")
