@@ -172,7 +172,8 @@ public final class Executor: Sendable {
     let output = plan.outputs[index]
     do {
       // Smart focus is resolved from the pixels (shared with `preview`: RunGeometry.swift).
-      let planned = try output.runGeometry(decoded: decoded).geometry
+      let run = try output.runGeometry(decoded: decoded)
+      let planned = run.geometry
       let encoded = try OutputEncoder.produce(
         decoded, geometry: planned, style: output.style, encode: output.encode, metadata: output.metadata)
       let geometry = encoded.geometry
@@ -184,7 +185,7 @@ public final class Executor: Sendable {
         path: output.path, job: output.job, key: key, bytes: encoded.bytes.count, width: geometry.outputSize.width,
         height: geometry.outputSize.height, sha256: SHA256.hex(encoded.bytes),
         format: output.encode.options.format.rawValue, quality: encoded.quality, encodes: encoded.encodes,
-        source: record, geometry: Self.geometryRecord(geometry, output: output))
+        source: record, geometry: Self.geometryRecord(geometry, output: output, found: run.found))
       state.entries.withLock { $0[output.path] = entry }
       state.writer.record(entry)
       state.summary.withLock {
@@ -211,11 +212,14 @@ public final class Executor: Sendable {
       facts: SourceFacts(identity: sourceState.identity, sha256: sourceState.record.sha256, header: header))
   }
 
-  static func geometryRecord(_ g: PlacementResult, output: PlannedOutput) -> Manifest.GeometryRecord {
+  static func geometryRecord(_ g: PlacementResult, output: PlannedOutput, found: FoundFocus? = nil)
+    -> Manifest.GeometryRecord
+  {
     let flip = [output.place.flipHorizontal ? "horizontal" : nil, output.place.flipVertical ? "vertical" : nil]
       .compactMap { $0 }
     return Manifest.GeometryRecord(
       crop: g.sourceRegion, scale: g.scale, angle: g.angle, centre: g.centre, smartFocus: output.smartFocus?.name,
-      flip: flip.isEmpty ? nil : flip.joined(separator: "+"), notes: g.notes.map(\.description))
+      flip: flip.isEmpty ? nil : flip.joined(separator: "+"), notes: g.notes.map(\.description),
+      found: found.map(Manifest.FocusRecord.init))
   }
 }

@@ -43,8 +43,10 @@ extension OutputFormat {
 }
 
 extension FormatAvailability {
-  /// The formats this machine's libvips can write, probed (once per process) when asked.
-  public static let libvips = FormatAvailability { OutputFormat.available }
+  /// The formats this machine's libvips can write, probed (once per process) when asked, and
+  /// whether its face detector's cascade is there (`FaceDetector.problem`).
+  public static let libvips = FormatAvailability(
+    probe: { OutputFormat.available }, faceDetectorProblem: { FaceDetector.problem() })
 }
 
 /// Encodes images into bytes. With `strip` (the default) no metadata at all is written;

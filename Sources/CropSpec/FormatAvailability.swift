@@ -11,10 +11,22 @@ public struct FormatAvailability: Sendable {
   public static let unchecked = FormatAvailability { OutputFormat.allCases }
 
   private let probe: @Sendable () -> [OutputFormat]
+  private let faces: @Sendable () -> String?
 
-  /// `probe` lists the formats that can be written; it is called at most once per decode.
-  public init(probe: @escaping @Sendable () -> [OutputFormat]) { self.probe = probe }
+  /// `probe` lists the formats that can be written; `faceDetectorProblem` says why faces
+  /// cannot be detected (nil when they can). Each is called at most once per decode, and only
+  /// when the file needs it.
+  public init(
+    probe: @escaping @Sendable () -> [OutputFormat], faceDetectorProblem: @escaping @Sendable () -> String? = { nil }
+  ) {
+    self.probe = probe
+    self.faces = faceDetectorProblem
+  }
 
   /// The formats `probe` lists.
   public func available() -> [OutputFormat] { probe() }
+
+  /// Why `focus: faces` cannot work on this machine, naming the package to install; nil when
+  /// it can.
+  public func faceDetectorProblem() -> String? { faces() }
 }

@@ -25,6 +25,10 @@ extension SpecDecoder {
       set.insert("offset")
     }
     if let n = e["focus"], let v = focus(n, join(field, "focus")) {
+      if case .search(let search) = v, search.finders.contains(.faces), let problem = faceDetectorProblem() {
+        reader.error(
+          n.mark, join(field, "focus"), Diagnostic.expected("a face detector for focus: faces", received: problem))
+      }
       p.focus = v
       set.insert("focus")
     }

@@ -15,6 +15,8 @@ package struct SpecDecoder {
   let formats: FormatAvailability
   /// What `formats` answered, once it was asked (only for a format outside its baseline).
   private(set) var probedFormats: [OutputFormat]?
+  /// What `formats` answered about the face detector, once a focus named `faces`.
+  private var probedFaces: String??
 
   /// Limits on the crop table (`overrides_from`).
   let tableLimits: CropTableLimits
@@ -23,6 +25,12 @@ package struct SpecDecoder {
     reader = NodeReader(file: file)
     self.formats = formats
     self.tableLimits = tableLimits
+  }
+
+  /// Why faces cannot be detected here (nil when they can); probes at most once per job file.
+  mutating func faceDetectorProblem() -> String? {
+    if probedFaces == nil { probedFaces = .some(formats.faceDetectorProblem()) }
+    return probedFaces!
   }
 
   /// Whether this machine can write `format`; probes at most once per job file.

@@ -69,13 +69,17 @@ public struct Manifest: Codable, Sendable, Equatable {
     public var angle: Double
     /// Source point at the output's centre, in oriented source pixels.
     public var centre: Point
-    /// Smart-crop strategy that chose the centre, if any.
+    /// The focus found at run time, as the job names it (`attention`, `faces, attention`), if any.
     public var smartFocus: String?
     public var flip: String?
     public var notes: [String]
+    /// What that focus found: the strategy that placed the photo, the point, the boxes (absent
+    /// with a fixed focus, so that those entries are written as before).
+    public var found: FocusRecord?
 
     public init(
-      crop: Rect, scale: Double, angle: Double, centre: Point, smartFocus: String?, flip: String?, notes: [String]
+      crop: Rect, scale: Double, angle: Double, centre: Point, smartFocus: String?, flip: String?, notes: [String],
+      found: FocusRecord? = nil
     ) {
       self.crop = crop
       self.scale = scale
@@ -84,6 +88,46 @@ public struct Manifest: Codable, Sendable, Equatable {
       self.smartFocus = smartFocus
       self.flip = flip
       self.notes = notes
+      self.found = found
+    }
+  }
+
+  /// What a run-time focus found for one output.
+  public struct FocusRecord: Codable, Sendable, Equatable {
+    /// The strategy that placed the photo: `faces`, `regions`, `attention`, `entropy`, or the
+    /// fixed fallback's name.
+    public var strategy: String
+    /// The point found, in oriented source pixels, before the clamp moved the centre (absent
+    /// when a fixed fallback placed the photo).
+    public var point: Point?
+    /// The boxes found by the strategy that placed the photo (absent when none).
+    public var boxes: [BoxRecord]?
+
+    public init(strategy: String, point: Point?, boxes: [BoxRecord]?) {
+      self.strategy = strategy
+      self.point = point
+      self.boxes = boxes
+    }
+  }
+
+  /// One box a focus strategy found.
+  public struct BoxRecord: Codable, Sendable, Equatable {
+    /// The box, in oriented source pixels.
+    public var rect: Rect
+    /// The box grown by `face_padding` and clipped to the photo (absent when off the photo).
+    public var padded: Rect?
+    /// `detector <name>` or `region <type> "<name>"`.
+    public var origin: String
+    public var score: Double
+    /// Whether the placement keeps it inside the guide (all boxes, or only the largest).
+    public var kept: Bool
+
+    public init(rect: Rect, padded: Rect?, origin: String, score: Double, kept: Bool) {
+      self.rect = rect
+      self.padded = padded
+      self.origin = origin
+      self.score = score
+      self.kept = kept
     }
   }
 

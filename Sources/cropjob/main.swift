@@ -6,7 +6,7 @@ struct TopLevelOptions {
   var version = false
 
   static var arguments: [Argument<Self>] {
-    [.flag(\.version, "--version", help: "Show cropjob's and libvips' versions.")]
+    [.flag(\.version, "--version", help: "Show the versions of cropjob, libvips and the face detector.")]
   }
 }
 
@@ -71,7 +71,9 @@ enum CLI {
       do {
         let options = try CommandLineParser.parse(
           [first], into: TopLevelOptions(), table: TopLevelOptions.arguments, command: "cropjob")
-        if options.version { Console.out("cropjob \(CropKitVersion.string)\nlibvips \(Vips.version)") }
+        if options.version {
+          Console.out("cropjob \(CropKitVersion.string)\nlibvips \(Vips.version)\nfaces \(FaceDetector.versionLine)")
+        }
         return ExitCode.success
       } catch {
         return usageError((error as? UsageError)?.message ?? "\(error)", usage: usage)

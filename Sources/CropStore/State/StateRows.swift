@@ -13,6 +13,31 @@ enum StateRows {
   /// `count` parameter markers.
   static func parameters(_ count: Int) -> String { Array(repeating: "?", count: count).joined(separator: ", ") }
 
+  /// The `smart_focus` column: the focus's name, or, when the entry records what it found, the
+  /// JSON of `SmartFocusCell` (state schema 1 has no column of its own for it; a name never
+  /// starts with `{`).
+  static func smartFocusCell(_ g: Manifest.GeometryRecord) -> SQLiteConnection.Value {
+    guard let name = g.smartFocus else { return .null }
+    guard let found = g.found else { return .text(name) }
+    let cell = SmartFocusCell(name: name, found: found)
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    return .text(String(decoding: (try? encoder.encode(cell)) ?? Data(name.utf8), as: UTF8.self))
+  }
+
+  /// The focus name and what it found, from a `smart_focus` cell.
+  static func smartFocus(_ text: String) -> (String, Manifest.FocusRecord?) {
+    guard text.hasPrefix("{"), let cell = try? JSONDecoder().decode(SmartFocusCell.self, from: Data(text.utf8)) else {
+      return (text, nil)
+    }
+    return (cell.name, cell.found)
+  }
+
+  struct SmartFocusCell: Codable {
+    var name: String
+    var found: Manifest.FocusRecord
+  }
+
   static func values(_ e: Manifest.Entry, recorded: Int64) -> [SQLiteConnection.Value] {
     let g = e.geometry
     let notes: SQLiteConnection.Value =
@@ -23,7 +48,7 @@ enum StateRows {
       .integer(Int64(e.height)), .text(e.sha256), .text(e.format), .integer(Int64(e.quality)),
       .integer(Int64(e.encodes)), .text(e.source.path), .text(e.source.sha256), .integer(Int64(e.source.bytes)),
       .integer(e.source.mtime), .real(g.crop.x), .real(g.crop.y), .real(g.crop.width), .real(g.crop.height),
-      .real(g.scale), .real(g.angle), .real(g.centre.x), .real(g.centre.y), g.smartFocus.map { .text($0) } ?? .null,
+      .real(g.scale), .real(g.angle), .real(g.centre.x), .real(g.centre.y), smartFocusCell(g),
       g.flip.map { .text($0) } ?? .null, notes, .integer(recorded),
     ]
   }
@@ -32,6 +57,7 @@ enum StateRows {
   static func entry(_ s: SQLiteConnection.Statement) -> Manifest.Entry {
     let notes: [String] =
       s.isNull(24) ? [] : (try? JSONDecoder().decode([String].self, from: Data(s.text(24).utf8))) ?? []
+    let focus = s.isNull(22) ? nil : smartFocus(s.text(22))
     return Manifest.Entry(
       path: s.text(0), job: s.text(1), key: s.text(2), bytes: Int(s.int(3)), width: Int(s.int(4)),
       height: Int(s.int(5)), sha256: s.text(6), format: s.text(7), quality: Int(s.int(8)), encodes: Int(s.int(9)),
@@ -39,7 +65,7 @@ enum StateRows {
       geometry: Manifest.GeometryRecord(
         crop: Rect(x: s.double(14), y: s.double(15), width: s.double(16), height: s.double(17)), scale: s.double(18),
         angle: s.double(19), centre: Point(x: s.double(20), y: s.double(21)),
-        smartFocus: s.isNull(22) ? nil : s.text(22), flip: s.isNull(23) ? nil : s.text(23), notes: notes))
+        smartFocus: focus?.0, flip: s.isNull(23) ? nil : s.text(23), notes: notes, found: focus?.1))
   }
 
   static func values(path: String, _ f: SourceFacts, recorded: Int64) -> [SQLiteConnection.Value] {
