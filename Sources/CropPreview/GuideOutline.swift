@@ -169,3 +169,41 @@ struct PointMarker {
     return (Coverage.stroke(d, width: 2), Coverage.stroke(d, width: 2 + 2 * PreviewStyle.haloWidth))
   }
 }
+
+/// A face or region box (solid, 2 px) and the same box grown by `face_padding` (1 px), in
+/// body pixels; green when the placement kept it inside the guide, amber when it did not.
+struct BoxMarker {
+  var box: Rect
+  var padded: Rect?
+  var kept: Bool
+
+  var colour: [UInt8] { kept ? PreviewStyle.box : PreviewStyle.warning }
+  /// Where it draws (both boxes and their halo).
+  var area: Rect {
+    let outer = padded ?? box
+    let x0 = min(outer.minX, box.minX) - 4
+    let y0 = min(outer.minY, box.minY) - 4
+    return Rect(
+      x: x0, y: y0, width: max(outer.maxX, box.maxX) + 4 - x0, height: max(outer.maxY, box.maxY) + 4 - y0)
+  }
+
+  /// Distance from `p` to a rectangle's outline.
+  static func distance(_ p: Point, _ r: Rect) -> Double {
+    let dx = max(r.minX - p.x, 0, p.x - r.maxX)
+    let dy = max(r.minY - p.y, 0, p.y - r.maxY)
+    if dx > 0 || dy > 0 { return Coverage.hypot(dx, dy) }
+    return min(p.x - r.minX, r.maxX - p.x, p.y - r.minY, r.maxY - p.y)
+  }
+
+  func stroke(_ p: Point) -> (line: Double, halo: Double) {
+    let d = Self.distance(p, box)
+    var line = Coverage.stroke(d, width: 2)
+    var halo = Coverage.stroke(d, width: 2 + 2 * PreviewStyle.haloWidth)
+    if let padded {
+      let e = Self.distance(p, padded)
+      line = max(line, Coverage.stroke(e, width: 1))
+      halo = max(halo, Coverage.stroke(e, width: 1 + 2 * PreviewStyle.haloWidth))
+    }
+    return (line, halo)
+  }
+}

@@ -7,7 +7,10 @@ import CropImaging
 enum GuideOverlay {
   /// Draws over the source panel `panel` (body pixels). `photo`: the photo's footprint in body
   /// pixels; inside the guide but off the photo (overflow: fill) is hatched.
-  static func draw(on body: inout Raster, panel: Rect, outline: GuideOutline, photo: Rect, markers: [PointMarker]) {
+  static func draw(
+    on body: inout Raster, panel: Rect, outline: GuideOutline, photo: Rect, markers: [PointMarker],
+    boxes: [BoxMarker] = []
+  ) {
     body.scaleBrightness(in: panel) { p in
       PreviewStyle.dim + (1 - PreviewStyle.dim) * Coverage.fill(outline.signedDistance(p))
     }
@@ -23,6 +26,11 @@ enum GuideOverlay {
     }
     body.paint(in: area, colour: PreviewStyle.halo, opacity: PreviewStyle.haloOpacity) { outline.stroke($0).halo }
     body.paint(in: area, colour: PreviewStyle.guide) { outline.stroke($0).line }
+    for marker in boxes {
+      let area = intersection(marker.area, panel)
+      body.paint(in: area, colour: PreviewStyle.halo, opacity: PreviewStyle.haloOpacity) { marker.stroke($0).halo }
+      body.paint(in: area, colour: marker.colour) { marker.stroke($0).line }
+    }
     for marker in markers {
       let box = intersection(marker.box, panel)
       body.paint(in: box, colour: PreviewStyle.halo, opacity: PreviewStyle.haloOpacity) { marker.stroke($0).halo }

@@ -17,6 +17,8 @@ enum PreviewStyle {
   static let haloOpacity = 0.7
   static let focus: [UInt8] = [255, 214, 0]
   static let smart: [UInt8] = [0, 229, 255]
+  /// Face and region boxes kept inside the guide; boxes left out are drawn in `warning`.
+  static let box: [UInt8] = [118, 255, 3]
   static let outputBorder: [UInt8] = [95, 99, 104]
   /// What is left of the brightness outside the guide.
   static let dim = 0.35

@@ -80,9 +80,16 @@ enum TileRenderer {
       var markers: [PointMarker] = []
       if let focus { markers.append(PointMarker(centre: view.map.apply(focus), kind: .focus)) }
       if let smartPoint { markers.append(PointMarker(centre: view.map.apply(smartPoint), kind: .smart)) }
+      let boxes = (run.found?.boxes ?? []).indices.map { i in
+        let found = run.found!
+        return BoxMarker(
+          box: view.map.boundingBox(of: found.boxes[i].rect),
+          padded: found.padded.indices.contains(i) ? found.padded[i].map(view.map.boundingBox) : nil,
+          kept: found.kept.contains(i))
+      }
       GuideOverlay.draw(
         on: &body, panel: Rect(x: 0, y: 0, width: Double(t), height: Double(t)), outline: bodyOutline, photo: photoRect,
-        markers: markers)
+        markers: markers, boxes: boxes)
 
       // Output panel: the first output, rendered for real from the same geometry at panel size.
       let q = outputPanelScale(geometry.outputSize, tileSize: t)

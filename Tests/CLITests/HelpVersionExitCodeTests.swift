@@ -29,13 +29,17 @@ final class HelpVersionExitCodeTests: XCTestCase {
     XCTAssertEqual(try CLIRunner.run(["run", "--help"]).stdout, result.stdout)
   }
 
-  func testVersionPrintsCropjobAndLibvips() throws {
+  func testVersionPrintsCropjobLibvipsAndTheFaceDetector() throws {
     let result = try CLIRunner.run(["--version"])
     XCTAssertEqual(result.status, 0)
     let lines = result.stdout.split(separator: "\n")
-    XCTAssertEqual(lines.count, 2)
+    XCTAssertEqual(lines.count, 3)
     XCTAssertTrue(lines[0].hasPrefix("cropjob "))
     XCTAssertNotNil(lines[1].range(of: #"^libvips \d+\.\d+\.\d+"#, options: .regularExpression), String(lines[1]))
+    XCTAssertNotNil(
+      lines[2].range(
+        of: #"^faces opencv \d+\.\d+\.\d+ \(haarcascade_frontalface_alt2\.xml\)$"#, options: .regularExpression),
+      String(lines[2]))
   }
 
   func testUsageErrorsExit64WithUsageOnStderr() throws {
