@@ -9,7 +9,12 @@ enum FocusFinders {
   {
     switch finder {
     case .faces:
-      return try FaceDetector.faces(in: decoded)
+      // Once per decode: its outputs share the detection (two threads asking at once may both
+      // detect; the boxes are the same).
+      if let cached = decoded.faces.withLock({ $0 }) { return cached }
+      let found = try FaceDetector.faces(in: decoded)
+      decoded.faces.withLock { $0 = found }
+      return found
     case .regions:
       throw ImagingError(
         operation: "focus \(finder.rawValue)", path: decoded.path,
