@@ -4,7 +4,8 @@
 # with coverage instrumentation (-sanitize=fuzzer) and AddressSanitizer:
 #
 #   C targets    CSystem (SHA-256 through libcrypto, syncfs), CVipsShim (libvips wrappers):
-#                every .c file, plus a module map over each include/ directory
+#                every .c file, plus a module map over each include/ directory; CFaceDetect
+#                (C++ over OpenCV's cascade detector): every .cpp file
 #   system libs  CVips, CTurboJPEG, CYAML, CSQLite: their module maps in Sources/, linked through
 #                pkg-config
 #   Swift        CropGeometry, CropSupport, CropSpec, CropPlan, CropImaging, CropStore,
@@ -64,6 +65,26 @@ MAP
     module_dirs+=("$out/modules/$target")
   fi
 done
+
+# CFaceDetect (C++ over OpenCV, which Debian ships without a pkg-config file): its .cpp files,
+# instrumented, with the headers through the target's `opencv4` link, as SwiftPM builds it.
+face_dir="$root/Sources/CFaceDetect"
+cxx="$(dirname "$cc")/clang++"
+mapfile -t face_sources < <(find "$face_dir" -name '*.cpp' | sort)
+for cpp in "${face_sources[@]}"; do
+  object="$out/CFaceDetect-$(basename "$cpp" .cpp).o"
+  "$cxx" -c -O1 -g $clang_san -I"$face_dir/include" -I"$face_dir/opencv4" "$cpp" -o "$object"
+  c_objects+=("$object")
+done
+mkdir -p "$out/modules/CFaceDetect"
+cat > "$out/modules/CFaceDetect/module.modulemap" <<MAP
+module CFaceDetect {
+  umbrella "$face_dir/include"
+  export *
+}
+MAP
+module_dirs+=("$out/modules/CFaceDetect")
+vips_libs="$vips_libs -lopencv_objdetect -lopencv_imgproc -lopencv_core -lstdc++"
 
 swift_flags=(-O -g -sanitize="$sanitizers" -parse-as-library -swift-version 6
   -package-name "$package_name" -I "$out" -I "$root/Sources/CYAML" -I "$root/Sources/CVips"
