@@ -3,7 +3,7 @@
 
   bench.py rounds  NAME TOOL...          time TOOLs in alternating rounds -> results/NAME.json
   bench.py verify  JOB TOOL...           check every output of each TOOL (job A, B or C)
-  bench.py scale   N...                  time cropjob job A over N hard-linked sources each
+  bench.py scale   N[:plan]...           plan, run, no-op re-run over N hard-linked sources (issue 14)
   bench.py table                         print the markdown tables from results/
 
 Work folder: $BENCH_WORK (default $TMPDIR/cropjob-bench). A TOOL is a script cmd/TOOL.sh that writes
@@ -243,23 +243,105 @@ def verify(job, tools):
 
 
 # ---------------------------------------------------------------- scale
-def scale(ns):
+def timed(argv):
+    """Runs argv (stdout discarded) under /usr/bin/time: wall s, CPU s, peak RSS KiB, exit code."""
+    tfile = os.path.join(W, "tmp", "time-scale")
+    os.makedirs(os.path.dirname(tfile), exist_ok=True)
+    t0 = time.perf_counter()
+    p = subprocess.run(["/usr/bin/time", "-f", "%e %U %S %M", "-o", tfile] + argv,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    wall = time.perf_counter() - t0
+    e, u, s, m = open(tfile).read().split()[-4:]
+    if p.returncode != 0:
+        sys.stderr.write(f"{' '.join(argv)}: exit {p.returncode}\n{p.stderr[-2000:]}\n")
+    return {"wall": wall, "cpu": float(u) + float(s), "rss_kib": int(m), "rc": p.returncode}
+
+
+def link_sources(n):
+    """src-N/dNNNN/sNNNNNNN.jpg: N hard links to the eleven photos, in folders of 1,000."""
+    photos = sorted(f for f in os.listdir("photos") if f.endswith(".jpg"))
+    d = f"src-{n}"
+    marker = os.path.join(d, ".complete")
+    if os.path.exists(marker):
+        return
+    for i in range(n):
+        folder = os.path.join(d, f"d{i // 1000:04d}")
+        if i % 1000 == 0:
+            os.makedirs(folder, exist_ok=True)
+        path = os.path.join(folder, f"s{i:07d}.jpg")
+        if not os.path.exists(path):
+            os.link(os.path.join("photos", photos[i % len(photos)]), path)
+    open(marker, "w").close()
+
+
+def folder_bytes(path):
+    return sum(os.path.getsize(os.path.join(path, f)) for f in os.listdir(path)) if os.path.isdir(path) else 0
+
+
+def scale(specs):
+    """specs: N (plan, plan --format json, run, no-op re-run) or N:plan (the two plans only).
+    Run in $BENCH_WORK/scale with the job files S<N>.yaml; $CROPJOB is the binary."""
+    cj = os.environ["CROPJOB"]
     recs = []
-    for n in ns:
-        tool = f"cj-S{n}"
-        rec = run_one(tool)
-        with open(os.path.join(W, "out", tool, "cropjob-manifest.json")) as f:
-            manifest = f.read()
-        written = manifest.count('"sha256"') // 2   # output + source hash per entry
-        rec.update({"n": n, "written": written})
-        print(f"  scale {n:6d} sources: {rec['wall']:8.2f} s wall, {rec['wall'] / n * 1000:6.2f} ms/image, "
-              f"{rec['cpu'] / n * 1000:6.2f} ms cpu/image, {rec['rss_kib'] / 1024:6.0f} MiB peak, load {rec['load']}, "
-              f"manifest entries ~{written}", flush=True)
+    for spec in specs:
+        n, _, only = spec.partition(":")
+        n = int(n)
+        link_sources(n)
+        job = f"S{n}.yaml"
+        rec = {"n": n, "outputs": 2 * n, "load": loadavg()}
+        shutil.rmtree(f"out-{n}", ignore_errors=True)
+        rec["plan"] = timed([cj, "plan", job])
+        rec["plan_json"] = timed([cj, "plan", job, "--format", "json"])
+        if only != "plan":
+            rec["run"] = timed([cj, "run", job, "-q"])
+            rec["noop"] = timed([cj, "run", job, "-q"])
+            rec["state_bytes"] = folder_bytes(f"out-{n}/.cropjob")
+            manifest = f"out-{n}/cropjob-manifest.json"
+            rec["manifest_bytes"] = os.path.getsize(manifest) if os.path.exists(manifest) else 0
+        print("  " + scale_row(rec), flush=True)
         recs.append(rec)
     os.makedirs(RES, exist_ok=True)
     path = os.path.join(RES, "scale.json")
     json.dump({"meta": {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}, "records": recs},
               open(path, "w"), indent=1)
+    print("\n".join(scale_table(recs)))
+
+
+def scale_row(r):
+    def cell(t, per=None, unit=""):
+        if t is None:
+            return "–"
+        if t["rc"] != 0:
+            return f"exit {t['rc']}"
+        rate = f" ({per(t)}{unit})" if per else ""
+        return f"{t['wall']:.1f} s{rate}, {t['rss_kib'] / 1024:.0f} MiB"
+    n, outs = r["n"], r["outputs"]
+    cols = [f"{n:,}", cell(r["plan"]), cell(r["plan_json"]),
+            cell(r.get("run"), lambda t: f"{1000 * t['cpu'] / n:.1f}", " ms CPU/image"),
+            cell(r.get("noop"), lambda t: f"{1e6 * t['cpu'] / outs:.0f}", " µs CPU/output"),
+            f"{r['state_bytes'] / 2**20:.1f} MiB" if "state_bytes" in r else "–",
+            f"{r['manifest_bytes'] / 2**20:.1f} MiB" if "manifest_bytes" in r else "–", r["load"]]
+    return "| " + " | ".join(str(c) for c in cols) + " |"
+
+
+def scale_table(recs):
+    out = ["| sources | `plan` | `plan --format json` | `run` | no-op re-run | state | manifest | load at start |",
+           "|---|---|---|---|---|---|---|---|"]
+    out += [scale_row(r) for r in recs]
+    full = [r for r in recs if "run" in r]
+    if len(full) >= 2:
+        a, b = full[0], full[-1]
+        for key, name in (("plan", "plan"), ("run", "run")):
+            out.append(f"Peak RSS of `{name}`, {a['n']:,} → {b['n']:,} sources: "
+                       f"{b[key]['rss_kib'] / a[key]['rss_kib']:.2f}x (target ≤ 1.2x).")
+    for r in recs:
+        if r["n"] >= 1_000_000:
+            out.append(f"`plan` of {r['n']:,} sources: {r['plan']['rss_kib'] / 1024:.0f} MiB (target ≤ 400 MiB).")
+    if full:
+        b = full[-1]
+        out.append(f"No-op re-run at {b['n']:,} sources: {1e6 * b['noop']['cpu'] / b['outputs']:.0f} µs CPU per output "
+                   f"(target ≤ 20 µs).")
+    return out
 
 
 # ---------------------------------------------------------------- tables
@@ -332,18 +414,10 @@ def table():
     p = os.path.join(RES, "scale.json")
     if os.path.exists(p):
         d = json.load(open(p))
-        recs = d["records"]
-        out += ["", "### Scale (job A recipe over N hard-linked copies of 224 varied crops of the corpus)", "",
-                f"{d['meta']['date']}, one run each.", "",
-                "| sources | wall s | ms/image | CPU ms/image | peak RSS MiB | load at start |", "|---|---|---|---|---|---|"]
-        for r in recs:
-            out.append(f"| {r['n']} | {r['wall']:.1f} | {1000 * r['wall'] / r['n']:.2f} | {1000 * r['cpu'] / r['n']:.2f} | "
-                       f"{r['rss_kib'] / 1024:.0f} | {r['load']} |")
-        if len(recs) >= 2:
-            a, b = recs[0], recs[-1]
-            out += ["", f"{a['n']} → {b['n']}: time/image {100 * ((b['wall'] / b['n']) / (a['wall'] / a['n']) - 1):+.1f} % "
-                        f"(CPU/image {100 * ((b['cpu'] / b['n']) / (a['cpu'] / a['n']) - 1):+.1f} %), "
-                        f"peak memory {100 * (b['rss_kib'] / a['rss_kib'] - 1):+.1f} % (targets: within 10 % and 20 %)."]
+        out += ["", "### Scale (issue 14: hard links to eleven 640-px JPEGs in folders of 1,000; "
+                    "circle 96 px as PNG and JPEG per photo)", "",
+                f"{d['meta']['date']}, one run each; wall time and peak RSS (CPU per image or output in brackets).", ""]
+        out += scale_table(d["records"])
     print("\n".join(out))
 
 

@@ -42,6 +42,9 @@ public final class Executor: Sendable {
   struct RunState: Sendable {
     let check: UpToDateCheck
     let entries = LockedBox([String: Manifest.Entry]())
+    /// Outputs found up to date (indices in the plan): their entries are the state's, looked
+    /// up only if the manifest is written.
+    let upToDate = LockedBox([Int]())
     let writer: StateWriter
     /// Recorded outputs this run found pruned or gone: forgotten by the state at the end.
     let forgotten = LockedBox([String]())
@@ -69,9 +72,7 @@ public final class Executor: Sendable {
     state.summary.withLock { $0.planned = selected.count }
     reporter.report(.started(total: selected.count, upToDate: 0))
     reportPlanFailures(state)
-    for folder in Set(selected.map { PathText.deletingLastComponent(plan.outputs[$0].absolutePath) }) {
-      AtomicWriter.removeStaleTemporaries(in: folder)
-    }
+    for folder in outputFolders(selected) { AtomicWriter.removeStaleTemporaries(in: folder) }
     let stages = Set(selected.map { plan.outputs[$0].stage }).sorted()
     for stage in stages where !shouldStop(state) {
       var byDecode: [DecodeKey: [Int]] = [:]
@@ -132,16 +133,21 @@ public final class Executor: Sendable {
         "cannot read the source: \(error is AtomicWriter.WriteError ? "\(error)" : AtomicWriter.reason(error))")
     }
     var pending: [(Int, String)] = []
+    var upToDate: [Int] = []
     for i in task.outputs {
       let output = plan.outputs[i]
       let key = state.check.key(of: output, source: record)
-      if state.check.isUpToDate(output, key: key), let old = state.previous[output.path] {
-        state.entries.withLock { $0[output.path] = old }
-        state.summary.withLock { $0.upToDate += 1 }
+      if state.check.isUpToDate(output, key: key) {
+        upToDate.append(i)
         reporter.report(.skipped(path: output.path))
       } else {
         pending.append((i, key))
       }
+    }
+    if !upToDate.isEmpty {
+      // One lock per source, not per output.
+      state.upToDate.withLock { $0 += upToDate }
+      state.summary.withLock { $0.upToDate += upToDate.count }
     }
     guard !pending.isEmpty, !Cancellation.isCancelled else { return }
     let pixels = header.width * header.height / max(1, source.loadShrink * source.loadShrink)
@@ -163,6 +169,27 @@ public final class Executor: Sendable {
       if Cancellation.isCancelled { return }
       write(i, key: key, from: decoded, record: record, state: state)
     }
+  }
+
+  /// The folders the outputs among `selected` are written to, each once. Outputs come source
+  /// by source, so a folder's outputs are mostly consecutive; absolute output paths are
+  /// standardised (no trailing or doubled `/`), so the folder is what precedes the last `/`.
+  func outputFolders(_ selected: [Int]) -> Set<String> {
+    var folders = Set<String>()
+    var last: Substring = ""
+    for i in selected {
+      let path = plan.outputs[i].absolutePath
+      guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")), slash != path.startIndex else {
+        folders.insert(PathText.deletingLastComponent(path))
+        continue
+      }
+      let folder = path[..<slash]
+      if folder != last {
+        folders.insert(String(folder))
+        last = folder
+      }
+    }
+    return folders
   }
 
   /// Renders, encodes and writes one output, and records it.

@@ -10,7 +10,8 @@ extension Executor {
   /// what the state records as written by cropjob.
   func reportStale(selected: [Int], state: RunState) {
     let planned = Set(plan.outputs.map(\.path))
-    for path in state.previous.keys.sorted() where !planned.contains(path) {
+    // Only the stale paths are sorted (a re-run sorted every recorded path).
+    for path in state.previous.keys.filter({ !planned.contains($0) }).sorted() {
       let entry = state.previous[path]!
       if !owns(sourcePath: entry.source.path) { continue }
       let absolute = (plan.outputRoot as NSString).appendingPathComponent(path)

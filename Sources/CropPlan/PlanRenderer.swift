@@ -84,26 +84,26 @@ public enum PlanRenderer {
   }
 
   static func json(_ plan: Plan, _ indices: [Int], _ upToDate: Set<String>) -> String {
-    let outputs = indices.map { i -> OutputJSON in
-      let o = plan.outputs[i]
-      let s = plan.sources[o.sourceIndex]
-      let focus = o.place.focus.name
-      return OutputJSON(
-        job: o.job, source: s.path, path: o.path, key: OutputKey.recipeKey(o.recipe, engine: plan.engineVersion),
-        width: o.geometry.outputSize.width, height: o.geometry.outputSize.height,
-        format: o.encode.options.format.rawValue, quality: o.encode.options.quality, maxBytes: o.encode.maxBytes,
-        overBudget: o.encode.maxBytes != nil && o.encode.overBudget != .fail ? o.encode.overBudget.rawValue : nil,
-        colour: o.encode.colour == .srgb ? nil : o.encode.colour.rawValue, crop: o.geometry.sourceRegion,
-        scale: o.geometry.scale, angle: o.geometry.angle, centre: o.geometry.centre,
-        focus: focus, loadShrink: s.loadShrink, stage: o.stage, upToDate: upToDate.contains(o.path),
-        notes: o.geometry.notes.map(\.description))
-    }
-    let value = PlanJSON(
-      jobFile: plan.jobFile.path, outputRoot: plan.outputRoot, runnable: plan.isRunnable, sources: plan.sources.count,
-      decodes: decodeCount(plan, indices), outputs: outputs, issues: plan.issues)
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    return String(decoding: (try? encoder.encode(value)) ?? Data(), as: UTF8.self)
+    var bytes: [UInt8] = []
+    writeJSON(plan, selected: indices, upToDate: upToDate) { bytes += $0 }
+    if bytes.last == 0x0a { bytes.removeLast() }
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// The JSON of one output (`OutputJSON`).
+  static func outputJSON(_ plan: Plan, _ i: Int, _ upToDate: Set<String>) -> OutputJSON {
+    let o = plan.outputs[i]
+    let s = plan.sources[o.sourceIndex]
+    let focus = o.place.focus.name
+    return OutputJSON(
+      job: o.job, source: s.path, path: o.path, key: OutputKey.recipeKey(o.recipe, engine: plan.engineVersion),
+      width: o.geometry.outputSize.width, height: o.geometry.outputSize.height,
+      format: o.encode.options.format.rawValue, quality: o.encode.options.quality, maxBytes: o.encode.maxBytes,
+      overBudget: o.encode.maxBytes != nil && o.encode.overBudget != .fail ? o.encode.overBudget.rawValue : nil,
+      colour: o.encode.colour == .srgb ? nil : o.encode.colour.rawValue, crop: o.geometry.sourceRegion,
+      scale: o.geometry.scale, angle: o.geometry.angle, centre: o.geometry.centre,
+      focus: focus, loadShrink: s.loadShrink, stage: o.stage, upToDate: upToDate.contains(o.path),
+      notes: o.geometry.notes.map(\.description))
   }
 
   /// Graphviz: one cluster per job, a box per decode, a note per output; `from:` chains

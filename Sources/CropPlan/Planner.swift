@@ -166,16 +166,21 @@ public struct Planner: Sendable {
     let headers = self.headers
     headers.start()  // before the threads (libvips' start-up is not thread-safe)
     let results = ConcurrentMap.map(sources) { source -> (SourceHeader?, String?) in
-      let attributes = try? FileManager.default.attributesOfItem(atPath: source.absolutePath)
-      guard let attributes else { return (nil, "cannot read the file (missing or permission denied)") }
-      if let size = attributes[.size] as? Int, size > limits.maxFileBytes {
-        return (nil, "the file is \(size) bytes; the limit is \(limits.maxFileBytes) (limits.max_file_bytes)")
+      // One `stat` per source: a re-run over unchanged photos (a cache hit) reads no file.
+      guard let status = SourceFileStatus.of(path: source.absolutePath) else {
+        return (nil, "cannot read the file (missing or permission denied)")
       }
-      guard FileManager.default.isReadableFile(atPath: source.absolutePath) else {
-        return (nil, "permission denied")
+      if status.size > limits.maxFileBytes {
+        return (nil, "the file is \(status.size) bytes; the limit is \(limits.maxFileBytes) (limits.max_file_bytes)")
       }
       do {
-        let header = try headers.header(path: source.absolutePath)
+        let header: SourceHeader
+        if let known = headers.knownHeader(path: source.absolutePath, status: status) {
+          header = known
+        } else {
+          guard access(source.absolutePath, R_OK) == 0 else { return (nil, "permission denied") }
+          header = try headers.header(path: source.absolutePath)
+        }
         if header.width * header.height > limits.maxPixels {
           return (
             nil,

@@ -97,16 +97,36 @@ public enum SourceExpansion {
     return (path.hasPrefix("/") ? "/" : "") + parts.joined(separator: "/")
   }
 
-  /// Regular files below `root`, as relative paths, sorted; symlinked folders are not followed.
+  /// Regular files below `root`, as relative paths, sorted; symlinks (to files or folders) and
+  /// names starting with `.` are skipped. `readdir` with the entry's type: no `stat` per file
+  /// (a batch walks a million of them), one `lstat` only where the file system gives no type.
   private static func walk(_ root: String) -> [String] {
-    guard let enumerator = FileManager.default.enumerator(atPath: root) else { return [] }
     var files: [String] = []
-    while let next = enumerator.nextObject() as? String {
-      if PathText.lastComponent(next).hasPrefix(".") {
-        if enumerator.fileAttributes?[.type] as? FileAttributeType == .typeDirectory { enumerator.skipDescendants() }
-        continue
+    var folders: [String] = [""]
+    while let relative = folders.popLast() {
+      let folder = relative.isEmpty ? root : root + "/" + relative
+      guard let stream = opendir(folder) else { continue }
+      defer { closedir(stream) }
+      while let entry = readdir(stream) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+          String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        }
+        guard !name.hasPrefix(".") else { continue }
+        let path = relative.isEmpty ? name : relative + "/" + name
+        var type = entry.pointee.d_type
+        if type == UInt8(DT_UNKNOWN) {
+          var status = stat()
+          guard lstat(folder + "/" + name, &status) == 0 else { continue }
+          type =
+            (status.st_mode & S_IFMT) == S_IFDIR
+            ? UInt8(DT_DIR) : (status.st_mode & S_IFMT) == S_IFREG ? UInt8(DT_REG) : 0
+        }
+        if type == UInt8(DT_DIR) {
+          folders.append(path)
+        } else if type == UInt8(DT_REG) {
+          files.append(path)
+        }
       }
-      if enumerator.fileAttributes?[.type] as? FileAttributeType == .typeRegular { files.append(next) }
     }
     return files.sorted()
   }

@@ -1,3 +1,9 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// Image formats cropjob reads. Anything else is refused before decoding.
 public enum InputFormat: String, Sendable, Codable, CaseIterable {
   case jpeg, png, webp, tiff, gif, heif
@@ -48,6 +54,30 @@ public struct SourceHeader: Sendable, Hashable, Codable {
   public var largestShrink: Int { max(1, min(storedWidth, storedHeight)) }
 }
 
+/// What one `stat` of a source says: the planner stats each source once and hands this to the
+/// header reader, so that a reader that caches headers by identity needs no stat of its own.
+public struct SourceFileStatus: Sendable, Hashable {
+  public var size: Int64
+  /// Modification time in nanoseconds since 1970.
+  public var mtime: Int64
+  public var inode: UInt64
+
+  public init(size: Int64, mtime: Int64, inode: UInt64) {
+    self.size = size
+    self.mtime = mtime
+    self.inode = inode
+  }
+
+  /// `stat` of `path` (following links), or nil when it cannot be stat'ed.
+  public static func of(path: String) -> SourceFileStatus? {
+    var info = stat()
+    guard stat(path, &info) == 0 else { return nil }
+    return SourceFileStatus(
+      size: Int64(info.st_size), mtime: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec),
+      inode: UInt64(info.st_ino))
+  }
+}
+
 /// Reads source headers for the planner: the imaging stage supplies the libvips reader
 /// (`VipsHeaderReader`); tests may give another.
 public protocol SourceHeaderReading: Sendable {
@@ -57,4 +87,13 @@ public protocol SourceHeaderReading: Sendable {
   func start()
   /// The header of the file at `path`; the error's description names the problem.
   func header(path: String) throws -> SourceHeader
+  /// The header of the file at `path` when it is known without reading the file (a cache
+  /// keyed by `status`), else nil: the planner then checks that the file is readable and
+  /// calls `header(path:)`.
+  func knownHeader(path: String, status: SourceFileStatus) -> SourceHeader?
+}
+
+extension SourceHeaderReading {
+  /// No cache: every header is read.
+  public func knownHeader(path: String, status: SourceFileStatus) -> SourceHeader? { nil }
 }

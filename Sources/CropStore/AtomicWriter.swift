@@ -38,6 +38,16 @@ public enum AtomicWriter {
   /// the rename are fsynced before returning; without it, call `syncFileSystem(containing:)`
   /// once the batch is written.
   public static func write(_ bytes: [UInt8], to path: String, durable: Bool = true) throws(WriteError) {
+    try write(to: path, durable: durable) { (emit) throws(WriteError) in try emit(bytes) }
+  }
+
+  /// `write(_:to:durable:)` for a file made piece by piece: `produce` passes each piece to the
+  /// function it is given, in order (a manifest of a million outputs is never one array).
+  /// Nothing appears at `path` unless `produce` returns.
+  public static func write(
+    to path: String, durable: Bool = true,
+    _ produce: (_ emit: ([UInt8]) throws(WriteError) -> Void) throws(WriteError) -> Void
+  ) throws(WriteError) {
     let folder = PathText.deletingLastComponent(path)
     try createFolders(folder)
     let temporary = (folder as NSString).appendingPathComponent(
@@ -49,20 +59,34 @@ public enum AtomicWriter {
       guard fd >= 0 else { throw WriteError(path: path, message: "cannot create a file: \(errnoText())") }
     }
     var linked = !unnamed
+    var closed = false
     func fail(_ what: String) -> WriteError {
       let message = "\(what): \(errnoText())"
       close(fd)
+      closed = true
       if linked { unlink(temporary) }
       return WriteError(path: path, message: message)
     }
-    var written = 0
-    while written < bytes.count {
-      let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, bytes.count - written) }
-      if n < 0 {
-        if errno == EINTR { continue }
-        throw fail("write failed")
+    func emit(_ bytes: [UInt8]) throws(WriteError) {
+      var written = 0
+      while written < bytes.count {
+        let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, bytes.count - written) }
+        if n < 0 {
+          if errno == EINTR { continue }
+          throw fail("write failed")
+        }
+        written += n
       }
-      written += n
+    }
+    do {
+      try produce(emit)
+    } catch {
+      // A failed `emit` has closed the file; an error of `produce` itself has not.
+      if !closed {
+        close(fd)
+        if linked { unlink(temporary) }
+      }
+      throw error
     }
     if durable && fsync(fd) != 0 { throw fail("fsync failed") }
     // A new file is linked straight under its name (no temporary name that a kill -9

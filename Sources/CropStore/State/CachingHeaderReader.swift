@@ -22,6 +22,13 @@ public final class CachingHeaderReader: SourceHeaderReading {
   /// Headers read through the wrapped reader so far (the cache's misses).
   public var headersRead: Int { misses.load(ordering: .relaxed) }
 
+  public func knownHeader(path: String, status: SourceFileStatus) -> SourceHeader? {
+    guard let facts = sources[path],
+      facts.identity == FileIdentity(size: status.size, mtime: status.mtime, inode: status.inode)
+    else { return nil }
+    return facts.header
+  }
+
   public func header(path: String) throws -> SourceHeader {
     if let facts = sources[path], let identity = FileIdentity.of(path: path), identity == facts.identity {
       return facts.header

@@ -8,9 +8,10 @@ public enum OverwriteGuard {
   /// The planned outputs among `selected` whose path holds a file the state does not record
   /// as cropjob's, sorted by path.
   public static func conflicts(plan: Plan, selected: [Int], state: StateSnapshot) -> [PlannedOutput] {
-    selected.map { plan.outputs[$0] }.filter { output in
-      !state.isOwn(output.path) && FileIdentity.of(path: output.absolutePath) != nil
-    }.sorted { $0.path < $1.path }
+    // Indices first: copying every planned output to filter them doubled a batch's plan.
+    selected.filter { i in
+      !state.isOwn(plan.outputs[i].path) && FileIdentity.of(path: plan.outputs[i].absolutePath) != nil
+    }.map { plan.outputs[$0] }.sorted { $0.path < $1.path }
   }
 
   /// The line that reports one conflict.

@@ -53,7 +53,15 @@ struct PlanCommand: ParsableCommand {
   {
     let selected = plan.selectedOutputs(shard: shard)
     let check = UpToDateCheck(plan: plan, state: state)
-    Console.out(PlanRenderer.render(plan, format: format, selected: selected, upToDate: check.upToDatePaths(selected)))
+    let upToDate = check.upToDatePaths(selected)
+    if format == .json {
+      // Streamed: a plan of a million outputs is never held as one string.
+      PlanRenderer.writeJSON(plan, selected: selected, upToDate: upToDate) {
+        FileHandle.standardOutput.write(Data($0))
+      }
+    } else {
+      Console.out(PlanRenderer.render(plan, format: format, selected: selected, upToDate: upToDate))
+    }
     let conflicts = OverwriteGuard.conflicts(plan: plan, selected: selected, state: state)
     for output in conflicts {
       let line = "\(overwrite ? "warning" : "error"): \(OverwriteGuard.message(output))"
