@@ -428,7 +428,7 @@ if __name__ == "__main__":
     elif cmd == "verify":
         sys.exit(verify(args[0], args[1:]))
     elif cmd == "scale":
-        scale([int(a) for a in args])
+        scale(args)
     elif cmd == "table":
         table()
     else:

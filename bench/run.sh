@@ -24,9 +24,9 @@
 # run), PEERS_A / PEERS_B / PEERS_C
 # (space-separated tool names, see gen()), CROPJOB_BIN (use this binary instead of building),
 # CROPJOB_ARGS (extra arguments for every timed `cropjob run`).
-# Example: bench/run.sh                                  # everything, ~30 min on 2 cores
-#          RUNS=3 SCALE= bench/run.sh gen bench verify table
-#          JOBS=C RUNS=2 SCALE= bench/run.sh setup corpus gen bench verify table   # job C only
+# Example: bench/run.sh                                  # everything, ~30 min on 2 cores + ~40 for scale
+#          RUNS=3 SCALE= SCALE_PLAN= bench/run.sh gen bench verify table
+#          JOBS=C RUNS=2 SCALE= SCALE_PLAN= bench/run.sh setup corpus gen bench verify table   # job C only
 # Only ratios measured in the same run hold on a shared machine; the table gives the load average.
 # On a machine shared with other work (builds of other sessions), run.sh puts itself and everything
 # it times in a scheduler autogroup of its own at nice $BENCH_NICE (default -15; needs root, set
