@@ -13,6 +13,7 @@ Each run is timed by /usr/bin/time (wall, user+sys CPU of the whole process tree
 largest single process) and the wall time is also taken around it here; one round runs every tool
 once, the order rotating from round to round, after RUNS_WARMUP (1) uncounted rounds.
 """
+import errno
 import glob
 import json
 import os
@@ -269,8 +270,28 @@ def link_sources(n):
         if i % 1000 == 0:
             os.makedirs(folder, exist_ok=True)
         path = os.path.join(folder, f"s{i:07d}.jpg")
-        if not os.path.exists(path):
-            os.link(os.path.join("photos", photos[i % len(photos)]), path)
+        if os.path.exists(path):
+            continue
+        # ext4 allows 65,000 links to a file: one more copy of each photo every 50,000 links to it.
+        photo = os.path.join("photos", photos[i % len(photos)])
+        try:
+            os.link(photo, path)
+        except OSError as e:
+            if e.errno != errno.EMLINK:
+                raise
+            k = 1
+            while True:
+                copy = os.path.join("photos", "copies", f"{k}-{photos[i % len(photos)]}")
+                if not os.path.exists(copy):
+                    os.makedirs(os.path.dirname(copy), exist_ok=True)
+                    shutil.copyfile(photo, copy)
+                try:
+                    os.link(copy, path)
+                    break
+                except OSError as e2:
+                    if e2.errno != errno.EMLINK:
+                        raise
+                    k += 1
     open(marker, "w").close()
 
 
@@ -300,11 +321,14 @@ def scale(specs):
             rec["manifest_bytes"] = os.path.getsize(manifest) if os.path.exists(manifest) else 0
         print("  " + scale_row(rec), flush=True)
         recs.append(rec)
-    os.makedirs(RES, exist_ok=True)
-    path = os.path.join(RES, "scale.json")
-    json.dump({"meta": {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}, "records": recs},
-              open(path, "w"), indent=1)
-    print("\n".join(scale_table(recs)))
+        os.makedirs(RES, exist_ok=True)
+        path = os.path.join(RES, "scale.json")
+        # Records of other sizes from an earlier scale run are kept (one size can be re-run alone).
+        old = json.load(open(path))["records"] if os.path.exists(path) else []
+        merged = sorted([r for r in old if r["n"] not in {x["n"] for x in recs}] + recs, key=lambda r: r["n"])
+        json.dump({"meta": {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}, "records": merged},
+                  open(path, "w"), indent=1)
+    print("\n".join(scale_table(merged)))
 
 
 def scale_row(r):
