@@ -272,7 +272,7 @@ def link_sources(n):
         path = os.path.join(folder, f"s{i:07d}.jpg")
         if os.path.exists(path):
             continue
-        # ext4 allows 65,000 links to a file: one more copy of each photo every 50,000 links to it.
+        # ext4 allows 65,000 links to a file: once a photo has that many, links go to a copy of it.
         photo = os.path.join("photos", photos[i % len(photos)])
         try:
             os.link(photo, path)
