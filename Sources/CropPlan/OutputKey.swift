@@ -17,9 +17,18 @@ public enum OutputKey {
         "path=\(path)", "guide=\(parts.guide(guide))", "place=\(parts.place(place))", "scale=\(outputScale)",
         "size=\(geometry.outputSize.width)x\(geometry.outputSize.height)",
         "transform=\(parts.transform(geometry.transform))",
-        "encode=\(parts.encode(encode.options)) max_bytes=\(encode.maxBytes.map(String.init) ?? "-") min_quality=\(encode.minQuality)",
-        "metadata=\(metadata)", "style=circle:\(style.circle) alpha:\(style.alpha) bg:\(style.background)",
-      ]
+        parts.tail(encode: encode, metadata: metadata, style: style) {
+          tail(encode: encode, metadata: metadata, style: style)
+        },
+      ]).joined(separator: "\n")
+  }
+
+  /// The recipe's lines from `encode=` on: the same for most outputs of a batch (memoised).
+  static func tail(encode: EncodeSpec, metadata: MetadataPolicy, style: RenderStyle) -> String {
+    ([
+      "encode=\(PartJSON.encode(encode.options)) max_bytes=\(encode.maxBytes.map(String.init) ?? "-") min_quality=\(encode.minQuality)",
+      "metadata=\(metadata)", "style=circle:\(style.circle) alpha:\(style.alpha) bg:\(style.background)",
+    ]
       // Settings added later appear only when not at their default, so that the outputs of
       // earlier job files keep their keys.
       + (encode.overBudget == .fail ? [] : ["over_budget=\(encode.overBudget.rawValue)"])

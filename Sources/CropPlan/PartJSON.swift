@@ -20,6 +20,7 @@ enum PartJSON {
     var encoders: [EncodeOptions: String] = [:]
     var places: [PlaceKey: String] = [:]
     var transforms: [AffineKey: String] = [:]
+    var tails: [TailKey: String] = [:]
   }
 
   private static let tables = LockedBox(Tables())
@@ -28,6 +29,10 @@ enum PartJSON {
   static func encode(_ value: EncodeOptions) -> String { memo(value, \.encoders) { json(value) } }
   static func place(_ value: PlaceSpec) -> String { memo(PlaceKey(value), \.places) { json(value) } }
   static func transform(_ value: Affine) -> String { memo(AffineKey(value), \.transforms) { json(value) } }
+  /// `OutputKey.tail`: the recipe's encoder, metadata and style lines, made by `make`.
+  static func tail(encode: EncodeSpec, metadata: MetadataPolicy, style: RenderStyle, _ make: () -> String) -> String {
+    memo(TailKey(encode: encode, metadata: metadata, style: style), \.tails, make)
+  }
 
   /// `JSONEncoder` with sorted keys; empty when the value cannot be encoded (a NaN).
   static func json<T: Encodable>(_ value: T) -> String {
@@ -60,6 +65,23 @@ enum PartJSON {
       if let c = place.crop { doubles += [c.x, c.y, c.width, c.height, c.angle] }
       doubles += place.background ?? []
       bits = doubles.map(\.bitPattern)
+    }
+  }
+
+  /// What the recipe's last lines depend on, the background's doubles bit for bit.
+  private struct TailKey: Hashable {
+    var encode: EncodeSpec
+    var metadata: MetadataPolicy
+    var circle: Bool
+    var alpha: Bool
+    var background: [UInt64]
+
+    init(encode: EncodeSpec, metadata: MetadataPolicy, style: RenderStyle) {
+      self.encode = encode
+      self.metadata = metadata
+      circle = style.circle
+      alpha = style.alpha
+      background = style.background.map(\.bitPattern)
     }
   }
 
