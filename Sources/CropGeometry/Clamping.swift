@@ -26,3 +26,28 @@ extension Geometry {
       y: clampAxis(centre.y, source.height, corners.map(\.y)))
   }
 }
+
+extension Geometry {
+  /// Whether `overflow: clamp` leaves the photo no room to move although it does not fill the
+  /// guide: on each axis the rotated, scaled photo is no larger than the guide frame, and on
+  /// one it is smaller, so `clampCentre` centres it, the background shows, and the placement's
+  /// `focus` and `offset` have no effect (`fit: contain` at zoom ≤ 1 on a photo of another
+  /// aspect, cover at a zoom that no longer covers). An exact fit (a square photo, cover, a
+  /// square guide) is not reported: there is nothing to choose. false for an explicit crop or
+  /// another overflow.
+  public static func clampPinsCentre(source: Size, guide: Guide, placement: Placement) -> Bool {
+    guard placement.crop == nil, placement.overflow == .clamp else { return false }
+    let frame = Size(guide.size)
+    let scale =
+      baseScale(fit: placement.fit, source: source, guide: frame, degrees: placement.rotate) * placement.zoom
+    guard scale > 0, let back = Affine.rotation(degrees: placement.rotate).inverted() else { return false }
+    let half = frame.centre
+    let corners = Rect(size: frame).corners.map { back.applyLinear($0 - half) * (1 / scale) }
+    // The valid-centre box on each axis has width W − 2·max(c.x); pinned when it is empty or
+    // a single point (within a millionth of a pixel) on both axes, and empty on one.
+    let slack = 1e-6
+    let freeX = source.width - 2 * corners.map(\.x).max()!
+    let freeY = source.height - 2 * corners.map(\.y).max()!
+    return freeX <= slack && freeY <= slack && min(freeX, freeY) < -slack
+  }
+}

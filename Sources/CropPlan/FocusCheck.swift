@@ -44,4 +44,27 @@ public enum FocusCheck {
     return cutOffMessage(
       focus: Point(x: focus.x * source.width, y: focus.y * source.height), shape: guide.shape, geometry: geometry)
   }
+
+  /// A warning when the job asks to move the photo (a focus other than `centre`, a smart
+  /// strategy, or an `offset`) but `overflow: clamp` centres it on both axes because it fits
+  /// inside the guide (`Geometry.clampPinsCentre`): the request has no effect. nil otherwise.
+  static func noEffectMessage(place: PlaceSpec, guide: Guide, source: Size) -> String? {
+    let placement = Placement(
+      fit: place.fit, zoom: place.zoom, rotate: place.rotate, crop: place.crop, overflow: place.overflow)
+    guard Geometry.clampPinsCentre(source: source, guide: guide, placement: placement) else { return nil }
+    var asked: [String] = []
+    switch place.focus {
+    case .named(let name) where name.point != NamedPosition.centre.point: asked.append("focus")
+    case .point(let p) where p != NamedPosition.centre.point: asked.append("focus")
+    case .smart, .search: asked.append("focus")
+    default: break
+    }
+    if place.offset != .zero { asked.append("offset") }
+    guard !asked.isEmpty else { return nil }
+    let what = asked.joined(separator: " and ")
+    let verb = asked.count > 1 ? "have" : "has"
+    return
+      "\(what) \(verb) no effect: the photo fits inside the guide on both axes, so overflow: clamp "
+      + "centres it (use overflow: fill or shrink to place it, or a larger zoom)"
+  }
 }

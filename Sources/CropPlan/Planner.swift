@@ -76,6 +76,11 @@ public struct Planner: Sendable {
             {
               draft.issue(.warning, job: job.name, source: source.path, output: planned.path, message)
             }
+            if let message = FocusCheck.noEffectMessage(
+              place: place, guide: job.guide, source: photo)
+            {
+              draft.issue(.warning, job: job.name, source: source.path, output: planned.path, message)
+            }
             draft.outputs.append(planned)
           }
         }
