@@ -28,3 +28,10 @@ int cj_pages(VipsImage *image) {
 int cj_has_icc(VipsImage *image) {
   return vips_image_get_typeof(image, VIPS_META_ICC_NAME) != 0;
 }
+
+int cj_xmp(VipsImage *image, const void **data, size_t *length) {
+  *data = NULL;
+  *length = 0;
+  if (!vips_image_get_typeof(image, VIPS_META_XMP_NAME)) return 0;
+  return vips_image_get_blob(image, VIPS_META_XMP_NAME, data, length) ? -1 : 0;
+}

@@ -57,4 +57,10 @@ public struct VipsHeaderReader: SourceHeaderReading {
   public func start() { Vips.start() }
 
   public func header(path: String) throws -> SourceHeader { try SourceHeader.read(path: path) }
+
+  /// The regions in the file's XMP packet (libvips' `xmp-data`), header only.
+  public func storedRegions(path: String) throws -> XMPRegionParser.Reading {
+    guard let packet = try XMPPacket.read(path: path) else { return XMPRegionParser.Reading() }
+    return XMPRegionParser.parse(packet)
+  }
 }

@@ -91,9 +91,14 @@ public protocol SourceHeaderReading: Sendable {
   /// keyed by `status`), else nil: the planner then checks that the file is readable and
   /// calls `header(path:)`.
   func knownHeader(path: String, status: SourceFileStatus) -> SourceHeader?
+  /// The regions stored in the file's XMP packet (`XMPRegionParser`), read only for jobs
+  /// that ask for `focus: regions`; no packet gives no regions and no problem.
+  func storedRegions(path: String) throws -> XMPRegionParser.Reading
 }
 
 extension SourceHeaderReading {
   /// No cache: every header is read.
   public func knownHeader(path: String, status: SourceFileStatus) -> SourceHeader? { nil }
+  /// A reader that knows no regions (test doubles that only give headers).
+  public func storedRegions(path: String) throws -> XMPRegionParser.Reading { XMPRegionParser.Reading() }
 }

@@ -86,6 +86,8 @@ int cj_yoffset(VipsImage *image);
 int cj_orientation(VipsImage *image);
 /// Number of pages (frames), 1 when absent.
 int cj_pages(VipsImage *image);
+/// The XMP packet (`xmp-data`), borrowed from the image: *data is NULL when there is none.
+int cj_xmp(VipsImage *image, const void **data, size_t *length);
 /// 1 when the image carries an ICC profile.
 int cj_has_icc(VipsImage *image);
 

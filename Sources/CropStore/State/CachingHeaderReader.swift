@@ -36,4 +36,9 @@ public final class CachingHeaderReader: SourceHeaderReading {
     misses.add(1, ordering: .relaxed)
     return try reader.header(path: path)
   }
+
+  /// Regions are not cached: they are read from the file, only for jobs that ask for them.
+  public func storedRegions(path: String) throws -> XMPRegionParser.Reading {
+    try reader.storedRegions(path: path)
+  }
 }
