@@ -56,6 +56,10 @@ public struct PlannedSource: Sendable {
   public var stage: Int
   /// Shrink-on-load factor chosen from its largest output.
   public var loadShrink: Int
+  /// The regions stored in its XMP packet (normalised; `StoredRegion.orientedRect(in:)`
+  /// places them on the oriented photo), read only when a job that reads it asks for
+  /// `regions` (nil: not read).
+  public var regions: [StoredRegion]? = nil
 }
 
 /// One file to write.
