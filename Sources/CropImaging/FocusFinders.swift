@@ -4,8 +4,10 @@ import CropSpec
 /// The box finders of `focus` searches, by name: each returns the boxes it finds in a decoded
 /// source, in oriented full-resolution source pixels, in a deterministic order.
 enum FocusFinders {
-  static func boxes(_ finder: BoxFinder, decoded: DecodedSource, place: PlaceSpec) throws(ImagingError)
-    -> [FocusBox]
+  /// `regions`: the boxes the plan read from the file (`PlannedOutput.regionBoxes`), so that
+  /// run and plan agree; none when the plan read none.
+  static func boxes(_ finder: BoxFinder, decoded: DecodedSource, place: PlaceSpec, regions: [FocusBox]?)
+    throws(ImagingError) -> [FocusBox]
   {
     switch finder {
     case .faces:
@@ -16,9 +18,7 @@ enum FocusFinders {
       decoded.faces.withLock { $0 = found }
       return found
     case .regions:
-      throw ImagingError(
-        operation: "focus \(finder.rawValue)", path: decoded.path,
-        message: "focus: \(finder.rawValue) is not available in this build of cropjob")
+      return regions ?? []
     }
   }
 }

@@ -82,6 +82,11 @@ public struct PlannedOutput: Sendable {
   /// The focus found at run time (a smart strategy, or a search: faces, regions, then a
   /// fallback); nil when the focus is fixed.
   public var smartFocus: FocusSpec?
+  /// The regions stored in the source that `focus: regions` uses (filtered by `regions`, in
+  /// oriented source pixels, score 1), read at plan time; nil when the focus does not use
+  /// regions. When `regions` is the first finder and this is not empty, `geometry` is
+  /// already placed about them.
+  public var regionBoxes: [FocusBox]? = nil
   public var encode: EncodeSpec
   public var metadata: MetadataPolicy
   public var style: RenderStyle

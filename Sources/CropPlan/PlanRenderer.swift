@@ -67,6 +67,8 @@ public enum PlanRenderer {
     var angle: Double
     var centre: Point
     var focus: String
+    /// The stored regions `focus: regions` uses (empty: none); absent when it does not.
+    var regions: [FocusBoxRecord]?
     var loadShrink: Int
     var stage: Int
     var upToDate: Bool
@@ -102,8 +104,8 @@ public enum PlanRenderer {
       overBudget: o.encode.maxBytes != nil && o.encode.overBudget != .fail ? o.encode.overBudget.rawValue : nil,
       colour: o.encode.colour == .srgb ? nil : o.encode.colour.rawValue, crop: o.geometry.sourceRegion,
       scale: o.geometry.scale, angle: o.geometry.angle, centre: o.geometry.centre,
-      focus: focus, loadShrink: s.loadShrink, stage: o.stage, upToDate: upToDate.contains(o.path),
-      notes: o.geometry.notes.map(\.description))
+      focus: focus, regions: o.regionBoxes?.map(FocusBoxRecord.init), loadShrink: s.loadShrink, stage: o.stage,
+      upToDate: upToDate.contains(o.path), notes: o.geometry.notes.map(\.description))
   }
 
   /// Graphviz: one cluster per job, a box per decode, a note per output; `from:` chains

@@ -1,3 +1,5 @@
+import CropGeometry
+import CropSpec
 import CropSupport
 import Foundation
 
@@ -32,4 +34,54 @@ extension Planner {
   }
 
   struct ReadFailure: Error { var message: String }
+}
+
+extension Planner {
+  /// Whether `place` uses the stored regions: a focus search naming `regions`, and no
+  /// explicit crop (which ignores the focus).
+  static func usesRegions(_ place: PlaceSpec) -> Bool {
+    guard place.crop == nil, case .search(let search) = place.focus else { return false }
+    return search.finders.contains(.regions)
+  }
+
+  /// The sources (indices) whose regions some job needs, after overrides.
+  func regionSources(_ draft: PlanDraft) -> Set<Int> {
+    var result = Set<Int>()
+    for job in draft.file.jobs {
+      for (index, _) in draft.jobSources[job.name] ?? [] {
+        let place = draft.overrides.place(job.place, job: job.name, source: draft.sources[index])
+        if Self.usesRegions(place) { result.insert(index) }
+      }
+    }
+    return result
+  }
+
+  /// The source's regions of the types `place` selects, as boxes in oriented source pixels
+  /// (origin `region`, score 1), in the order the file lists them; nil when `place` does not
+  /// use regions.
+  static func regionBoxes(place: PlaceSpec, source: PlannedSource, header: SourceHeader) -> [FocusBox]? {
+    guard usesRegions(place) else { return nil }
+    let types = Set(place.effectiveRegionTypes.map(\.rawValue))
+    return (source.regions ?? []).compactMap { region -> FocusBox? in
+      guard let kind = region.kind, types.contains(kind.rawValue) else { return nil }
+      return FocusBox(
+        rect: region.orientedRect(in: header), origin: .region(name: region.name, type: kind.rawValue), score: 1)
+    }
+  }
+
+  /// The geometry placed about the region boxes when `regions` is the search's first finder
+  /// and a box lies on the photo (what `run` will find too); nil otherwise (the geometry is
+  /// then decided at run time, or by a fixed fallback).
+  static func placeAboutRegions(
+    _ boxes: [FocusBox]?, place: PlaceSpec, source: Size, guide: Guide, placement: Placement, outputScale: Double
+  ) -> PlacementResult? {
+    guard let boxes, !boxes.isEmpty, case .search(let search) = place.focus, search.finders.first == .regions,
+      let found = Geometry.placeAboutBoxes(
+        boxes, padding: place.effectiveFacePadding, source: source, guide: guide, placement: placement,
+        outputScale: outputScale)
+    else { return nil }
+    var geometry = found.geometry
+    geometry.notes += found.notes
+    return geometry
+  }
 }

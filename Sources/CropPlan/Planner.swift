@@ -26,6 +26,7 @@ public struct Planner: Sendable {
     var draft = PlanDraft(file: file, root: root)
     draft.expandSources()
     readHeaders(&draft.sources)
+    readRegions(&draft, of: regionSources(draft))
     let stages = Self.stages(of: file.jobs)
     let jobsInOrder = file.jobs.enumerated().sorted {
       (stages[$0.element.name]!, $0.offset) < (stages[$1.element.name]!, $1.offset)
@@ -110,7 +111,13 @@ public struct Planner: Sendable {
     let problems = Geometry.validate(
       source: sourceSize, guide: job.guide, placement: placement, outputScale: outputScale)
     guard problems.isEmpty else { return .failure(PlanProblem(message: problems.joined(separator: "; "))) }
-    let geometry = Geometry.place(source: sourceSize, guide: job.guide, placement: placement, outputScale: outputScale)
+    var geometry = Geometry.place(source: sourceSize, guide: job.guide, placement: placement, outputScale: outputScale)
+    let regionBoxes = Self.regionBoxes(place: place, source: source, header: header)
+    if let placed = Self.placeAboutRegions(
+      regionBoxes, place: place, source: sourceSize, guide: job.guide, placement: placement, outputScale: outputScale)
+    {
+      geometry = placed
+    }
     let format = spec.encode.options.format
     let circle = job.guide.shape == .circle
     let alpha =
@@ -125,8 +132,8 @@ public struct Planner: Sendable {
       PlannedOutput(
         job: job.name, sourceIndex: sourceIndex, entry: entry, sizeIndex: sizeIndex, path: relative,
         absolutePath: (root as NSString).appendingPathComponent(relative), guide: job.guide, place: place,
-        outputScale: outputScale, geometry: geometry, smartFocus: smart, encode: spec.encode, metadata: spec.metadata,
-        style: style, stage: stage))
+        outputScale: outputScale, geometry: geometry, smartFocus: smart, regionBoxes: regionBoxes, encode: spec.encode,
+        metadata: spec.metadata, style: style, stage: stage))
   }
 
   struct PlanProblem: Error { var message: String }
