@@ -1,35 +1,26 @@
 import CropGeometry
 
-/// A found box as `plan --format json` writes it (and the manifest can): the rectangle in
-/// oriented source pixels, where it comes from, and its score.
+/// A found box as `plan --format json` writes it, with the fields and spellings of the
+/// manifest's box record (`Manifest.BoxRecord`): the box in oriented source pixels, the box
+/// grown by `face_padding`, its origin, its score, and whether the placement keeps it inside
+/// the guide.
 public struct FocusBoxRecord: Codable, Sendable, Hashable {
-  public var x: Double
-  public var y: Double
-  public var width: Double
-  public var height: Double
-  /// `region` (stored in the photo) or `detector`.
+  public var rect: Rect
+  /// Grown by `face_padding` and clipped to the photo; absent when off the photo.
+  public var padded: Rect?
+  /// `region <type> "<name>"` or `detector <name>` (`FocusBox.Origin.description`).
   public var origin: String
-  /// A region's type (`face`, `pet`, `focus`, `barcode`).
-  public var type: String?
-  /// A region's name, or the detector's name.
-  public var name: String?
-  /// 1 for a stored region; the detector's confidence otherwise.
+  /// 1 for a stored region.
   public var score: Double
+  /// Whether the plan's placement keeps it inside the guide; absent when the plan did not
+  /// place the photo about these boxes (another finder comes first, or none was found).
+  public var kept: Bool?
 
-  public init(_ box: FocusBox) {
-    x = box.rect.x
-    y = box.rect.y
-    width = box.rect.width
-    height = box.rect.height
+  public init(_ box: FocusBox, padded: Rect?, kept: Bool?) {
+    rect = box.rect
+    self.padded = padded
+    origin = box.origin.description
     score = box.score
-    switch box.origin {
-    case .region(let name, let type):
-      origin = "region"
-      self.type = type
-      self.name = name
-    case .detector(let detector):
-      origin = "detector"
-      name = detector
-    }
+    self.kept = kept
   }
 }

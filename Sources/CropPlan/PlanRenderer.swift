@@ -104,8 +104,19 @@ public enum PlanRenderer {
       overBudget: o.encode.maxBytes != nil && o.encode.overBudget != .fail ? o.encode.overBudget.rawValue : nil,
       colour: o.encode.colour == .srgb ? nil : o.encode.colour.rawValue, crop: o.geometry.sourceRegion,
       scale: o.geometry.scale, angle: o.geometry.angle, centre: o.geometry.centre,
-      focus: focus, regions: o.regionBoxes?.map(FocusBoxRecord.init), loadShrink: s.loadShrink, stage: o.stage,
+      focus: focus, regions: regionRecords(o, source: s), loadShrink: s.loadShrink, stage: o.stage,
       upToDate: upToDate.contains(o.path), notes: o.geometry.notes.map(\.description))
+  }
+
+  /// The stored regions an output's focus uses, as the manifest records boxes.
+  static func regionRecords(_ o: PlannedOutput, source: PlannedSource) -> [FocusBoxRecord]? {
+    guard let boxes = o.regionBoxes, let header = source.header else { return nil }
+    let photo = Rect(x: 0, y: 0, width: Double(header.width), height: Double(header.height))
+    return boxes.enumerated().map { i, box in
+      FocusBoxRecord(
+        box, padded: box.padded(o.place.effectiveFacePadding, within: photo), kept: o.regionsKept.map { $0.contains(i) }
+      )
+    }
   }
 
   /// Graphviz: one cluster per job, a box per decode, a note per output; `from:` chains

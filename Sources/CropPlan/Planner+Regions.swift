@@ -74,7 +74,7 @@ extension Planner {
   /// then decided at run time, or by a fixed fallback).
   static func placeAboutRegions(
     _ boxes: [FocusBox]?, place: PlaceSpec, source: Size, guide: Guide, placement: Placement, outputScale: Double
-  ) -> PlacementResult? {
+  ) -> (geometry: PlacementResult, kept: [Int])? {
     guard let boxes, !boxes.isEmpty, case .search(let search) = place.focus, search.finders.first == .regions,
       let found = Geometry.placeAboutBoxes(
         boxes, padding: place.effectiveFacePadding, source: source, guide: guide, placement: placement,
@@ -82,6 +82,6 @@ extension Planner {
     else { return nil }
     var geometry = found.geometry
     geometry.notes += found.notes
-    return geometry
+    return (geometry, found.kept)
   }
 }

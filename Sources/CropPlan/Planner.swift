@@ -113,10 +113,12 @@ public struct Planner: Sendable {
     guard problems.isEmpty else { return .failure(PlanProblem(message: problems.joined(separator: "; "))) }
     var geometry = Geometry.place(source: sourceSize, guide: job.guide, placement: placement, outputScale: outputScale)
     let regionBoxes = Self.regionBoxes(place: place, source: source, header: header)
+    var regionsKept: [Int]? = nil
     if let placed = Self.placeAboutRegions(
       regionBoxes, place: place, source: sourceSize, guide: job.guide, placement: placement, outputScale: outputScale)
     {
-      geometry = placed
+      geometry = placed.geometry
+      regionsKept = placed.kept
     }
     let format = spec.encode.options.format
     let circle = job.guide.shape == .circle
@@ -132,7 +134,8 @@ public struct Planner: Sendable {
       PlannedOutput(
         job: job.name, sourceIndex: sourceIndex, entry: entry, sizeIndex: sizeIndex, path: relative,
         absolutePath: (root as NSString).appendingPathComponent(relative), guide: job.guide, place: place,
-        outputScale: outputScale, geometry: geometry, smartFocus: smart, regionBoxes: regionBoxes, encode: spec.encode,
+        outputScale: outputScale, geometry: geometry, smartFocus: smart, regionBoxes: regionBoxes,
+        regionsKept: regionsKept, encode: spec.encode,
         metadata: spec.metadata, style: style, stage: stage))
   }
 

@@ -50,8 +50,9 @@ final class RegionFocusTests: XCTestCase {
     let output = try XCTUnwrap(pets.outputs.first)
     XCTAssertEqual(output.regionBoxes?.map(\.rect), [Rect(x: 96, y: 50, width: 64, height: 100)])
     let json = PlanRenderer.render(pets, format: .json)
-    XCTAssertTrue(json.contains("\"origin\" : \"region\""), json)
-    XCTAssertTrue(json.contains("\"type\" : \"pet\""), json)
+    XCTAssertTrue(json.contains("\"origin\" : \"region pet\""), json)
+    XCTAssertTrue(json.contains("\"kept\" : true"), json)
+    XCTAssertTrue(json.contains("\"score\" : 1"), json)
     // No region of the asked type: none found, the fallback (centre) places the photo.
     let barcodes = try plan(["attributes.jpg"], place: "{focus: [regions, centre], regions: [barcode], zoom: 2}")
     XCTAssertEqual(barcodes.outputs.first?.regionBoxes, [])
@@ -88,6 +89,18 @@ final class RegionFocusTests: XCTestCase {
     let plan = try plan(files, place: "{focus: regions, zoom: 2}", output: folder.path)
     let summary = Executor(plan: plan, options: RunOptions(), reporter: CollectingReporter()).run()
     XCTAssertEqual(summary.written, files.count)
+    // The manifest records the region boxes as it records detected faces.
+    let manifest = try JSONDecoder().decode(
+      Manifest.self, from: Data(contentsOf: folder.appendingPathComponent("cropjob-manifest.json")))
+    for entry in manifest.outputs {
+      let found = try XCTUnwrap(entry.geometry.found, entry.path)
+      XCTAssertEqual(found.strategy, "regions", entry.path)
+      let box = try XCTUnwrap(found.boxes?.first, entry.path)
+      XCTAssertTrue(box.rect.isApproximatelyEqual(to: Self.face, tolerance: 0.01), "\(entry.path): \(box.rect)")
+      XCTAssertEqual(box.origin, "region face \"Eileen Collins\"")
+      XCTAssertEqual(box.score, 1)
+      XCTAssertTrue(box.kept)
+    }
     let expected = Point(x: Self.face.minX - (Self.face.centre.x - 50), y: Self.face.minY - (Self.face.centre.y - 50))
     let script = """
       import sys, numpy as np
