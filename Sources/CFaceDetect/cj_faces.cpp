@@ -71,13 +71,23 @@ extern "C" int cj_faces_detect(
     cv::Mat wrapped(height, width, CV_8UC1, const_cast<unsigned char *>(grey), size_t(stride));
     cv::Mat equalised;
     cv::equalizeHist(wrapped, equalised);
+    // A face against the photo's edge leaves the detector's window no context on that side:
+    // the photo is detected with a mirrored border of an eighth of its short side, and the
+    // boxes are moved back and clipped to the photo.
+    const int border = std::min(width, height) / 8;
+    cv::Mat padded;
+    cv::copyMakeBorder(equalised, padded, border, border, border, border, cv::BORDER_REFLECT_101);
     std::vector<cv::Rect> boxes;
     std::vector<int> neighbours;
-    detector->detectMultiScale(equalised, boxes, neighbours, 1.1, 4, 0, cv::Size(min_size, min_size));
+    detector->detectMultiScale(padded, boxes, neighbours, 1.1, 4, 0, cv::Size(min_size, min_size));
     std::vector<cj_face> found;
+    const cv::Rect photo(0, 0, width, height);
     for (size_t i = 0; i < boxes.size(); i++) {
-      const cv::Rect &r = boxes[i];
-      found.push_back(cj_face{double(r.x), double(r.y), double(r.width), double(r.height),
+      cv::Rect r = boxes[i] - cv::Point(border, border);
+      cv::Rect inside = r & photo;
+      // A box mostly in the mirrored border is the mirror image of a face, not a face.
+      if (inside.area() * 2 < r.area()) continue;
+      found.push_back(cj_face{double(inside.x), double(inside.y), double(inside.width), double(inside.height),
                               i < neighbours.size() ? double(neighbours[i]) : 0});
     }
     std::sort(found.begin(), found.end(), [](const cj_face &a, const cj_face &b) {
