@@ -373,6 +373,33 @@ def med(xs):
     return statistics.median(xs) if xs else float("nan")
 
 
+def focus_table():
+    """Issue 16: job A's photos and guide with focus: attention and focus: faces (bench/run.sh focus)."""
+    p = os.path.join(RES, "F.json")
+    if not os.path.exists(p):
+        return []
+    d = json.load(open(p))
+    recs = d["records"]
+    n_img = len(sources("A")) or N_IMAGES
+    rounds_ = sorted(set(r["round"] for r in recs))
+    by = {(r["tool"], r["round"]): r for r in recs}
+    out = ["", "### Focus strategies (job A's photos, 256x256 cover, JPEG q85)", "",
+           f"{d['meta']['date']}, medians of {d['meta']['runs']} alternating rounds; load average "
+           f"{min(float(r['load']) for r in recs):.2f}–{max(float(r['load']) for r in recs):.2f}.", "",
+           "| focus | median wall s | median CPU s | CPU ms/image | peak RSS MiB | time ÷ attention's (paired median) |",
+           "|---|---|---|---|---|---|"]
+    for t in ("cj-A-attention", "cj-A-faces"):
+        rs = [r for r in recs if r["tool"] == t]
+        if not rs:
+            continue
+        ratio = [by[(t, k)]["wall"] / by[("cj-A-attention", k)]["wall"] for k in rounds_
+                 if (t, k) in by and ("cj-A-attention", k) in by]
+        cpu = med([r["cpu"] for r in rs])
+        out.append(f"| `{t[5:]}` | {med([r['wall'] for r in rs]):.2f} | {cpu:.2f} | {1000 * cpu / n_img:.1f} | "
+                   f"{max(r['rss_kib'] for r in rs) / 1024:.0f} | {med(ratio):.2f} |")
+    return out
+
+
 def table():
     out = []
     verify = {}
@@ -435,6 +462,7 @@ def table():
         cjr = [r for r in recs if r["tool"] == cj]
         if cjr:
             out.append(f"cropjob peak RSS, job {name}: **{max(r['rss_kib'] for r in cjr) / 1024:.0f} MiB** (max over runs).")
+    out += focus_table()
     p = os.path.join(RES, "scale.json")
     if os.path.exists(p):
         d = json.load(open(p))

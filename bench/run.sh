@@ -13,11 +13,12 @@
 #   verify   check every tool's outputs from its last timed run: count, exact sizes, JPEG, upright
 #            (16x16 against a full-resolution Lanczos3 reference), no EXIF/GPS/ICC/XMP; the quality
 #            column (mean abs difference to that reference, best sub-pixel alignment: bench/quality.py)
+#   focus    job A's photos with focus: attention and with focus: faces (issue 16), alternating rounds
 #   scale    plan, run and no-op re-run over N sources each (SCALE="10000 100000"), and plan only over
 #            SCALE_PLAN ("1000000"): hard links to eleven 640-px JPEGs of the corpus in folders of 1,000,
 #            a circle 96 px as PNG and as JPEG per photo (issue 14); time, peak RSS, state and manifest size
 #   table    print the markdown tables (also written to $BENCH_WORK/results/TABLE.md)
-#   all      setup build corpus gen bench verify scale table
+#   all      setup build corpus gen bench verify focus scale table
 #
 # Environment: BENCH_WORK (default ${TMPDIR:-/tmp}/cropjob-bench), RUNS (5), SCALE ("10000 100000";
 # empty to skip), SCALE_PLAN ("1000000"; empty to skip), JOBS ("A B C": the jobs that bench and verify
@@ -163,6 +164,18 @@ EOF
     outputs:
       - path: "{stem}_128.jpg"
 EOF
+  # Issue 16: what finding faces costs, beside libvips' attention, on job A's photos and guide.
+  for f in attention faces; do
+    jobfile "$W/jobs/A-$f.yaml" "../out/cj-A-$f" "$S" <<EOF
+  avatar:
+    sources: @SOURCES@
+    guide: {shape: square, size: 256}
+    place: {fit: cover, focus: $f}
+    outputs:
+      - path: "{stem}_256.jpg"
+EOF
+    mk "cj-A-$f" "exec $CJ run jobs/A-$f.yaml -q $CJARGS"
+  done
   for j in A B C; do
     mk "cj-$j"      "exec $CJ run jobs/$j.yaml -q $CJARGS"
     mk "cj-$j-noop" "exec $CJ run jobs/$j.yaml -q $CJARGS"
@@ -196,6 +209,11 @@ EOF
 
 peers() { case $1 in A) echo "$PEERS_A" ;; B) echo "$PEERS_B" ;; C) echo "$PEERS_C" ;; esac; }
 
+focus() {  # job A's photos with focus: attention and focus: faces, in alternating rounds
+  cd "$W"; cat corpus/* >/dev/null
+  log "focus: job A with attention and with faces, $RUNS rounds"
+  "$PY" "$HERE/bench.py" rounds F cj-A-attention cj-A-faces
+}
 bench() {
   cd "$W"; cat corpus/* >/dev/null   # warm the page cache
   case " $JOBS " in *" C "*) cat webcorpus/* >/dev/null ;; esac
@@ -267,9 +285,9 @@ STEPS_SHOWN="$*"
 [ $# -gt 0 ] || set -- all
 for step in "$@"; do
   case $step in
-    all) setup; build; corpus; gen; bench; verify || true; scale; table ;;
+    all) setup; build; corpus; gen; bench; verify || true; focus; scale; table ;;
     verify) verify || verify_failed=1 ;;
-    setup|build|corpus|gen|bench|scale|table) "$step" ;;
+    setup|build|corpus|gen|bench|focus|scale|table) "$step" ;;
     *) sed -n '2,30p' "$0" >&2; exit 2 ;;
   esac
 done
