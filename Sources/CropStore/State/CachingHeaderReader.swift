@@ -24,7 +24,7 @@ public final class CachingHeaderReader: SourceHeaderReading {
 
   public func knownHeader(path: String, status: SourceFileStatus) -> SourceHeader? {
     guard let facts = sources[path],
-      facts.identity == FileIdentity(size: status.size, mtime: status.mtime, inode: status.inode)
+      facts.identity == status
     else { return nil }
     return facts.header
   }
