@@ -159,23 +159,35 @@ extension SpecDecoder {
     return .search(FocusSearch(finders: finders, fallback: FocusSearch.defaultFallback))
   }
 
+  /// The items of a field that takes one name or a list of them, each with the field it is
+  /// reported under (`flip`, `flip[1]`); nil, after reporting, for a mapping (`what` says
+  /// what was expected) or a list shorter than `minItems`.
+  mutating func nameOrList(_ node: YAMLNode, _ field: String, minItems: Int, names: [String], what: String)
+    -> [(YAMLNode, String)]?
+  {
+    switch node.value {
+    case .sequence(let list):
+      if list.count < minItems {
+        reader.expected(node, field, "at least \(minItems) of " + names.joined(separator: ", "))
+        return nil
+      }
+      return list.enumerated().map { ($0.element, "\(field)[\($0.offset)]") }
+    case .scalar: return [(node, field)]
+    case .mapping:
+      reader.expected(node, field, what)
+      return nil
+    }
+  }
+
   /// A region type or a list of them, each once.
   mutating func regionTypes(_ node: YAMLNode, _ field: String) -> [RegionType]? {
     let names = RegionType.allCases.map(\.rawValue)
     let rule = JobSchema.place["regions"].list
-    let items: [(YAMLNode, String)]
-    switch node.value {
-    case .sequence(let list):
-      if list.count < rule.minItems {
-        reader.expected(node, field, "at least \(rule.minItems) of " + names.joined(separator: ", "))
-        return nil
-      }
-      items = list.enumerated().map { ($0.element, "\(field)[\($0.offset)]") }
-    case .scalar: items = [(node, field)]
-    case .mapping:
-      reader.expected(node, field, "a region type (\(names.joined(separator: ", "))) or a list of them")
-      return nil
-    }
+    guard
+      let items = nameOrList(
+        node, field, minItems: rule.minItems, names: names,
+        what: "a region type (\(names.joined(separator: ", "))) or a list of them")
+    else { return nil }
     var types: [RegionType] = []
     var seen: [RegionType: Int] = [:]
     for (index, (item, itemField)) in items.enumerated() {
@@ -192,19 +204,11 @@ extension SpecDecoder {
     let rule = JobSchema.place["flip"].list
     var h = false
     var v = false
-    let items: [(YAMLNode, String)]
-    switch node.value {
-    case .sequence(let list):
-      if list.count < rule.minItems {
-        reader.expected(node, field, "at least \(rule.minItems) of " + names.joined(separator: ", "))
-        return nil
-      }
-      items = list.enumerated().map { ($0.element, "\(field)[\($0.offset)]") }
-    case .scalar: items = [(node, field)]
-    case .mapping:
-      reader.expected(node, field, "horizontal, vertical, both or none, or a list of them")
-      return nil
-    }
+    guard
+      let items = nameOrList(
+        node, field, minItems: rule.minItems, names: names,
+        what: "horizontal, vertical, both or none, or a list of them")
+    else { return nil }
     var seen: [String: Int] = [:]
     for (index, (item, itemField)) in items.enumerated() {
       guard case .scalar(let text, _) = item.value, names.contains(text) else {
