@@ -48,6 +48,48 @@ void single_threaded() {
   std::call_once(once, [] { cv::setNumThreads(0); });
 }
 
+// The cascades' settings. minNeighbors is stricter for the profile cascade, whose boxes are
+// less sure: on the face corpus (Tests/Corpora/faces) 2 or 3 neighbours put profile boxes on
+// foliage and one on samples/dragonfly-sideways-6.jpg, 4 and 5 still 2 and 1 box touching no
+// face, 6 none (docs/job-file.md, "focus: faces").
+constexpr double scale_step = 1.1;
+constexpr int frontal_neighbours = 4;
+constexpr int profile_neighbours = 6;
+
+// One cascade over the equalised photo with a mirrored border (see cj_faces_detect), boxes
+// moved back to the photo's pixels; `flip` runs it on the mirror image and maps the boxes back.
+std::vector<cj_face> run_cascade(
+    cv::CascadeClassifier &detector, const cv::Mat &equalised, bool flip, int neighbours, int min_size, int pose) {
+  const int width = equalised.cols, height = equalised.rows;
+  cv::Mat source = equalised;
+  if (flip) cv::flip(equalised, source, 1);
+  // A face against the photo's edge leaves the detector's window no context on that side:
+  // the photo is detected with a mirrored border of an eighth of its short side, and the
+  // boxes are moved back and clipped to the photo.
+  const int border = std::min(width, height) / 8;
+  cv::Mat padded;
+  cv::copyMakeBorder(source, padded, border, border, border, border, cv::BORDER_REFLECT_101);
+  std::vector<cv::Rect> boxes;
+  std::vector<int> counts;
+  detector.detectMultiScale(padded, boxes, counts, scale_step, neighbours, 0, cv::Size(min_size, min_size));
+  std::vector<cj_face> found;
+  const cv::Rect photo(0, 0, width, height);
+  for (size_t i = 0; i < boxes.size(); i++) {
+    cv::Rect r = boxes[i] - cv::Point(border, border);
+    cv::Rect inside = r & photo;
+    // A box mostly in the mirrored border is the mirror image of a face, not a face.
+    if (inside.area() * 2 < r.area()) continue;
+    const int x = flip ? width - inside.x - inside.width : inside.x;
+    found.push_back(cj_face{double(x), double(inside.y), double(inside.width), double(inside.height),
+                            i < counts.size() ? double(counts[i]) : 0, pose});
+  }
+  return found;
+}
+
+bool overlap(const cj_face &a, const cj_face &b) {
+  return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+}
+
 }  // namespace
 
 extern "C" int cj_faces_check(const char *path, char *error, size_t error_size) {
@@ -58,42 +100,45 @@ extern "C" int cj_faces_check(const char *path, char *error, size_t error_size) 
 }
 
 extern "C" int cj_faces_detect(
-    const unsigned char *grey, int width, int height, int stride, const char *cascade, int min_size, cj_face *faces,
-    int capacity, char *error, size_t error_size) {
+    const unsigned char *grey, int width, int height, int stride, const char *frontal, const char *profile,
+    int min_size, cj_face *faces, int capacity, char *error, size_t error_size) {
   try {
     single_threaded();
     std::string problem;
-    cv::CascadeClassifier *detector = classifier(cascade, problem);
-    if (!detector) {
+    cv::CascadeClassifier *front = classifier(frontal, problem);
+    cv::CascadeClassifier *side = (front && profile) ? classifier(profile, problem) : nullptr;
+    if (!front || (profile && !side)) {
       set_error(error, error_size, problem);
       return -1;
     }
     cv::Mat wrapped(height, width, CV_8UC1, const_cast<unsigned char *>(grey), size_t(stride));
     cv::Mat equalised;
     cv::equalizeHist(wrapped, equalised);
-    // A face against the photo's edge leaves the detector's window no context on that side:
-    // the photo is detected with a mirrored border of an eighth of its short side, and the
-    // boxes are moved back and clipped to the photo.
-    const int border = std::min(width, height) / 8;
-    cv::Mat padded;
-    cv::copyMakeBorder(equalised, padded, border, border, border, border, cv::BORDER_REFLECT_101);
-    std::vector<cv::Rect> boxes;
-    std::vector<int> neighbours;
-    detector->detectMultiScale(padded, boxes, neighbours, 1.1, 4, 0, cv::Size(min_size, min_size));
-    std::vector<cj_face> found;
-    const cv::Rect photo(0, 0, width, height);
-    for (size_t i = 0; i < boxes.size(); i++) {
-      cv::Rect r = boxes[i] - cv::Point(border, border);
-      cv::Rect inside = r & photo;
-      // A box mostly in the mirrored border is the mirror image of a face, not a face.
-      if (inside.area() * 2 < r.area()) continue;
-      found.push_back(cj_face{double(inside.x), double(inside.y), double(inside.width), double(inside.height),
-                              i < neighbours.size() ? double(neighbours[i]) : 0});
+    std::vector<cj_face> found = run_cascade(*front, equalised, false, frontal_neighbours, min_size, CJ_FACE_FRONTAL);
+    if (side) {
+      // OpenCV's profile cascade finds faces turned one way; run on the mirror image it finds
+      // those turned the other way. A profile box that overlaps a frontal one is that face
+      // again (the frontal box stays); of two overlapping profile boxes the surer one stays.
+      std::vector<cj_face> turned = run_cascade(*side, equalised, false, profile_neighbours, min_size, CJ_FACE_PROFILE);
+      std::vector<cj_face> mirrored = run_cascade(*side, equalised, true, profile_neighbours, min_size, CJ_FACE_PROFILE);
+      turned.insert(turned.end(), mirrored.begin(), mirrored.end());
+      std::sort(turned.begin(), turned.end(), [](const cj_face &a, const cj_face &b) {
+        if (a.score != b.score) return a.score > b.score;
+        if (a.y != b.y) return a.y < b.y;
+        if (a.x != b.x) return a.x < b.x;
+        return a.width < b.width;
+      });
+      for (const cj_face &candidate : turned) {
+        bool same = false;
+        for (size_t i = 0; i < found.size() && !same; i++) same = overlap(candidate, found[i]);
+        if (!same) found.push_back(candidate);
+      }
     }
     std::sort(found.begin(), found.end(), [](const cj_face &a, const cj_face &b) {
       if (a.y != b.y) return a.y < b.y;
       if (a.x != b.x) return a.x < b.x;
-      return a.width < b.width;
+      if (a.width != b.width) return a.width < b.width;
+      return a.pose < b.pose;
     });
     for (size_t i = 0; i < found.size() && int(i) < capacity; i++) faces[i] = found[i];
     return int(found.size());

@@ -4,12 +4,11 @@ import CropGeometry
 import CropSpec
 import Foundation
 
-/// `focus: faces`: OpenCV's Haar cascade for frontal faces (Debian's `opencv-data`), run on a
-/// small greyscale copy of the decoded photo.
+/// `focus: faces`: OpenCV's Haar cascades for frontal and profile faces (Debian's
+/// `opencv-data`), run on a small greyscale copy of the decoded photo.
 public enum FaceDetector {
-  /// The cascade file used: `haarcascade_frontalface_alt2.xml` (fewer false positives than
-  /// `_default` at the same recall on cropjob's samples; the profile cascade found a second,
-  /// false box beside the astronaut's face and is not used).
+  /// The frontal cascade: `haarcascade_frontalface_alt2.xml` (fewer false positives than
+  /// `_default` at the same recall on cropjob's samples).
   public static let cascadeName = "haarcascade_frontalface_alt2.xml"
   /// The Debian package that installs it.
   public static let package = "opencv-data"
@@ -19,6 +18,12 @@ public enum FaceDetector {
   }
   /// The cascade's path.
   public static var cascadePath: String { (cascadeFolder as NSString).appendingPathComponent(cascadeName) }
+  /// The profile cascade: it finds faces turned to one side, and on the mirror image those
+  /// turned to the other; its boxes count where they overlap no frontal box, with a stricter
+  /// neighbour threshold (6, not 4; `cj_faces.h`).
+  public static let profileName = "haarcascade_profileface.xml"
+  /// The profile cascade's path.
+  public static var profilePath: String { (cascadeFolder as NSString).appendingPathComponent(profileName) }
   /// Detection runs on a copy whose long side is at most this many pixels.
   public static let detectionSide = 512
   /// Smallest face found, in pixels of that copy (the cascade's own window is 20 × 20).
@@ -27,19 +32,20 @@ public enum FaceDetector {
   /// OpenCV's version.
   public static var openCVVersion: String { String(cString: cj_faces_opencv_version()) }
 
-  /// What `cropjob --version` prints: OpenCV's version and the cascade file.
-  public static var versionLine: String { "opencv \(openCVVersion) (\(cascadeName))" }
+  /// What `cropjob --version` prints: OpenCV's version and the cascade files.
+  public static var versionLine: String { "opencv \(openCVVersion) (\(cascadeName), \(profileName))" }
 
-  /// Why faces cannot be detected on this machine (the cascade is missing or unreadable),
+  /// Why faces cannot be detected on this machine (a cascade is missing or unreadable),
   /// naming the package to install; nil when they can.
   public static func problem() -> String? {
-    let path = cascadePath
-    guard FileManager.default.isReadableFile(atPath: path) else {
-      return "the face detector's cascade \(path) is missing (install the Debian package \(package))"
-    }
-    var message = [CChar](repeating: 0, count: 512)
-    guard cj_faces_check(path, &message, message.count) != 0 else {
-      return "\(text(message)) (reinstall the Debian package \(package))"
+    for path in [cascadePath, profilePath] {
+      guard FileManager.default.isReadableFile(atPath: path) else {
+        return "the face detector's cascade \(path) is missing (install the Debian package \(package))"
+      }
+      var message = [CChar](repeating: 0, count: 512)
+      guard cj_faces_check(path, &message, message.count) != 0 else {
+        return "\(text(message)) (reinstall the Debian package \(package))"
+      }
     }
     return nil
   }
@@ -50,14 +56,15 @@ public enum FaceDetector {
   }
 
   /// The faces in `source`, in oriented full-resolution source pixels, sorted top to bottom
-  /// then left to right; the score is how many raw detections were merged into each.
+  /// then left to right; the score is how many raw detections were merged into each, the
+  /// origin names the cascade that found it.
   public static func faces(in source: DecodedSource) throws(ImagingError) -> [FocusBox] {
     let grey = try GreyCopy(source, longSide: detectionSide)
     var found = [cj_face](repeating: cj_face(), count: 64)
     var message = [CChar](repeating: 0, count: 512)
     let count = grey.pixels.withUnsafeBufferPointer { pixels in
       cj_faces_detect(
-        pixels.baseAddress, Int32(grey.width), Int32(grey.height), Int32(grey.width), cascadePath,
+        pixels.baseAddress, Int32(grey.width), Int32(grey.height), Int32(grey.width), cascadePath, profilePath,
         Int32(minimumFace), &found, Int32(found.count), &message, message.count)
     }
     guard count >= 0 else {
@@ -67,10 +74,10 @@ public enum FaceDetector {
     let toSource =
       source.toDecoded.inverted()!
       * Affine.scale(x: Double(source.width) / Double(grey.width), y: Double(source.height) / Double(grey.height))
-    let name = "opencv \(openCVVersion) \(cascadeName)"
     return found.prefix(Int(min(count, Int32(found.count)))).map { face in
       let box = toSource.boundingBox(of: Rect(x: face.x, y: face.y, width: face.width, height: face.height))
-      return FocusBox(rect: box, origin: .detector(name), score: face.score)
+      let cascade = Int(face.pose) == CJ_FACE_PROFILE ? profileName : cascadeName
+      return FocusBox(rect: box, origin: .detector("opencv \(openCVVersion) \(cascade)"), score: face.score)
     }
   }
 }
