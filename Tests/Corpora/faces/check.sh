@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# The face corpus as a check (issue 16): run job-faces.yaml (focus: faces, face_padding 0.3,
+# zoom 1 and 1.6) over the corpus and fail when, in either job, fewer than 95 % of the outputs
+# whose padded faces fit keep every padded face inside (evaluate.py --min-inside 95), or when a
+# job is missing or has too few outputs to count.
+#
+#   Tests/Corpora/faces/check.sh [CROPJOB]
+#
+# CROPJOB: the cropjob binary; default $CROPJOB, else the debug build (`swift build` first when
+# there is none). About 35 s of wall time on 2 idle cores with the debug build (about 65 s of
+# CPU, almost all of it OpenCV's cascades, which are built optimised either way).
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../../.." && pwd)"
+binary="${1:-${CROPJOB:-}}"
+if [ -z "$binary" ]; then
+  bin_path="$(cd "$root" && swift build --show-bin-path)"
+  if [ ! -x "$bin_path/cropjob" ]; then (cd "$root" && swift build --product cropjob); fi
+  binary="$bin_path/cropjob"
+fi
+out="$(mktemp -d)"
+trap 'rm -rf "$out"' EXIT
+start=$SECONDS
+"$binary" run "$here/job-faces.yaml" --output "$out" -q
+echo "faces corpus: cropjob run took $((SECONDS - start)) s"
+/usr/bin/python3 "$here/evaluate.py" --padding 0.3 --min-inside 95 --list "$out"
+# Both jobs there, each with the 85 outputs and at least 40 whose padded faces fit (67 and 43
+# today): a run that wrote nothing, or a scoring that counts nothing, must not pass.
+/usr/bin/python3 "$here/evaluate.py" --padding 0.3 --json "$out" | /usr/bin/python3 -c '
+import json, sys
+jobs = json.load(sys.stdin)["runs"][0]["jobs"]
+for name in ("avatar", "avatar-zoom"):
+    job = jobs.get(name)
+    if job is None:
+        sys.exit(f"FAIL: no outputs of job {name}")
+    outputs, fit, inside, pct = job["outputs"], job["fit"], job["inside"], job["inside_pct"]
+    if outputs != 85 or fit < 40:
+        sys.exit(f"FAIL: job {name}: {outputs} outputs, {fit} fit (expected 85, at least 40)")
+    print(f"{name}: {inside} of {fit} ({pct} %) keep every padded face inside")
+'
