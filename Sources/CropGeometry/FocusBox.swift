@@ -33,11 +33,19 @@ public struct FocusBox: Sendable, Hashable, Codable {
   }
 
   /// The box grown by `padding` × its width on the left and on the right, and × its height
-  /// at the top and at the bottom, then clipped to `photo` (nil when nothing is left).
+  /// at the top and at the bottom, then clipped to `photo` (nil when nothing is left). A box
+  /// without area — a stored focus point (MWG `Focus` with no size), or a line — has nothing
+  /// to grow on that axis and stays a point (or a line): nil only when it lies off the photo.
   public func padded(_ padding: Double, within photo: Rect) -> Rect? {
     let grown = Rect(
       x: rect.x - padding * rect.width, y: rect.y - padding * rect.height, width: rect.width * (1 + 2 * padding),
       height: rect.height * (1 + 2 * padding))
-    return grown.intersection(photo)
+    guard rect.width == 0 || rect.height == 0 else { return grown.intersection(photo) }
+    let x0 = max(grown.minX, photo.minX)
+    let y0 = max(grown.minY, photo.minY)
+    let x1 = min(grown.maxX, photo.maxX)
+    let y1 = min(grown.maxY, photo.maxY)
+    guard x1 >= x0, y1 >= y0 else { return nil }
+    return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
   }
 }

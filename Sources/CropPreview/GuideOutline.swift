@@ -171,20 +171,26 @@ struct PointMarker {
 }
 
 /// A face or region box (solid, 2 px) and the same box grown by `face_padding` (1 px), in
-/// body pixels; green when the placement kept it inside the guide, amber when it did not.
+/// body pixels; green when the placement kept it inside the guide, amber when it did not. A
+/// box without area (a stored focus point) is drawn as a ring of radius `pointRadius` about it.
 struct BoxMarker {
   var box: Rect
   var padded: Rect?
   var kept: Bool
 
+  /// The ring's radius, in body pixels, for a box without area.
+  static let pointRadius = 5.0
+  var isPoint: Bool { box.width == 0 && box.height == 0 }
+
   var colour: [UInt8] { kept ? PreviewStyle.box : PreviewStyle.warning }
   /// Where it draws (both boxes and their halo).
   var area: Rect {
     let outer = padded ?? box
-    let x0 = min(outer.minX, box.minX) - 4
-    let y0 = min(outer.minY, box.minY) - 4
+    let margin = isPoint ? Self.pointRadius + 4 : 4
+    let x0 = min(outer.minX, box.minX) - margin
+    let y0 = min(outer.minY, box.minY) - margin
     return Rect(
-      x: x0, y: y0, width: max(outer.maxX, box.maxX) + 4 - x0, height: max(outer.maxY, box.maxY) + 4 - y0)
+      x: x0, y: y0, width: max(outer.maxX, box.maxX) + margin - x0, height: max(outer.maxY, box.maxY) + margin - y0)
   }
 
   /// Distance from `p` to a rectangle's outline.
@@ -196,7 +202,7 @@ struct BoxMarker {
   }
 
   func stroke(_ p: Point) -> (line: Double, halo: Double) {
-    let d = Self.distance(p, box)
+    let d = isPoint ? abs(Coverage.hypot(p.x - box.x, p.y - box.y) - Self.pointRadius) : Self.distance(p, box)
     var line = Coverage.stroke(d, width: 2)
     var halo = Coverage.stroke(d, width: 2 + 2 * PreviewStyle.haloWidth)
     if let padded {

@@ -12,7 +12,9 @@ public enum TileSelection {
 
   /// Tiles of `plan`: for each job (file order) each of its sources (plan order), including
   /// sources the planner could not use (their tile shows why). `limit`: at most that many
-  /// tiles per job, evenly spaced over its sources, first and last included.
+  /// tiles per job, evenly spaced over its sources, first and last included. A tile shows the
+  /// job's issues about its source and the issues about the source itself, in no job (a
+  /// damaged XMP packet: every tile of that photo).
   public static func tiles(of plan: Plan, job: String? = nil, limit: Int? = nil) throws(UnknownJob) -> [ProofTile] {
     let jobs = plan.jobFile.jobs.map(\.name)
     if let job, !jobs.contains(job) { throw UnknownJob(name: job, known: jobs) }
@@ -27,6 +29,7 @@ public enum TileSelection {
       }
       var sources = Set(outputsBySource.keys)
       let jobIssues = plan.issues.filter { $0.job == name }
+      let sourceIssues = plan.issues.filter { $0.job == nil && $0.source != nil }
       for issue in jobIssues where issue.severity == .error {
         if let path = issue.source, let index = indexByPath[path] { sources.insert(index) }
       }
@@ -37,7 +40,7 @@ public enum TileSelection {
         result.append(
           ProofTile(
             job: name, sourceIndex: index, sourcePath: path, outputs: outputs,
-            issues: grouped(jobIssues.filter { $0.source == path })))
+            issues: grouped((jobIssues + sourceIssues).filter { $0.source == path })))
       }
     }
     return result

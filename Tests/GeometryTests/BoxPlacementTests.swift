@@ -21,6 +21,41 @@ final class BoxPlacementTests: XCTestCase {
     XCTAssertNil(face(-500, -500, 100, 100).padded(0.3, within: Rect(size: photo)))
   }
 
+  /// A box without area (a stored focus point) stays a point, on the photo's edge too; a
+  /// line stays a line; either is nil only off the photo.
+  func testAPointOrALineStaysAsItIs() {
+    let frame = Rect(size: photo)
+    XCTAssertEqual(face(3000, 750, 0, 0).padded(0.3, within: frame), Rect(x: 3000, y: 750, width: 0, height: 0))
+    XCTAssertEqual(face(4000, 0, 0, 0).padded(0.3, within: frame), Rect(x: 4000, y: 0, width: 0, height: 0))
+    XCTAssertEqual(face(100, 200, 1000, 0).padded(0.3, within: frame), Rect(x: 0, y: 200, width: 1400, height: 0))
+    XCTAssertNil(face(4001, 10, 0, 0).padded(0.3, within: frame))
+    XCTAssertNil(face(10, -1, 0, 0).padded(0.3, within: frame))
+  }
+
+  /// A focus point alone is placed like the point focus `[0.75, 0.25]`: at zoom 3 (a 1000 px
+  /// window) its centre is (3000, 750), the point itself, and the point is kept inside.
+  /// Beside a face, it is one more point the union must hold.
+  func testAFocusPointIsPlacedLikeAPointFocus() throws {
+    let point = face(3000, 750, 0, 0)
+    let result = try XCTUnwrap(
+      Geometry.placeAboutBoxes(
+        [point], padding: 0.3, source: photo, guide: .square(1000), placement: Placement(zoom: 3)))
+    let reference = Geometry.place(
+      source: photo, guide: .square(1000), placement: Placement(zoom: 3, focus: Point(x: 0.75, y: 0.25)))
+    XCTAssertEqual(result.geometry, reference)
+    assertPoint(result.geometry.centre, Point(x: 3000, y: 750))
+    XCTAssertEqual(result.kept, [0])
+    XCTAssertEqual(result.notes, [])
+    // With a face at (2400…2600, 1000…1200), padded 2340…2660 × 940…1260: the union with the
+    // point spans 2340…3000 × 750…1260, centre (2670, 1005).
+    let both = try XCTUnwrap(
+      Geometry.placeAboutBoxes(
+        [point, face(2400, 1000, 200, 200)], padding: 0.3, source: photo, guide: .square(1000),
+        placement: Placement(zoom: 3)))
+    XCTAssertEqual(both.kept, [0, 1])
+    assertPoint(both.geometry.centre, Point(x: 2670, y: 1005))
+  }
+
   /// One face near the top-right corner: the focus is the padded box's centre (3400, 700),
   /// the clamp moves the centre to (2500, 1500), and the box is still inside.
   func testOneFaceNearAnEdgeStaysInsideAfterTheClamp() throws {
