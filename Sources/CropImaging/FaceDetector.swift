@@ -19,8 +19,8 @@ public enum FaceDetector {
   /// The cascade's path.
   public static var cascadePath: String { (cascadeFolder as NSString).appendingPathComponent(cascadeName) }
   /// The profile cascade: it finds faces turned to one side, and on the mirror image those
-  /// turned to the other; its boxes count where they overlap no frontal box, with a stricter
-  /// neighbour threshold (6, not 4; `cj_faces.h`).
+  /// turned to the other; its boxes count where they overlap no box kept before them. It runs
+  /// with a coarser scale step (1.2, not 1.1) and 5 neighbours, not 4 (`cj_faces.cpp`).
   public static let profileName = "haarcascade_profileface.xml"
   /// The profile cascade's path.
   public static var profilePath: String { (cascadeFolder as NSString).appendingPathComponent(profileName) }

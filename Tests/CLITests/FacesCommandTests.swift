@@ -33,6 +33,18 @@ final class FacesCommandTests: XCTestCase {
         ), text)
     }
     XCTAssertFalse(FileManager.default.fileExists(atPath: job.path("out/astronaut.jpg")))
+    // The frontal cascade alone is not enough: the profile cascade is named.
+    let partial = job.path("frontal-only")
+    try FileManager.default.createDirectory(atPath: partial, withIntermediateDirectories: true)
+    try FileManager.default.copyItem(
+      atPath: "/usr/share/opencv4/haarcascades/haarcascade_frontalface_alt2.xml",
+      toPath: partial + "/haarcascade_frontalface_alt2.xml")
+    let result = try job.run(["validate", "job.yaml"], environment: ["CROPJOB_CASCADES": partial])
+    XCTAssertNotEqual(result.status, 0)
+    XCTAssertTrue(
+      (result.stdout + result.stderr).contains(
+        "the face detector's cascade \(partial)/haarcascade_profileface.xml is missing (install the Debian package opencv-data)"
+      ), result.stdout + result.stderr)
     // The same file without faces needs no cascade.
     try job.write(Self.job.replacingOccurrences(of: "focus: faces", with: "focus: attention"))
     XCTAssertEqual(try job.run(["validate", "job.yaml"], environment: ["CROPJOB_CASCADES": missing]).status, 0)

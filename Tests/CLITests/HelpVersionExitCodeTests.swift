@@ -38,7 +38,8 @@ final class HelpVersionExitCodeTests: XCTestCase {
     XCTAssertNotNil(lines[1].range(of: #"^libvips \d+\.\d+\.\d+"#, options: .regularExpression), String(lines[1]))
     XCTAssertNotNil(
       lines[2].range(
-        of: #"^faces opencv \d+\.\d+\.\d+ \(haarcascade_frontalface_alt2\.xml\)$"#, options: .regularExpression),
+        of: #"^faces opencv \d+\.\d+\.\d+ \(haarcascade_frontalface_alt2\.xml, haarcascade_profileface\.xml\)$"#,
+        options: .regularExpression),
       String(lines[2]))
   }
 

@@ -63,7 +63,7 @@ final class FaceDetectorTests: XCTestCase {
         assertClose(box.rect, Rect(x: e[0], y: e[1], width: e[2], height: e[3]), name)
         let profile = e[4] == 1
         XCTAssertEqual(box.origin.description.hasSuffix(FaceDetector.profileName), profile, name)
-        XCTAssertGreaterThanOrEqual(box.score, profile ? 6 : 4, "at least minNeighbors raw detections")
+        XCTAssertGreaterThanOrEqual(box.score, profile ? 5 : 4, "at least minNeighbors raw detections")
       }
     }
   }
@@ -84,16 +84,16 @@ final class FaceDetectorTests: XCTestCase {
   }
 
   /// Hand-checked (Tests/Corpora/faces/README.md): the cameraman's face, in profile facing
-  /// right with his eye at the viewfinder, spans x 197…257, y 126…195. The frontal cascade
-  /// misses it; the profile cascade finds it on the mirror image, with a box that takes in
-  /// the back of the head (about twice the face's width) and holds the whole face.
+  /// right with his eye at the viewfinder, spans x 197…257, y 126…195 (within about 3 px).
+  /// The frontal cascade misses it; the profile cascade finds it on the mirror image, with a
+  /// box that holds the whole face (within that accuracy) and is at most twice its width.
   func testProfileFaceFoundOnTheMirrorImage() throws {
     let found = try FaceDetector.faces(in: try decode("cameraman.png"))
     XCTAssertEqual(found.count, 1, "\(found)")
     let box = try XCTUnwrap(found.first)
     XCTAssertEqual(box.origin, .detector("opencv \(FaceDetector.openCVVersion) haarcascade_profileface.xml"))
-    XCTAssertTrue(box.rect.contains(Rect(x: 197, y: 126, width: 60, height: 69)), "\(box.rect)")
-    XCTAssertLessThan(box.rect.width, 3 * 60, "\(box.rect)")
+    XCTAssertTrue(box.rect.contains(Rect(x: 197, y: 126, width: 60, height: 69), tolerance: 4), "\(box.rect)")
+    XCTAssertLessThanOrEqual(box.rect.width, 2 * 60, "\(box.rect)")
   }
 
   /// The run's geometry keeps the padded face inside the circle, and records the face.

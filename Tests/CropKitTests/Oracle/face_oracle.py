@@ -3,7 +3,7 @@
 (EXIF orientation), shrinks it with a box filter to a long side of at most 512 px, and
 OpenCV's Python binding (python3-opencv) runs the frontal cascade and then the profile cascade
 on the photo and on its mirror image with the documented parameters (docs/job-file.md: scale
-1.1, 4 neighbours frontal and 6 profile, 20 px minimum, equalised histogram, a mirrored border
+step 1.1 and 4 neighbours frontal, 1.2 and 5 profile, 20 px minimum, equalised histogram, a mirrored border
 of an eighth of the short side, boxes mostly in the border dropped, a profile box dropped when
 it overlaps a box already kept, surer profile boxes first). Prints one JSON list of
 [x, y, width, height, profile] boxes in oriented full-resolution pixels (profile 0 or 1),
@@ -29,9 +29,9 @@ w, h = small.size
 border = min(w, h) // 8
 
 
-def detect(path, picture, neighbours, flipped):
+def detect(path, picture, step, neighbours, flipped):
     padded = cv2.copyMakeBorder(picture, border, border, border, border, cv2.BORDER_REFLECT_101)
-    boxes, counts = cv2.CascadeClassifier(path).detectMultiScale2(padded, 1.1, neighbours, 0, (20, 20))
+    boxes, counts = cv2.CascadeClassifier(path).detectMultiScale2(padded, step, neighbours, 0, (20, 20))
     kept = []
     for (x, y, bw, bh), n in zip(boxes, counts):
         x0, y0 = max(0, x - border), max(0, y - border)
@@ -48,8 +48,8 @@ def overlaps(a, b):
     return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]
 
 
-faces = [box + (0,) for box in detect(frontal_path, grey, 4, False)]
-profiles = detect(profile_path, grey, 6, False) + detect(profile_path, cv2.flip(grey, 1), 6, True)
+faces = [box + (0,) for box in detect(frontal_path, grey, 1.1, 4, False)]
+profiles = detect(profile_path, grey, 1.2, 5, False) + detect(profile_path, cv2.flip(grey, 1), 1.2, 5, True)
 for box in sorted(profiles, key=lambda b: (-b[4], b[1], b[0], b[2])):
     if not any(overlaps(box, kept) for kept in faces):
         faces.append(box + (1,))
