@@ -7,8 +7,8 @@
 #   Tests/Corpora/faces/check.sh [CROPJOB]
 #
 # CROPJOB: the cropjob binary; default $CROPJOB, else the debug build (`swift build` first when
-# there is none). About 35 s of wall time on 2 idle cores with the debug build (about 65 s of
-# CPU, almost all of it OpenCV's cascades, which are built optimised either way).
+# there is none). 33 s of wall time, 46 s of CPU with the debug build on the 2-core VM (load
+# about 3): almost all of it OpenCV's cascades, which are built optimised either way.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../../.." && pwd)"
