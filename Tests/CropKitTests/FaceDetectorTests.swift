@@ -96,6 +96,21 @@ final class FaceDetectorTests: XCTestCase {
     XCTAssertLessThanOrEqual(box.rect.width, 2 * 60, "\(box.rect)")
   }
 
+  /// samples/ (samples/README.md) shows one person in astronaut.jpg, portrait-sideways-8.jpg
+  /// and cameraman.png and nobody in the others: exactly one box in each of the three, none
+  /// elsewhere (the profile pass must not add boxes on foliage, water or fur).
+  func testOneBoxPerPersonInTheSamplesAndNoneElsewhere() throws {
+    let samples = try FileManager.default.contentsOfDirectory(atPath: TestPaths.samples.path).filter {
+      $0.hasSuffix(".jpg") || $0.hasSuffix(".png")
+    }.sorted()
+    XCTAssertGreaterThanOrEqual(samples.count, 14)
+    let people: Set = ["astronaut.jpg", "portrait-sideways-8.jpg", "cameraman.png"]
+    for name in samples {
+      let found = try FaceDetector.faces(in: try decode(name))
+      XCTAssertEqual(found.count, people.contains(name) ? 1 : 0, "\(name): \(found.map(\.rect))")
+    }
+  }
+
   /// The run's geometry keeps the padded face inside the circle, and records the face.
   func testRunGeometryKeepsThePaddedFaceInsideTheGuide() throws {
     let (plan, decoded) = try planned(["astronaut.jpg", "portrait-sideways-8.jpg"], place: "{focus: faces, zoom: 2}")
