@@ -35,10 +35,12 @@ let package = Package(
         .linkedLibrary("opencv_objdetect"), .linkedLibrary("opencv_imgproc"), .linkedLibrary("opencv_core"),
       ]),
     // Fixed-arity C wrappers over libvips' variadic API (Swift cannot call C variadics).
-    // gmodule: cj_init opens libvips' heif module itself (the others are not loaded).
+    // gmodule: cj_init opens libvips' heif module itself (the others are not loaded); jpeg:
+    // libjpeg (Debian libjpeg-dev, which libvips-dev depends on) for JPEG outputs written
+    // directly and JPEG headers read directly (docs/decoding.md).
     .target(
       name: "CVipsShim", dependencies: ["CVips"], path: "Sources/CVipsShim",
-      linkerSettings: [.linkedLibrary("gmodule-2.0")]),
+      linkerSettings: [.linkedLibrary("gmodule-2.0"), .linkedLibrary("jpeg")]),
     // C calls that are not libvips': SHA-256 through libcrypto when present, syncfs.
     .target(name: "CSystem", path: "Sources/CSystem"),
 

@@ -140,13 +140,16 @@ static void cj_hrow(const VipsPel *src, int is_float, int nb, int ow, const cj_a
   }
 }
 
-// Rows of the input, read in strips of the whole width, kept in a ring of `slots` (a power of
-// two at least the vertical taps or the image's height, whichever is smaller) after `fill`
-// made them float rows: the rows one output row needs are consecutive indices (clamped), so
-// never two in one slot.
+// Rows of the input window, kept in a ring of `slots` (a power of two at least the vertical
+// taps or the window's height, whichever is smaller) after `fill` made them float rows: the
+// rows one output row needs are consecutive indices (clamped), so never two in one slot. A
+// memory image's rows are read in place; any other is read through a region, in strips of the
+// window's whole width.
 typedef struct {
   VipsRegion *region;
   VipsRect have;
+  VipsRect window;   // the part of the image resampled: its row r is image row window.top + r
+  int in_memory;
   int slots, width;  // width: floats per ring row
   float *ring;
   int *row_of;
@@ -175,14 +178,21 @@ static const float *cj_row(cj_rows *rows, VipsImage *in, int r, cj_fill fill, in
   const int slot = r & (rows->slots - 1);
   float *dst = rows->ring + (size_t)slot * rows->width;
   if (rows->row_of[slot] != r) {
-    if (rows->have.height == 0 || r < rows->have.top || r >= rows->have.top + rows->have.height) {
-      // Strips grow in the direction rows are asked for (upwards for a vertical flip).
-      int top = rows->have.height != 0 && r < rows->have.top ? VIPS_MAX(0, r - 31) : r;
-      VipsRect want = {0, top, in->Xsize, VIPS_MIN(32, in->Ysize - top)};
-      if (vips_region_prepare(rows->region, &want)) return NULL;
-      rows->have = want;
+    const VipsRect *w = &rows->window;
+    const VipsPel *src;
+    if (rows->in_memory) {
+      src = VIPS_IMAGE_ADDR(in, w->left, w->top + r);
+    } else {
+      if (rows->have.height == 0 || r < rows->have.top || r >= rows->have.top + rows->have.height) {
+        // Strips grow in the direction rows are asked for (upwards for a vertical flip).
+        int top = rows->have.height != 0 && r < rows->have.top ? VIPS_MAX(0, r - 31) : r;
+        VipsRect want = {w->left, w->top + top, w->width, VIPS_MIN(32, w->height - top)};
+        if (vips_region_prepare(rows->region, &want)) return NULL;
+        rows->have = (VipsRect){0, top, w->width, want.height};
+      }
+      src = VIPS_REGION_ADDR(rows->region, w->left, w->top + r);
     }
-    fill(VIPS_REGION_ADDR(rows->region, 0, r), is_float, in->Bands, in->Xsize, ow, xa, dst);
+    fill(src, is_float, in->Bands, w->width, ow, xa, dst);
     rows->row_of[slot] = r;
   }
   return dst;
@@ -197,15 +207,21 @@ static void cj_vsum(const float *const *rows, const float *w, int taps, size_t n
   }
 }
 
-int cj_resample_axis(VipsImage *in, double a, double d, double odx, double ody, int ow, int oh,
-                     VipsImage **out) {
+int cj_resample_axis(VipsImage *in, int left, int top, int width, int height, double a, double d,
+                     double odx, double ody, int ow, int oh, VipsImage **out) {
   *out = NULL;
   VipsBandFormat format = in->BandFmt;
-  if (!(a != 0 && d != 0 && isfinite(a) && isfinite(d)) || ow < 1 || oh < 1 || in->Xsize < 1 || in->Ysize < 1 ||
-      (format != VIPS_FORMAT_UCHAR && format != VIPS_FORMAT_FLOAT))
+  if (width <= 0 || height <= 0) {
+    left = top = 0;
+    width = in->Xsize;
+    height = in->Ysize;
+  }
+  if (!(a != 0 && d != 0 && isfinite(a) && isfinite(d)) || ow < 1 || oh < 1 || width < 1 || height < 1 ||
+      left < 0 || top < 0 || left + width > in->Xsize || top + height > in->Ysize ||
+      in->Coding != VIPS_CODING_NONE || (format != VIPS_FORMAT_UCHAR && format != VIPS_FORMAT_FLOAT))
     return 1;
   const int is_float = format == VIPS_FORMAT_FLOAT;
-  const int iw = in->Xsize, ih = in->Ysize, nb = in->Bands;
+  const int iw = width, ih = height, nb = in->Bands;
   const size_t row = (size_t)ow * nb;
   cj_axis xa, ya;
   cj_axis_taps(ow, a, odx, iw, &xa);
@@ -215,7 +231,11 @@ int cj_resample_axis(VipsImage *in, double a, double d, double odx, double ody, 
   // then filters that one row: fewer rows go through the horizontal taps than input rows.
   // Otherwise each input row is filtered horizontally once and the output rows sum those.
   const int columns_first = fabs(d) < 1;
-  cj_rows rows = {NULL, {0, 0, 0, 0}, 1, columns_first ? iw * nb : (int)row, NULL, NULL};
+  // A memory image (decoded into memory, or wrapping a decoder's buffer) needs no region.
+  const int in_memory =
+      (in->dtype == VIPS_IMAGE_SETBUF || in->dtype == VIPS_IMAGE_SETBUF_FOREIGN) && in->data;
+  cj_rows rows = {NULL, {0, 0, 0, 0}, {left, top, width, height}, in_memory, 1,
+                  columns_first ? iw * nb : (int)row, NULL, NULL};
   // At most ih distinct rows exist: a short image with a wide kernel (its box shrink skipped
   // because the image is thinner than the factor) needs no more slots than it has rows.
   while (rows.slots < VIPS_MIN(T, ih)) rows.slots <<= 1;
@@ -234,7 +254,7 @@ int cj_resample_axis(VipsImage *in, double a, double d, double odx, double ody, 
   o->Xsize = ow;
   o->Ysize = oh;
   if (vips_image_write_prepare(o)) goto done;
-  rows.region = vips_region_new(in);
+  if (!in_memory) rows.region = vips_region_new(in);
   for (int y = 0; y < oh; y++) {
     for (int k = 0; k < T; k++) {
       tap_rows[k] = cj_row(&rows, in, ya.idx[(size_t)T * y + k], fill, is_float, ow, &xa);

@@ -52,7 +52,10 @@ extension FormatAvailability {
 /// Encodes images into bytes. With `strip` (the default) no metadata at all is written;
 /// otherwise the metadata the image carries is written (see `MetadataFilter`).
 package enum ImageEncoder {
-  package static func encode(_ image: VipsImage, options: EncodeOptions, quality: Int, strip stripAll: Bool = true)
+  package static func encode(
+    _ image: VipsImage, options: EncodeOptions, quality: Int, strip stripAll: Bool = true,
+    jpegEncoder: JPEGEncoder = .current
+  )
     throws(ImagingError)
     -> [UInt8]
   {
@@ -64,7 +67,13 @@ package enum ImageEncoder {
     switch options.format {
     case .jpeg:
       let subsample: Int32 = options.chromaSubsampling.map { $0 ? 1 : 2 } ?? 0
-      status = cj_jpegsave(image.pointer, q, options.progressive ? 1 : 0, subsample, 1, strip, &buffer, &length)
+      let progressive: Int32 = options.progressive ? 1 : 0
+      // Stripped 8-bit sRGB: libjpeg directly, the same bytes without libvips' saver
+      // (docs/decoding.md, "Encoding JPEG outputs").
+      if stripAll && jpegEncoder == .auto, let bytes = try jpegDirect(image, options: options, quality: quality) {
+        return bytes
+      }
+      status = cj_jpegsave(image.pointer, q, progressive, subsample, 1, strip, &buffer, &length)
     case .png:
       status = cj_pngsave(
         image.pointer, Int32(options.compression), options.palette ? 1 : 0, q, strip, &buffer, &length)
@@ -86,6 +95,41 @@ package enum ImageEncoder {
     defer { cj_free(buffer) }
     return Array(UnsafeRawBufferPointer(start: buffer, count: length))
   }
+}
+
+extension ImageEncoder {
+  /// The stripped JPEG of `image` written by libjpeg directly (`cj_jpegsave_direct`: the
+  /// settings of libvips' saver, the same bytes), or nil when the image is not uncoded 8-bit
+  /// 3-band sRGB (libvips' saver then converts and writes it).
+  package static func jpegDirect(_ image: VipsImage, options: EncodeOptions, quality: Int) throws(ImagingError)
+    -> [UInt8]?
+  {
+    var buffer: UnsafeMutableRawPointer?
+    var length = 0
+    let subsample: Int32 = options.chromaSubsampling.map { $0 ? 1 : 2 } ?? 0
+    let status = cj_jpegsave_direct(
+      image.pointer, Int32(quality), options.progressive ? 1 : 0, subsample, 1, &buffer, &length)
+    if status == 1 { return nil }
+    try Vips.check(status, "jpegsave", path: image.path)
+    guard let buffer else { throw ImagingError(operation: "save", path: image.path, message: "no bytes") }
+    defer { cj_free(buffer) }
+    return Array(UnsafeRawBufferPointer(start: buffer, count: length))
+  }
+}
+
+/// Which encoder writes stripped JPEG outputs (docs/decoding.md, "Encoding JPEG outputs").
+public enum JPEGEncoder: String, Sendable {
+  /// libjpeg directly for 8-bit sRGB images without metadata, libvips' saver for the rest.
+  case auto
+  /// libvips' saver for every JPEG (the reference path, for comparisons).
+  case libvips
+
+  /// From the environment variable `CROPJOB_JPEG_ENCODER` (`auto`, the default, or `libvips`),
+  /// read once per process.
+  public static let current: JPEGEncoder = {
+    guard let value = ProcessInfo.processInfo.environment["CROPJOB_JPEG_ENCODER"] else { return .auto }
+    return JPEGEncoder(rawValue: value.lowercased()) ?? .auto
+  }()
 }
 
 /// Applies a metadata policy to an image before it is encoded.

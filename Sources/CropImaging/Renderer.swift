@@ -49,15 +49,25 @@ public enum Renderer {
       let image = try constantImage(size: size, colour: constant, path: source.path)
       return try finish(image, size: size, circleFrame: circleFrame, style: style)
     }
-    image = try image.derive("extract_area") {
-      cj_extract_area($0, Int32(x0), Int32(y0), Int32(x1 - x0), Int32(y1 - y0), $1)
-    }
     m = m * Affine.translation(x: Double(x0), y: Double(y0))
     // The box shrink leaves the separable Lanczos3 a ratio of 2 to 4, which its widened
     // kernel filters far better than a box (docs/resampling.md); the affine path downscales
     // through the same separable resample first.
     let separable = geometry.coversOutput && m.b == 0 && m.c == 0 && m.a != 0 && m.d != 0
     let boxShrink = scale < 0.25 ? Int((0.5 / scale).rounded(.down)) : 1
+    let window = (x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    if separable && boxShrink <= 1 && !needsAlphaBand {
+      // The plain case (an opaque cover crop, no rotation): the resample reads the window of
+      // the decoded image in place, with no libvips operation (issue 15).
+      let odx = m.tx + 0.5 * m.a - 0.5
+      let ody = m.ty + 0.5 * m.d - 0.5
+      if let resampled = try resampleAxisAligned(image, m, odx: odx, ody: ody, size: size, window: window) {
+        return try finish(resampled, size: size, circleFrame: circleFrame, style: style)
+      }
+    }
+    image = try image.derive("extract_area") {
+      cj_extract_area($0, Int32(window.x), Int32(window.y), Int32(window.width), Int32(window.height), $1)
+    }
     // A source with alpha is premultiplied before the box shrink too, so that the colour of
     // transparent pixels never bleeds into visible ones; an opaque one (alpha added below, if
     // at all, is 255 everywhere) is shrunk in 8 bits first, which gives the same pixels.
@@ -120,11 +130,16 @@ public enum Renderer {
   /// stretched by the ratio (2 ceil(3 ratio) + 1 taps: every pixel under the output pixel's
   /// footprint counts, where libvips' point-sampled interpolator aliases), otherwise the same
   /// Catmull-Rom cubic as the affine (docs/resampling.md). `nil` when it does not apply.
+  /// `window`: the part of `image` resampled, as if extracted first (nil: all of it).
   private static func resampleAxisAligned(
-    _ image: VipsImage, _ m: Affine, odx: Double, ody: Double, size: PixelSize
+    _ image: VipsImage, _ m: Affine, odx: Double, ody: Double, size: PixelSize,
+    window: (x: Int, y: Int, width: Int, height: Int)? = nil
   ) throws(ImagingError) -> VipsImage? {
     var out: OpaquePointer?
-    let status = cj_resample_axis(image.pointer, m.a, m.d, odx, ody, Int32(size.width), Int32(size.height), &out)
+    let w = window ?? (0, 0, 0, 0)
+    let status = cj_resample_axis(
+      image.pointer, Int32(w.x), Int32(w.y), Int32(w.width), Int32(w.height), m.a, m.d, odx, ody,
+      Int32(size.width), Int32(size.height), &out)
     if status > 0 { return nil }
     try Vips.check(status, "resample", path: image.path)
     guard let out else { throw ImagingError(operation: "resample", path: image.path, message: "no image returned") }

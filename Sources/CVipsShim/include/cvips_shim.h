@@ -131,9 +131,11 @@ int cj_affine_edges(VipsImage *in, double a, double b, double c, double d, doubl
 /// arithmetic (libvips' interpolator rounds positions to 1/64 px, 8-bit weights to 12 bits).
 /// `in`: uchar or float, any bands; `out`: same format, in memory, deterministic. Returns 1
 /// (nothing done) for anything else (a or d zero, other formats), so that the caller falls
-/// back to cj_affine_edges; -1 on a libvips error.
-int cj_resample_axis(VipsImage *in, double a, double d, double odx, double ody, int ow, int oh,
-                     VipsImage **out);
+/// back to cj_affine_edges; -1 on a libvips error. Only the window (left, top, width, height)
+/// of `in` is read, as if extracted first (coordinates relative to it; width or height <= 0:
+/// the whole image); a memory image's rows are read in place, without a region.
+int cj_resample_axis(VipsImage *in, int left, int top, int width, int height, double a, double d,
+                     double odx, double ody, int ow, int oh, VipsImage **out);
 
 // ---- Alpha (cj_alpha.c) --------------------------------------------------------------------
 
@@ -204,6 +206,18 @@ int cj_copy_icc(VipsImage *in, VipsImage *from, VipsImage **out);
 /// Savers into malloc'd buffers (free with cj_free). `strip` removes all metadata.
 int cj_jpegsave(VipsImage *in, int quality, int progressive, int subsample, int optimize,
                 int strip, void **buf, size_t *len);
+/// JPEG with libjpeg directly, as cj_jpegsave with `strip` writes it (the same settings, the same
+/// bytes; cj_jpeg_encode.c): 8-bit interleaved rows of 1 or 3 bands, `stride` bytes apart.
+/// `subsample`: 0 auto (off from quality 90), 1 on, 2 off. Returns 0 with a malloc'd buffer
+/// (free with cj_free), 1 when the arguments are not ones it takes, -1 with `message` on an error.
+int cj_jpeg_encode(const unsigned char *pixels, size_t stride, int width, int height, int bands,
+                   int quality, int progressive, int subsample, int optimize, void **buf,
+                   size_t *len, char *message, size_t message_size);
+/// cj_jpegsave with `strip`, through cj_jpeg_encode, for an uncoded 8-bit 3-band sRGB image
+/// (rendered into memory first when it is lazy); 1 (nothing done) for any other image, which
+/// cj_jpegsave then writes; -1 with the libvips error set.
+int cj_jpegsave_direct(VipsImage *in, int quality, int progressive, int subsample, int optimize,
+                       void **buf, size_t *len);
 int cj_pngsave(VipsImage *in, int compression, int palette, int quality, int strip,
                void **buf, size_t *len);
 int cj_webpsave(VipsImage *in, int quality, int lossless, int effort, int strip, void **buf,
