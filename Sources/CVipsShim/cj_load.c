@@ -188,6 +188,38 @@ int cj_read_file(const char *path, size_t max_bytes, void **data, size_t *length
   return 0;
 }
 
+int cj_read_head(const char *path, size_t max_bytes, const unsigned char *magic, size_t magic_length,
+                 void **data, size_t *length, size_t *file_size) {
+  *data = NULL;
+  *length = 0;
+  *file_size = 0;
+  struct stat st;
+  int fd = cj_open_regular(path, &st, NULL, 0);
+  if (fd < 0) return 1;
+  size_t want = (size_t)st.st_size < max_bytes ? (size_t)st.st_size : max_bytes;
+  unsigned char *buffer = g_try_malloc(want ? want : 1);
+  size_t done = 0;
+  while (buffer && done < want) {
+    // The first read stops after the magic bytes' page: a file that does not start with them
+    // costs one small read.
+    size_t chunk = done == 0 && want > 4096 ? 4096 : want - done;
+    ssize_t n = read(fd, buffer + done, chunk);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    done += (size_t)n;
+    if (done >= magic_length && memcmp(buffer, magic, magic_length) != 0) break;
+  }
+  close(fd);
+  if (!buffer || done < magic_length || memcmp(buffer, magic, magic_length) != 0) {
+    g_free(buffer);
+    return 1;
+  }
+  *data = buffer;
+  *length = done;
+  *file_size = (size_t)st.st_size;
+  return 0;
+}
+
 static void cj_blob_free(void *data, void *unused) {
   (void)unused;
   g_free(data);

@@ -20,6 +20,14 @@ struct JPEGHeaderInfo {
   /// the JFIF segment's (in inches or cm, densities other than 1), else 72 dpi.
   var xres = 72 / 25.4
   var yres = 72 / 25.4
+  /// The orientation libvips gives this file for certain, or nil when its EXIF is anything
+  /// but plain (`JPEGHeaderReader` then leaves the file to libvips): no APP1 segment starting
+  /// "Exif" gives 1; exactly one, "Exif\0\0" then a TIFF header and an IFD0 that parse, whose
+  /// orientation tag is one SHORT in 1...8, gives that value. libvips reads the tag through
+  /// libexif, which looks in the other IFDs when IFD0 has none and clips values to 1...8:
+  /// those cases, and several EXIF segments, are left to it.
+  var plainOrientation: Int? = 1
+  private var exifSegments = 0
 
   /// Parses `bytes`; nil when they do not start with SOI or a header segment does not parse
   /// (libvips then reads the file and reports what is wrong with it).
@@ -63,6 +71,13 @@ struct JPEGHeaderInfo {
         }
       case 0xE1:
         hasMetadata = true
+        if Self.starts(body, "Exif") {
+          // libvips' test for the EXIF segment (jpeg2vips.c): four bytes.
+          exifSegments += 1
+          plainOrientation =
+            exifSegments == 1 && Self.starts(body, "Exif\0\0")
+            ? Self.plainOrientation(UnsafeRawBufferPointer(rebasing: body[6...])) : nil
+        }
         if Self.starts(body, "Exif\0\0") {
           let tiff = UnsafeRawBufferPointer(rebasing: body[6...])
           orientation = Self.exifOrientation(tiff) ?? 1
@@ -108,6 +123,15 @@ struct JPEGHeaderInfo {
     return entry.short
   }
 
+  /// IFD0's orientation when it is one SHORT in 1...8; nil when IFD0 does not parse or the tag
+  /// is absent or anything else.
+  static func plainOrientation(_ tiff: UnsafeRawBufferPointer) -> Int? {
+    guard ifd0Parses(tiff), let entry = ifd0Entry(tiff, tag: 0x0112), entry.type == 3, entry.count == 1,
+      (1...8).contains(entry.short)
+    else { return nil }
+    return entry.short
+  }
+
   /// XResolution, YResolution (RATIONAL) and ResolutionUnit (SHORT, 2 when absent) of IFD0.
   static func exifResolution(_ tiff: UnsafeRawBufferPointer) -> (Double, Double, Int)? {
     guard let x = ifd0Entry(tiff, tag: 0x011A), let y = ifd0Entry(tiff, tag: 0x011B), x.type == 5, y.type == 5,
@@ -117,9 +141,31 @@ struct JPEGHeaderInfo {
     return (xv, yv, unit)
   }
 
-  /// One IFD0 entry: its type, its first SHORT value, and for a RATIONAL its value.
+  /// Whether IFD0's table lies wholly inside the block (every entry readable).
+  static func ifd0Parses(_ tiff: UnsafeRawBufferPointer) -> Bool {
+    guard let (little, ifd) = tiffHeader(tiff), ifd >= 8, ifd + 2 <= tiff.count else { return false }
+    let count = little ? Int(tiff[ifd]) | Int(tiff[ifd + 1]) << 8 : Int(tiff[ifd]) << 8 | Int(tiff[ifd + 1])
+    return ifd + 2 + 12 * count + 4 <= tiff.count
+  }
+
+  /// The byte order and IFD0's offset of a TIFF header.
+  private static func tiffHeader(_ tiff: UnsafeRawBufferPointer) -> (little: Bool, ifd: Int)? {
+    guard tiff.count >= 8 else { return nil }
+    let little: Bool
+    switch (tiff[0], tiff[1]) {
+    case (0x49, 0x49): little = true
+    case (0x4D, 0x4D): little = false
+    default: return nil
+    }
+    let magic = little ? Int(tiff[2]) | Int(tiff[3]) << 8 : Int(tiff[2]) << 8 | Int(tiff[3])
+    let b = (0..<4).map { Int(tiff[4 + $0]) }
+    let ifd = little ? b[0] | b[1] << 8 | b[2] << 16 | b[3] << 24 : b[0] << 24 | b[1] << 16 | b[2] << 8 | b[3]
+    return magic == 42 ? (little, ifd) : nil
+  }
+
+  /// One IFD0 entry: its type, count, its first SHORT value, and for a RATIONAL its value.
   private static func ifd0Entry(_ tiff: UnsafeRawBufferPointer, tag wanted: Int) -> (
-    type: Int, short: Int, rational: Double?
+    type: Int, count: Int, short: Int, rational: Double?
   )? {
     guard tiff.count >= 8 else { return nil }
     let little: Bool
@@ -139,13 +185,15 @@ struct JPEGHeaderInfo {
     guard u16(2) == 42, let ifd = u32(4), let count = u16(ifd) else { return nil }
     for entry in 0..<count {
       let at = ifd + 2 + 12 * entry
-      guard let tag = u16(at), let type = u16(at + 2), let short = u16(at + 8) else { return nil }
+      guard let tag = u16(at), let type = u16(at + 2), let count = u32(at + 4), let short = u16(at + 8) else {
+        return nil
+      }
       if tag == wanted {
         var rational: Double? = nil
         if type == 5, let offset = u32(at + 8), let num = u32(offset), let den = u32(offset + 4), den != 0 {
           rational = Double(num) / Double(den)
         }
-        return (type, short, rational)
+        return (type, count, short, rational)
       }
     }
     return nil

@@ -17,7 +17,9 @@ extension InputFormat {
 
 extension SourceHeader {
   /// Reads the header of `path`. Throws when the path is not a regular file, no accepted
-  /// loader recognises the bytes, or libvips warns while reading the header.
+  /// loader recognises the bytes, or libvips warns while reading the header. A JPEG whose
+  /// header libjpeg reads cleanly is read without libvips (`JPEGHeaderReader`), unless
+  /// `jpegDecoder` is `.libvips`.
   ///
   /// The image is released inside the capture: libvips' JPEG reader reports the libjpeg
   /// warnings a header raised ("Corrupt JPEG data: 5 extraneous bytes before marker 0xdb",
@@ -26,6 +28,12 @@ extension SourceHeader {
   /// damaged file passed. The read is bracketed by `cj_reading_begin`/`cj_reading_end`, so
   /// that no other thread clears that buffer before the reader has logged it.
   public static func read(path: String) throws(ImagingError) -> SourceHeader {
+    try read(path: path, jpegDecoder: .current)
+  }
+
+  /// `read(path:)`, with JPEGs read by libvips whatever the file when `jpegDecoder` is `.libvips`.
+  public static func read(path: String, jpegDecoder: JPEGDecoder) throws(ImagingError) -> SourceHeader {
+    if jpegDecoder == .auto, let header = JPEGHeaderReader.read(path: path) { return header }
     cj_reading_begin()
     var damaged = true
     defer { cj_reading_end(damaged ? 1 : 0) }

@@ -61,6 +61,19 @@ int cj_open(const char *path, int header_only, int shrink, int fail_on, int *for
 /// than `max_bytes` (nothing read).
 int cj_read_file(const char *path, size_t max_bytes, void **data, size_t *length, char *message,
                  size_t message_size);
+/// The first bytes of a regular file (the checks of cj_open), at most `max_bytes`, when it
+/// starts with `magic`: 0 with a g_malloc'd buffer (free with cj_free) and the file's size;
+/// 1 for anything else (not a regular file, unreadable, other bytes), which the caller then
+/// leaves to libvips (cj_open), whose errors say what is wrong.
+int cj_read_head(const char *path, size_t max_bytes, const unsigned char *magic, size_t magic_length,
+                 void **data, size_t *length, size_t *file_size);
+/// libjpeg's own header read (jpeg_read_header) over the first bytes of a JPEG: 0 when it read
+/// the frame and the first scan's header without an error or a warning, with the frame's size,
+/// component count, libjpeg's colour space (J_COLOR_SPACE) and sample precision; 1 otherwise
+/// (damage, a warning, or bytes that end before the first scan), nothing printed
+/// (cj_jpeg_header.c).
+int cj_jpeg_header_facts(const void *data, size_t length, int *width, int *height, int *components,
+                         int *colour_space, int *precision);
 /// cj_open (not header-only) over the bytes of cj_read_file, which it takes ownership of
 /// (freed when the image and the loader are done with them, or at once on failure).
 int cj_open_bytes(void *data, size_t length, int shrink, int fail_on, int *format,

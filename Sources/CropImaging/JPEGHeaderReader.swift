@@ -1,0 +1,44 @@
+internal import CVipsShim
+import CropPlan
+
+/// The planner's header read for JPEGs without libvips (docs/decoding.md, "Reading JPEG
+/// headers"): the file's first bytes through one descriptor, libjpeg's own `jpeg_read_header`
+/// over them, the orientation from the EXIF block. It answers only for what it reads exactly as
+/// libvips does: 8-bit YCbCr or greyscale JPEGs whose header libjpeg reads without an error or
+/// a warning within the first `prefixBytes`, with plain EXIF (`JPEGHeaderInfo.plainOrientation`).
+/// Every other file, damaged ones included, is left to libvips, which reads and reports it as
+/// before.
+package enum JPEGHeaderReader {
+  /// How much of the file is read: EXIF (at most 64 KiB), XMP and ICC segments come before the
+  /// first scan; a header longer than this goes to libvips.
+  static let prefixBytes = 128 << 10
+
+  /// libjpeg's J_COLOR_SPACE values for the two colour spaces taken.
+  private static let grayscale: Int32 = 1
+  private static let yCbCr: Int32 = 3
+
+  /// The header of `path`, or nil when it is not a file this reader takes.
+  package static func read(path: String) -> SourceHeader? {
+    var data: UnsafeMutableRawPointer?
+    var length = 0
+    var fileSize = 0
+    let magic: [UInt8] = [0xFF, 0xD8, 0xFF]
+    guard cj_read_head(path, prefixBytes, magic, magic.count, &data, &length, &fileSize) == 0, let data else {
+      return nil
+    }
+    defer { cj_free(data) }
+    var width: Int32 = 0
+    var height: Int32 = 0
+    var components: Int32 = 0
+    var colourSpace: Int32 = 0
+    var precision: Int32 = 0
+    guard cj_jpeg_header_facts(data, length, &width, &height, &components, &colourSpace, &precision) == 0,
+      precision == 8, (components == 3 && colourSpace == yCbCr) || (components == 1 && colourSpace == grayscale),
+      let info = JPEGHeaderInfo(UnsafeRawBufferPointer(start: data, count: length)),
+      info.components == Int(components), let orientation = info.plainOrientation
+    else { return nil }
+    return SourceHeader(
+      format: .jpeg, storedWidth: Int(width), storedHeight: Int(height), orientation: orientation,
+      bands: Int(components), hasAlpha: false, pages: 1)
+  }
+}
