@@ -114,15 +114,14 @@ enum JPEGDirect {
     // give 266), which the plan's geometry (DecodedSource.toDecoded) counts on.
     Vips.start()
     var out: OpaquePointer?
-    let wrapped = cj_from_memory_owned(
-      pixels, scaledWidth * 3, Int32(Int(width) / shrink), Int32(Int(height) / shrink), 3, info.xres, info.yres,
-      Int32(info.orientation), &out)
+    // Turned upright here (as vips_autorot turns it) into a memory image: every output's
+    // resample and box shrink then read it in place (docs/decoding.md).
+    let wrapped = cj_orient_owned(
+      pixels, scaledWidth * 3, Int32(Int(width) / shrink), Int32(Int(height) / shrink), 3, Int32(info.orientation),
+      info.xres, info.yres, &out)
     try Vips.check(wrapped, "decode", path: path)
     guard let out else { throw ImagingError(operation: "decode", path: path, message: "no image returned") }
-    var image = VipsImage(out, path: path)
-    if info.orientation != 1 {
-      image = try image.derive("autorot") { cj_autorot($0, $1) }
-    }
+    let image = VipsImage(out, path: path)
     return DecodedSource(
       image: image, header: header, path: path, shrink: shrink, metadataSource: info.hasMetadata ? bytes : nil,
       direct: true)

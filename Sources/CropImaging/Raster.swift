@@ -92,6 +92,9 @@ extension VipsImage {
 }
 
 extension Renderer {
+  /// The pixels of an image the renderer made, in Swift memory (for tests).
+  package static func rasterOf(_ image: VipsImage) throws(ImagingError) -> Raster { try image.raster() }
+
   /// `render`, with the pixels copied into Swift memory (3 or 4 bands).
   package static func raster(_ source: DecodedSource, geometry: PlacementResult, style: RenderStyle)
     throws(ImagingError)

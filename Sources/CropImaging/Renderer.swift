@@ -55,18 +55,32 @@ public enum Renderer {
     // through the same separable resample first.
     let separable = geometry.coversOutput && m.b == 0 && m.c == 0 && m.a != 0 && m.d != 0
     let boxShrink = scale < 0.25 ? Int((0.5 / scale).rounded(.down)) : 1
-    let window = (x: x0, y: y0, width: x1 - x0, height: y1 - y0)
-    if separable && boxShrink <= 1 && !needsAlphaBand {
+    var window = (x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    // An opaque 8-bit memory image (every direct JPEG decode, opaque PNGs) is box-shrunk
+    // directly, the window in place, to the pixels vips_shrink gives (cj_box_shrink).
+    var shrunk = false
+    if boxShrink > 1 && !image.hasAlpha && window.width >= boxShrink && window.height >= boxShrink,
+      let direct = try boxShrunk(image, window: window, factor: boxShrink)
+    {
+      image = direct
+      m = m * Affine.scale(Double(boxShrink))
+      window = (0, 0, image.width, image.height)
+      shrunk = true
+    }
+    if separable && (boxShrink <= 1 || shrunk) && !needsAlphaBand {
       // The plain case (an opaque cover crop, no rotation): the resample reads the window of
-      // the decoded image in place, with no libvips operation (issue 15).
+      // the decoded (or box-shrunk) image in place, with no libvips operation (issue 15).
       let odx = m.tx + 0.5 * m.a - 0.5
       let ody = m.ty + 0.5 * m.d - 0.5
       if let resampled = try resampleAxisAligned(image, m, odx: odx, ody: ody, size: size, window: window) {
         return try finish(resampled, size: size, circleFrame: circleFrame, style: style)
       }
     }
-    image = try image.derive("extract_area") {
-      cj_extract_area($0, Int32(window.x), Int32(window.y), Int32(window.width), Int32(window.height), $1)
+    if !shrunk {
+      let w = window
+      image = try image.derive("extract_area") {
+        cj_extract_area($0, Int32(w.x), Int32(w.y), Int32(w.width), Int32(w.height), $1)
+      }
     }
     // A source with alpha is premultiplied before the box shrink too, so that the colour of
     // transparent pixels never bleeds into visible ones; an opaque one (alpha added below, if
@@ -75,7 +89,7 @@ public enum Renderer {
     if needsAlphaBand && premultiplyFirst {
       image = try image.derive("premultiply") { cj_premultiply($0, $1) }
     }
-    if boxShrink > 1 && image.width >= boxShrink && image.height >= boxShrink {
+    if !shrunk && boxShrink > 1 && image.width >= boxShrink && image.height >= boxShrink {
       image = try image.derive("shrink") { cj_shrink($0, Double(boxShrink), Double(boxShrink), $1) }
       m = m * Affine.scale(Double(boxShrink))
     }
@@ -144,6 +158,30 @@ public enum Renderer {
     try Vips.check(status, "resample", path: image.path)
     guard let out else { throw ImagingError(operation: "resample", path: image.path, message: "no image returned") }
     return VipsImage(out, path: image.path)
+  }
+
+  /// The window of `image` box-shrunk by `factor` without a libvips operation (cj_box_shrink:
+  /// vips_shrink's pixels), or nil when `image` is not an 8-bit image in memory.
+  package static func boxShrunk(
+    _ image: VipsImage, window: (x: Int, y: Int, width: Int, height: Int), factor: Int
+  ) throws(ImagingError) -> VipsImage? {
+    var out: OpaquePointer?
+    let status = cj_box_shrink(
+      image.pointer, Int32(window.x), Int32(window.y), Int32(window.width), Int32(window.height), Int32(factor), &out)
+    if status > 0 { return nil }
+    try Vips.check(status, "shrink", path: image.path)
+    guard let out else { throw ImagingError(operation: "shrink", path: image.path, message: "no image returned") }
+    return VipsImage(out, path: image.path)
+  }
+
+  /// `boxShrunk`'s reference: the window extracted and shrunk by libvips (for tests).
+  package static func boxShrunkByLibvips(
+    _ image: VipsImage, window: (x: Int, y: Int, width: Int, height: Int), factor: Int
+  ) throws(ImagingError) -> VipsImage {
+    let extracted = try image.derive("extract_area") {
+      cj_extract_area($0, Int32(window.x), Int32(window.y), Int32(window.width), Int32(window.height), $1)
+    }
+    return try extracted.derive("shrink") { cj_shrink($0, Double(factor), Double(factor), $1) }
   }
 
   /// `image` resampled separably by `scale` (output px per input px; a downscale only), to a

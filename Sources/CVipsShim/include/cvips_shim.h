@@ -150,6 +150,22 @@ int cj_affine_edges(VipsImage *in, double a, double b, double c, double d, doubl
 int cj_resample_axis(VipsImage *in, int left, int top, int width, int height, double a, double d,
                      double odx, double ody, int ow, int oh, VipsImage **out);
 
+// ---- Box shrink and orientation in memory (cj_box.c) ----------------------------------------
+
+/// vips_shrink(factor, factor) of the window (left, top, width, height) of an 8-bit memory
+/// image, computed directly (the same pixels: the mean of each block per axis, columns first,
+/// each rounded to nearest; round(size / factor) pixels a side, a partial block repeating the
+/// window's edge) into a new memory image. 1 (nothing done)
+/// for anything else (a lazy image, another format, factor < 2, a window smaller than factor).
+int cj_box_shrink(VipsImage *in, int left, int top, int width, int height, int factor,
+                  VipsImage **out);
+/// The 8-bit pixels `data` (rows `stride` bytes apart; g_malloc'd, taken over) turned upright
+/// for EXIF `orientation` as vips_autorot turns them, into a memory image wrapped as
+/// cj_from_memory_owned does (no orientation field; the resolution as given, which
+/// vips_autorot does not swap either).
+int cj_orient_owned(void *data, size_t stride, int width, int height, int bands, int orientation,
+                    double xres, double yres, VipsImage **out);
+
 // ---- Alpha (cj_alpha.c) --------------------------------------------------------------------
 
 /// Adds an opaque alpha band when the image has none.

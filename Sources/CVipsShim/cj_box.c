@@ -1,0 +1,108 @@
+// Box shrink and EXIF orientation of 8-bit images in memory, without libvips operations
+// (docs/resampling.md, "Box shrink"; docs/decoding.md): the pixels vips_shrink and
+// vips_autorot give, computed in place of the lazy operations that every output's resample
+// otherwise pulls through regions.
+#include "cvips_shim.h"
+
+#include <string.h>
+#include <vips/vips.h>
+
+static int cj_in_memory(VipsImage *in) {
+  return (in->dtype == VIPS_IMAGE_SETBUF || in->dtype == VIPS_IMAGE_SETBUF_FOREIGN) && in->data;
+}
+
+int cj_box_shrink(VipsImage *in, int left, int top, int width, int height, int factor,
+                  VipsImage **out) {
+  *out = NULL;
+  if (factor < 2 || in->BandFmt != VIPS_FORMAT_UCHAR || in->Coding != VIPS_CODING_NONE ||
+      !cj_in_memory(in) || left < 0 || top < 0 || width < factor || height < factor ||
+      left + width > in->Xsize || top + height > in->Ysize)
+    return 1;
+  // vips_shrink's output size: the input's divided by the factor, rounded to nearest (half
+  // up); a partial last block repeats the window's edge pixel (and a block beyond the
+  // rounded size is dropped).
+  const int nb = in->Bands;
+  const int ow = (int)((double)width / factor + 0.5), oh = (int)((double)height / factor + 0.5);
+  const size_t n = (size_t)width * nb;
+  VipsImage *o = vips_image_new_memory();
+  if (vips_image_pipelinev(o, VIPS_DEMAND_STYLE_THINSTRIP, in, NULL)) {
+    g_object_unref(o);
+    return -1;
+  }
+  o->Xsize = ow;
+  o->Ysize = oh;
+  if (vips_image_write_prepare(o)) {
+    g_object_unref(o);
+    return -1;
+  }
+  // As vips_shrink on 8-bit pixels: the columns first (vips_shrinkv: the mean of `factor`
+  // rows, rounded to nearest, back to 8 bits), then the rows (vips_shrinkh, the same).
+  unsigned int *sum = g_new(unsigned int, n);
+  unsigned char *row = g_new(unsigned char, n);
+  const unsigned int half = (unsigned int)factor / 2;
+  for (int y = 0; y < oh; y++) {
+    memset(sum, 0, n * sizeof *sum);
+    for (int k = 0; k < factor; k++) {
+      const int r = VIPS_MIN(y * factor + k, height - 1);
+      const VipsPel *p = VIPS_IMAGE_ADDR(in, left, top + r);
+      for (size_t i = 0; i < n; i++) sum[i] += p[i];
+    }
+    for (size_t i = 0; i < n; i++) row[i] = (unsigned char)((sum[i] + half) / (unsigned int)factor);
+    VipsPel *q = VIPS_IMAGE_ADDR(o, 0, y);
+    for (int x = 0; x < ow; x++) {
+      const int full = (x + 1) * factor <= width;
+      for (int b = 0; b < nb; b++) {
+        unsigned int s = 0;
+        if (full) {
+          const unsigned char *p = row + (size_t)x * factor * nb + b;
+          for (int k = 0; k < factor; k++) s += p[(size_t)k * nb];
+        } else {
+          for (int k = 0; k < factor; k++) s += row[(size_t)VIPS_MIN(x * factor + k, width - 1) * nb + b];
+        }
+        q[(size_t)x * nb + b] = (unsigned char)((s + half) / (unsigned int)factor);
+      }
+    }
+  }
+  g_free(sum);
+  g_free(row);
+  *out = o;
+  return 0;
+}
+
+int cj_orient_owned(void *data, size_t stride, int width, int height, int bands, int orientation,
+                    double xres, double yres, VipsImage **out) {
+  *out = NULL;
+  if (orientation < 2 || orientation > 8)
+    return cj_from_memory_owned(data, stride, width, height, bands, xres, yres, 1, out);
+  const int swap = orientation >= 5;
+  const int ow = swap ? height : width, oh = swap ? width : height;
+  unsigned char *src = data;
+  unsigned char *dst = g_try_malloc((size_t)ow * oh * bands);
+  if (!dst) {
+    g_free(data);
+    vips_error("autorot", "out of memory");
+    return -1;
+  }
+  // Output pixel (X, Y) of the upright image is stored pixel (x, y): what vips_autorot does
+  // for each orientation (2 mirror, 3 half turn, 4 flip, 5 transpose, 6 quarter turn
+  // clockwise, 7 transverse, 8 quarter turn anticlockwise).
+  for (int Y = 0; Y < oh; Y++) {
+    unsigned char *q = dst + (size_t)Y * ow * bands;
+    for (int X = 0; X < ow; X++) {
+      int x, y;
+      switch (orientation) {
+      case 2: x = width - 1 - X; y = Y; break;
+      case 3: x = width - 1 - X; y = height - 1 - Y; break;
+      case 4: x = X; y = height - 1 - Y; break;
+      case 5: x = Y; y = X; break;
+      case 6: x = Y; y = height - 1 - X; break;
+      case 7: x = width - 1 - Y; y = height - 1 - X; break;
+      default: x = width - 1 - Y; y = X; break;
+      }
+      memcpy(q + (size_t)X * bands, src + (size_t)y * stride + (size_t)x * bands, (size_t)bands);
+    }
+  }
+  g_free(data);
+  // vips_autorot keeps the resolution as it is (not swapped) and drops the orientation.
+  return cj_from_memory_owned(dst, (size_t)ow * bands, ow, oh, bands, xres, yres, 1, out);
+}
