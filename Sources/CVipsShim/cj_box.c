@@ -4,6 +4,7 @@
 // otherwise pulls through regions.
 #include "cvips_shim.h"
 
+#include <stdint.h>
 #include <string.h>
 #include <vips/vips.h>
 
@@ -14,7 +15,7 @@ static int cj_in_memory(VipsImage *in) {
 int cj_box_shrink(VipsImage *in, int left, int top, int width, int height, int factor,
                   VipsImage **out) {
   *out = NULL;
-  if (factor < 2 || in->BandFmt != VIPS_FORMAT_UCHAR || in->Coding != VIPS_CODING_NONE ||
+  if (factor < 2 || factor >= 4096 || in->BandFmt != VIPS_FORMAT_UCHAR || in->Coding != VIPS_CODING_NONE ||
       !cj_in_memory(in) || left < 0 || top < 0 || width < factor || height < factor ||
       left + width > in->Xsize || top + height > in->Ysize)
     return 1;
@@ -37,32 +38,48 @@ int cj_box_shrink(VipsImage *in, int left, int top, int width, int height, int f
   }
   // As vips_shrink on 8-bit pixels: the columns first (vips_shrinkv: the mean of `factor`
   // rows, rounded to nearest, back to 8 bits), then the rows (vips_shrinkh, the same).
+  // (n + factor / 2) / factor is computed as a multiply by ceil(2^32 / factor) and a shift,
+  // exact for every n below 256 * factor (factor < 4096).
   unsigned int *sum = g_new(unsigned int, n);
   unsigned char *row = g_new(unsigned char, n);
   const unsigned int half = (unsigned int)factor / 2;
+  const uint64_t reciprocal = ((UINT64_C(1) << 32) + (uint64_t)factor - 1) / (uint64_t)factor;
+#define CJ_MEAN(s) ((unsigned char)(((uint64_t)((s) + half) * reciprocal) >> 32))
+  const int full = width / factor;  // output columns whose block lies inside the window
   for (int y = 0; y < oh; y++) {
-    memset(sum, 0, n * sizeof *sum);
-    for (int k = 0; k < factor; k++) {
+    const VipsPel *p0 = VIPS_IMAGE_ADDR(in, left, top + VIPS_MIN(y * factor, height - 1));
+    for (size_t i = 0; i < n; i++) sum[i] = p0[i];
+    for (int k = 1; k < factor; k++) {
       const int r = VIPS_MIN(y * factor + k, height - 1);
       const VipsPel *p = VIPS_IMAGE_ADDR(in, left, top + r);
       for (size_t i = 0; i < n; i++) sum[i] += p[i];
     }
-    for (size_t i = 0; i < n; i++) row[i] = (unsigned char)((sum[i] + half) / (unsigned int)factor);
+    for (size_t i = 0; i < n; i++) row[i] = CJ_MEAN(sum[i]);
     VipsPel *q = VIPS_IMAGE_ADDR(o, 0, y);
-    for (int x = 0; x < ow; x++) {
-      const int full = (x + 1) * factor <= width;
+    int x = 0;
+    if (nb == 3) {
+      for (; x < VIPS_MIN(full, ow); x++) {
+        const unsigned char *p = row + (size_t)x * factor * 3;
+        unsigned int s0 = 0, s1 = 0, s2 = 0;
+        for (int k = 0; k < factor; k++, p += 3) {
+          s0 += p[0];
+          s1 += p[1];
+          s2 += p[2];
+        }
+        q[3 * x] = CJ_MEAN(s0);
+        q[3 * x + 1] = CJ_MEAN(s1);
+        q[3 * x + 2] = CJ_MEAN(s2);
+      }
+    }
+    for (; x < ow; x++) {
       for (int b = 0; b < nb; b++) {
         unsigned int s = 0;
-        if (full) {
-          const unsigned char *p = row + (size_t)x * factor * nb + b;
-          for (int k = 0; k < factor; k++) s += p[(size_t)k * nb];
-        } else {
-          for (int k = 0; k < factor; k++) s += row[(size_t)VIPS_MIN(x * factor + k, width - 1) * nb + b];
-        }
-        q[(size_t)x * nb + b] = (unsigned char)((s + half) / (unsigned int)factor);
+        for (int k = 0; k < factor; k++) s += row[(size_t)VIPS_MIN(x * factor + k, width - 1) * nb + b];
+        q[(size_t)x * nb + b] = CJ_MEAN(s);
       }
     }
   }
+#undef CJ_MEAN
   g_free(sum);
   g_free(row);
   *out = o;
@@ -99,7 +116,8 @@ int cj_orient_owned(void *data, size_t stride, int width, int height, int bands,
       case 7: x = width - 1 - Y; y = height - 1 - X; break;
       default: x = width - 1 - Y; y = X; break;
       }
-      memcpy(q + (size_t)X * bands, src + (size_t)y * stride + (size_t)x * bands, (size_t)bands);
+      const unsigned char *p = src + (size_t)y * stride + (size_t)x * bands;
+      for (int b = 0; b < bands; b++) q[(size_t)X * bands + b] = p[b];
     }
   }
   g_free(data);

@@ -58,8 +58,14 @@ final class DirectPixelsTests: XCTestCase {
         let b = try vips.raster()
         XCTAssertEqual([a.width, a.height, a.bands], [b.width, b.height, b.bands], "\(file.name) 1/\(shrink)")
         guard a.pixels.count == b.pixels.count else { continue }
-        let worst = zip(a.pixels, b.pixels).map { abs(Int($0) - Int($1)) }.max() ?? 0
-        XCTAssertLessThanOrEqual(worst, 1, "\(file.name) 1/\(shrink)")
+        let same = a.pixels.withUnsafeBytes { x in
+          b.pixels.withUnsafeBytes { y in memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0 }
+        }
+        if !same {
+          var worst = 0
+          for i in a.pixels.indices { worst = max(worst, abs(Int(a.pixels[i]) - Int(b.pixels[i]))) }
+          XCTAssertLessThanOrEqual(worst, 1, "\(file.name) 1/\(shrink)")
+        }
       }
     }
   }

@@ -153,7 +153,7 @@ int cj_resample_axis(VipsImage *in, int left, int top, int width, int height, do
 // ---- Box shrink and orientation in memory (cj_box.c) ----------------------------------------
 
 /// vips_shrink(factor, factor) of the window (left, top, width, height) of an 8-bit memory
-/// image, computed directly (the same pixels: the mean of each block per axis, columns first,
+/// image (factor 2 to 4095), computed directly (the same pixels: the mean of each block per axis, columns first,
 /// each rounded to nearest; round(size / factor) pixels a side, a partial block repeating the
 /// window's edge) into a new memory image. 1 (nothing done)
 /// for anything else (a lazy image, another format, factor < 2, a window smaller than factor).
