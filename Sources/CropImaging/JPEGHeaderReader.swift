@@ -9,9 +9,10 @@ import CropPlan
 /// Every other file, damaged ones included, is left to libvips, which reads and reports it as
 /// before.
 package enum JPEGHeaderReader {
-  /// How much of the file is read: EXIF (at most 64 KiB), XMP and ICC segments come before the
-  /// first scan; a header longer than this goes to libvips.
-  static let prefixBytes = 128 << 10
+  /// How much of the file is read: 16 KiB first (most headers end there), and when the
+  /// segments up to the first scan do not fit, 256 KiB (EXIF is at most 64 KiB, XMP and ICC
+  /// segments come before the first scan too); a header longer than that goes to libvips.
+  static let prefixBytes = [16 << 10, 256 << 10]
 
   /// libjpeg's J_COLOR_SPACE values for the two colour spaces taken.
   private static let grayscale: Int32 = 1
@@ -19,14 +20,26 @@ package enum JPEGHeaderReader {
 
   /// The header of `path`, or nil when it is not a file this reader takes.
   package static func read(path: String) -> SourceHeader? {
-    var data: UnsafeMutableRawPointer?
-    var length = 0
-    var fileSize = 0
-    let magic: [UInt8] = [0xFF, 0xD8, 0xFF]
-    guard cj_read_head(path, prefixBytes, magic, magic.count, &data, &length, &fileSize) == 0, let data else {
-      return nil
+    for limit in prefixBytes {
+      var data: UnsafeMutableRawPointer?
+      var length = 0
+      var fileSize = 0
+      let magic: [UInt8] = [0xFF, 0xD8, 0xFF]
+      guard cj_read_head(path, limit, magic, magic.count, &data, &length, &fileSize) == 0, let data else {
+        return nil
+      }
+      defer { cj_free(data) }
+      if let header = header(UnsafeRawBufferPointer(start: data, count: length)) { return header }
+      // Only a header cut short by the limit is worth a longer read.
+      if length >= fileSize { return nil }
     }
-    defer { cj_free(data) }
+    return nil
+  }
+
+  /// The header in a file's first bytes, or nil.
+  private static func header(_ bytes: UnsafeRawBufferPointer) -> SourceHeader? {
+    guard let data = bytes.baseAddress else { return nil }
+    let length = bytes.count
     var width: Int32 = 0
     var height: Int32 = 0
     var components: Int32 = 0
@@ -34,7 +47,7 @@ package enum JPEGHeaderReader {
     var precision: Int32 = 0
     guard cj_jpeg_header_facts(data, length, &width, &height, &components, &colourSpace, &precision) == 0,
       precision == 8, (components == 3 && colourSpace == yCbCr) || (components == 1 && colourSpace == grayscale),
-      let info = JPEGHeaderInfo(UnsafeRawBufferPointer(start: data, count: length)),
+      let info = JPEGHeaderInfo(bytes),
       info.components == Int(components), let orientation = info.plainOrientation
     else { return nil }
     return SourceHeader(

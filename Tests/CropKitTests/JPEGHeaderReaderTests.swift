@@ -39,7 +39,8 @@ final class JPEGHeaderReaderTests: XCTestCase {
   }
 
   /// EXIF that libvips (libexif) might read otherwise than IFD0's one SHORT: the direct reader
-  /// answers only for plain EXIF and for no EXIF.
+  /// answers only for plain EXIF and for no EXIF, also when the header is longer than its first
+  /// read.
   func testUnusualExifIsLeftToLibvips() throws {
     guard let python = TestPaths.python else { throw XCTSkip("no /usr/bin/python3") }
     let folder = TestPaths.scratch()
@@ -80,17 +81,18 @@ final class JPEGHeaderReaderTests: XCTestCase {
           "two-segments": [exif(tiff(ifd([(0x112, 3, 1, short(6))]))), exif(tiff(ifd([(0x112, 3, 1, short(3))])))],
           "exif-no-nul": [exif(tiff(ifd([(0x112, 3, 1, short(6))])), header=b"ExifXX")],
           "ifd0-cut": [exif(b"II*\\0" + struct.pack("<I", 8) + struct.pack("<H", 40))],
+          # A header longer than the first read (16 KiB): two 30,000-byte APP15 segments.
+          "long-header-6": [exif(tiff(ifd([(0x112, 3, 1, short(6))])))]
+              + [b"\\xff\\xef" + struct.pack(">H", 30002) + bytes(30000)] * 2,
       }
       for name, segments in cases.items():
           open(f"{out}/{name}.jpg", "wb").write(data[:2] + b"".join(segments) + body)
       """
     try tool(python, ["-c", script, TestPaths.sample("kite.jpg"), folder.path])
-    let answered = [
-      "plain-6": 6, "none": 1,
-    ]
+    let answered = ["plain-6": 6, "none": 1, "long-header-6": 6]
     for name in [
       "plain-6", "none", "value-9", "value-0", "long-6", "count-2", "ifd1-only-3", "two-segments", "exif-no-nul",
-      "ifd0-cut",
+      "ifd0-cut", "long-header-6",
     ] {
       let path = folder.appendingPathComponent("\(name).jpg").path
       let took = check(path)
