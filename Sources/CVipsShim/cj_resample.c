@@ -102,9 +102,16 @@ static void cj_axis_taps(int n, double s, double o, int extent, cj_axis *ax) {
       float s[NB];                                                             \
       const TYPE *p0 = p + (size_t)ix[0] * (NB);                               \
       for (int b = 0; b < (NB); b++) s[b] = w[0] * p0[b];                      \
-      for (int k = 1; k < T; k++) {                                            \
-        const TYPE *pk = p + (size_t)ix[k] * (NB);                             \
-        for (int b = 0; b < (NB); b++) s[b] += w[k] * pk[b];                   \
+      if (ix[T - 1] - ix[0] == T - 1) {                                        \
+        /* Consecutive taps (none clamped at an edge): no index loads. */     \
+        const TYPE *pk = p0 + (NB);                                            \
+        for (int k = 1; k < T; k++, pk += (NB))                                \
+          for (int b = 0; b < (NB); b++) s[b] += w[k] * pk[b];                 \
+      } else {                                                                 \
+        for (int k = 1; k < T; k++) {                                          \
+          const TYPE *pk = p + (size_t)ix[k] * (NB);                           \
+          for (int b = 0; b < (NB); b++) s[b] += w[k] * pk[b];                 \
+        }                                                                      \
       }                                                                        \
       for (int b = 0; b < (NB); b++) dst[(size_t)x * (NB) + b] = s[b];         \
     }                                                                          \
@@ -199,11 +206,17 @@ static const float *cj_row(cj_rows *rows, VipsImage *in, int r, cj_fill fill, in
 }
 
 // acc[0, n) = sum over k of w[k] * rows[k][0, n), in tap order.
+// In blocks of 1,024 floats, so that the accumulator stays in the L1 cache across the taps
+// (a 2,016-px RGB row is 24 KB; 13 to 25 taps): the same sums, in the same order.
 static void cj_vsum(const float *const *rows, const float *w, int taps, size_t n, float *acc) {
-  for (size_t i = 0; i < n; i++) acc[i] = w[0] * rows[0][i];
-  for (int k = 1; k < taps; k++) {
-    const float wk = w[k], *rk = rows[k];
-    for (size_t i = 0; i < n; i++) acc[i] += wk * rk[i];
+  for (size_t i0 = 0; i0 < n; i0 += 1024) {
+    const size_t i1 = n - i0 < 1024 ? n : i0 + 1024;
+    const float w0 = w[0], *r0 = rows[0];
+    for (size_t i = i0; i < i1; i++) acc[i] = w0 * r0[i];
+    for (int k = 1; k < taps; k++) {
+      const float wk = w[k], *rk = rows[k];
+      for (size_t i = i0; i < i1; i++) acc[i] += wk * rk[i];
+    }
   }
 }
 
