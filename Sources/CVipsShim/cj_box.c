@@ -124,3 +124,73 @@ int cj_orient_owned(void *data, size_t stride, int width, int height, int bands,
   // vips_autorot keeps the resolution as it is (not swapped) and drops the orientation.
   return cj_from_memory_owned(dst, (size_t)ow * bands, ow, oh, bands, xres, yres, 1, out);
 }
+
+// One premultiplied pixel value as vips_premultiply computes it for 8-bit input (max alpha 255):
+// the alpha scaled to [0, 1] in double and stored as a float, times the 8-bit value in float.
+static inline float cj_premultiplied(unsigned char value, float nalpha) { return (float)value * nalpha; }
+
+int cj_premultiply_shrink(VipsImage *in, int left, int top, int width, int height, int factor,
+                          VipsImage **out) {
+  *out = NULL;
+  if (factor < 1 || in->BandFmt != VIPS_FORMAT_UCHAR || in->Coding != VIPS_CODING_NONE ||
+      in->Bands < 2 || !cj_in_memory(in) || left < 0 || top < 0 || width < factor ||
+      height < factor || left + width > in->Xsize || top + height > in->Ysize)
+    return 1;
+  const int nb = in->Bands;
+  const int ow = factor == 1 ? width : (int)((double)width / factor + 0.5);
+  const int oh = factor == 1 ? height : (int)((double)height / factor + 0.5);
+  VipsImage *o = vips_image_new_memory();
+  if (vips_image_pipelinev(o, VIPS_DEMAND_STYLE_THINSTRIP, in, NULL)) {
+    g_object_unref(o);
+    return -1;
+  }
+  o->Xsize = ow;
+  o->Ysize = oh;
+  o->BandFmt = VIPS_FORMAT_FLOAT;
+  if (vips_image_write_prepare(o)) {
+    g_object_unref(o);
+    return -1;
+  }
+  // vips_premultiply (float out), then vips_shrink on floats: per axis, columns first, the
+  // sum of `factor` values in double divided by `factor`, stored as a float. The double sums
+  // of at most a few thousand floats in [0, 255] are exact, so their order does not matter.
+  const size_t n = (size_t)width * nb;
+  float *pre = g_new(float, n);
+  double *sum = g_new(double, n);
+  float *row = g_new(float, n);
+  for (int y = 0; y < oh; y++) {
+    for (size_t i = 0; i < n; i++) sum[i] = 0;
+    for (int k = 0; k < factor; k++) {
+      const int r = VIPS_MIN(y * factor + k, height - 1);
+      const VipsPel *p = VIPS_IMAGE_ADDR(in, left, top + r);
+      for (int x = 0; x < width; x++) {
+        const VipsPel *px = p + (size_t)x * nb;
+        const unsigned char alpha = px[nb - 1];
+        const float nalpha = (float)((double)alpha / 255.0);
+        float *q = pre + (size_t)x * nb;
+        for (int b = 0; b < nb - 1; b++) q[b] = cj_premultiplied(px[b], nalpha);
+        q[nb - 1] = alpha;
+      }
+      if (factor == 1) break;
+      for (size_t i = 0; i < n; i++) sum[i] += pre[i];
+    }
+    float *q = (float *)VIPS_IMAGE_ADDR(o, 0, y);
+    if (factor == 1) {
+      memcpy(q, pre, n * sizeof(float));
+      continue;
+    }
+    for (size_t i = 0; i < n; i++) row[i] = (float)(sum[i] / factor);
+    for (int x = 0; x < ow; x++) {
+      for (int b = 0; b < nb; b++) {
+        double s = 0;
+        for (int k = 0; k < factor; k++) s += row[(size_t)VIPS_MIN(x * factor + k, width - 1) * nb + b];
+        q[(size_t)x * nb + b] = (float)(s / factor);
+      }
+    }
+  }
+  g_free(pre);
+  g_free(sum);
+  g_free(row);
+  *out = o;
+  return 0;
+}

@@ -92,6 +92,17 @@ extension VipsImage {
 }
 
 extension Renderer {
+  /// The raw pixel bytes of an image in any band format, with its size and format (for tests
+  /// that compare floats bit for bit).
+  package static func pixelBytes(_ image: VipsImage) throws(ImagingError) -> (width: Int, height: Int, bytes: [UInt8]) {
+    var data: UnsafeMutableRawPointer?
+    var size = 0
+    try Vips.check(cj_write_to_memory(image.pointer, &data, &size), "read pixels", path: image.path)
+    guard let data else { throw ImagingError(operation: "read pixels", path: image.path, message: "no pixels") }
+    defer { cj_free(data) }
+    return (image.width, image.height, Array(UnsafeRawBufferPointer(start: data, count: size)))
+  }
+
   /// The pixels of an image the renderer made, in Swift memory (for tests).
   package static func rasterOf(_ image: VipsImage) throws(ImagingError) -> Raster { try image.raster() }
 

@@ -76,6 +76,20 @@ public enum Renderer {
         return try finish(resampled, size: size, circleFrame: circleFrame, style: style)
       }
     }
+    // A source with alpha in 8-bit memory (a PNG or WebP decoded whole) is premultiplied and
+    // box-shrunk directly into a float memory image: vips_premultiply's and vips_shrink's
+    // floats, bit for bit (cj_premultiply_shrink), which the resample then reads in place.
+    var premultiplied = false
+    if image.hasAlpha && needsAlphaBand {
+      let factor = boxShrink > 1 && window.width >= boxShrink && window.height >= boxShrink ? boxShrink : 1
+      if let direct = try premultipliedShrunk(image, window: window, factor: factor) {
+        image = direct
+        if factor > 1 { m = m * Affine.scale(Double(factor)) }
+        window = (0, 0, image.width, image.height)
+        shrunk = true
+        premultiplied = true
+      }
+    }
     if !shrunk {
       let w = window
       image = try image.derive("extract_area") {
@@ -86,7 +100,7 @@ public enum Renderer {
     // transparent pixels never bleeds into visible ones; an opaque one (alpha added below, if
     // at all, is 255 everywhere) is shrunk in 8 bits first, which gives the same pixels.
     let premultiplyFirst = image.hasAlpha
-    if needsAlphaBand && premultiplyFirst {
+    if needsAlphaBand && premultiplyFirst && !premultiplied {
       image = try image.derive("premultiply") { cj_premultiply($0, $1) }
     }
     if !shrunk && boxShrink > 1 && image.width >= boxShrink && image.height >= boxShrink {
@@ -172,6 +186,33 @@ public enum Renderer {
     try Vips.check(status, "shrink", path: image.path)
     guard let out else { throw ImagingError(operation: "shrink", path: image.path, message: "no image returned") }
     return VipsImage(out, path: image.path)
+  }
+
+  /// The window of an 8-bit memory image with alpha premultiplied (float) and, when `factor` > 1,
+  /// box-shrunk, without libvips operations (cj_premultiply_shrink: the floats vips_premultiply
+  /// and vips_shrink give), or nil when `image` is not one it takes.
+  package static func premultipliedShrunk(
+    _ image: VipsImage, window: (x: Int, y: Int, width: Int, height: Int), factor: Int
+  ) throws(ImagingError) -> VipsImage? {
+    var out: OpaquePointer?
+    let status = cj_premultiply_shrink(
+      image.pointer, Int32(window.x), Int32(window.y), Int32(window.width), Int32(window.height), Int32(factor), &out)
+    if status > 0 { return nil }
+    try Vips.check(status, "premultiply", path: image.path)
+    guard let out else { throw ImagingError(operation: "premultiply", path: image.path, message: "no image returned") }
+    return VipsImage(out, path: image.path)
+  }
+
+  /// `premultipliedShrunk`'s reference: extract, premultiply and shrink by libvips (for tests).
+  package static func premultipliedShrunkByLibvips(
+    _ image: VipsImage, window: (x: Int, y: Int, width: Int, height: Int), factor: Int
+  ) throws(ImagingError) -> VipsImage {
+    let extracted = try image.derive("extract_area") {
+      cj_extract_area($0, Int32(window.x), Int32(window.y), Int32(window.width), Int32(window.height), $1)
+    }
+    let premultiplied = try extracted.derive("premultiply") { cj_premultiply($0, $1) }
+    guard factor > 1 else { return premultiplied }
+    return try premultiplied.derive("shrink") { cj_shrink($0, Double(factor), Double(factor), $1) }
   }
 
   /// `boxShrunk`'s reference: the window extracted and shrunk by libvips (for tests).

@@ -40,6 +40,33 @@ final class DirectPixelsTests: XCTestCase {
     XCTAssertEqual(compared, 3 * 12 * 4)
   }
 
+  /// Noise with alpha (2 and 4 bands; alphas 0 and 255 included): the direct premultiply and
+  /// box shrink give libvips' `premultiply` and `shrink` floats bit for bit, factors 1 to 9.
+  func testPremultiplyShrinkEqualsLibvips() throws {
+    var state: UInt64 = 0x0123_4567_89AB_CDEF
+    func next() -> UInt8 {
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      let v = UInt8(truncatingIfNeeded: state >> 56)
+      return v < 16 ? 0 : v > 240 ? 255 : v
+    }
+    for bands in [2, 4] {
+      let (width, height) = (71, 59)
+      let noise = Raster(
+        width: width, height: height, bands: bands, pixels: (0..<width * height * bands).map { _ in next() })
+      let image = try noise.vipsImage()
+      for factor in 1...9 {
+        for window in [(0, 0, width, height), (5, 3, 40, 33), (2, 7, factor, factor + 2)] {
+          let direct = try XCTUnwrap(try Renderer.premultipliedShrunk(image, window: window, factor: factor))
+          let vips = try Renderer.premultipliedShrunkByLibvips(image, window: window, factor: factor)
+          let a = try Renderer.pixelBytes(direct)
+          let b = try Renderer.pixelBytes(vips)
+          XCTAssertEqual([a.width, a.height], [b.width, b.height], "bands \(bands) factor \(factor) \(window)")
+          XCTAssertTrue(a.bytes == b.bytes, "bands \(bands) factor \(factor) window \(window)")
+        }
+      }
+    }
+  }
+
   /// Every file of the EXIF orientation corpus (orientations 1 to 8, landscape and portrait),
   /// decoded directly (turned upright by cj_orient_owned) and by libvips (vips_autorot), at
   /// every shrink: the same size and pixels (both run libjpeg-turbo's decode; stated tolerance

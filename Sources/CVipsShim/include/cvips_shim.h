@@ -159,6 +159,11 @@ int cj_resample_axis(VipsImage *in, int left, int top, int width, int height, do
 /// for anything else (a lazy image, another format, factor < 2, a window smaller than factor).
 int cj_box_shrink(VipsImage *in, int left, int top, int width, int height, int factor,
                   VipsImage **out);
+/// vips_premultiply then (factor > 1) vips_shrink(factor, factor) of the window of an 8-bit memory
+/// image with alpha (the last band), computed directly into a new float memory image: the
+/// same floats (cj_box.c). 1 (nothing done) for anything else.
+int cj_premultiply_shrink(VipsImage *in, int left, int top, int width, int height, int factor,
+                          VipsImage **out);
 /// The 8-bit pixels `data` (rows `stride` bytes apart; g_malloc'd, taken over) turned upright
 /// for EXIF `orientation` as vips_autorot turns them, into a memory image wrapped as
 /// cj_from_memory_owned does (no orientation field; the resolution as given, which
