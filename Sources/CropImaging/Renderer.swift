@@ -79,10 +79,14 @@ public enum Renderer {
     // A source with alpha in 8-bit memory (a PNG or WebP decoded whole) is premultiplied and
     // box-shrunk directly into a float memory image: vips_premultiply's and vips_shrink's
     // floats, bit for bit (cj_premultiply_shrink), which the resample then reads in place.
+    // Only when those floats are small: libvips' lazy chain holds a few strips, and a 12 MP
+    // window at ratio 1 would take 190 MB as floats (`premultipliedLimit`).
     var premultiplied = false
     if image.hasAlpha && needsAlphaBand {
       let factor = boxShrink > 1 && window.width >= boxShrink && window.height >= boxShrink ? boxShrink : 1
-      if let direct = try premultipliedShrunk(image, window: window, factor: factor) {
+      let side = { (n: Int) in factor == 1 ? n : (2 * n + factor) / (2 * factor) }
+      let floats = side(window.width) * side(window.height) * image.bands * 4
+      if floats <= premultipliedLimit, let direct = try premultipliedShrunk(image, window: window, factor: factor) {
         image = direct
         if factor > 1 { m = m * Affine.scale(Double(factor)) }
         window = (0, 0, image.width, image.height)
@@ -187,6 +191,10 @@ public enum Renderer {
     guard let out else { throw ImagingError(operation: "shrink", path: image.path, message: "no image returned") }
     return VipsImage(out, path: image.path)
   }
+
+  /// The largest premultiplied, box-shrunk window computed in memory (bytes of floats); larger
+  /// ones go through libvips' lazy operations, strip by strip.
+  static let premultipliedLimit = 8 << 20
 
   /// The window of an 8-bit memory image with alpha premultiplied (float) and, when `factor` > 1,
   /// box-shrunk, without libvips operations (cj_premultiply_shrink: the floats vips_premultiply
