@@ -72,20 +72,16 @@ struct OverrideIndex {
     return result
   }
 
-  /// Overrides that no job's source takes: of a source no job reads, or naming a job that
-  /// does not read it. One pass over what each job reads.
-  func unused(jobSources: [String: [(index: Int, subdirectory: String)]], sources: [PlannedSource]) -> [Int] {
-    var used = [Bool](repeating: false, count: overrides.count)
-    for (job, list) in jobSources {
-      for (sourceIndex, _) in list {
-        for index in indices(of: sources[sourceIndex])
-        where overrides[index].job == nil || overrides[index].job == job {
-          used[index] = true
-        }
-      }
+  /// Marks in `used` the overrides that `job` takes for `source` (one per override: the
+  /// planner calls it for each source each job reads, window by window).
+  func markUsed(job: String, source: PlannedSource, in used: inout [Bool]) {
+    guard !overrides.isEmpty else { return }
+    for index in indices(of: source) where overrides[index].job == nil || overrides[index].job == job {
+      used[index] = true
     }
-    return used.indices.filter { !used[$0] }
   }
+
+  var count: Int { overrides.count }
 
   /// `path` joined to the absolute `base` (unless absolute) with empty and `.` segments
   /// dropped and `..` taking one off, as text.

@@ -6,11 +6,10 @@ extension PlanDraft {
 
   /// Phase 3b: one warning for all the overrides (crop table rows and inline ones) that
   /// match no source of the jobs they apply to — a source no job reads, or one the job they
-  /// name does not read — with their count and the first few. One pass over what each job
-  /// reads: never overrides × sources.
-  mutating func warnAboutUnusedOverrides() {
-    let unused = overrides.unused(jobSources: jobSources, sources: sources)
-    guard !unused.isEmpty else { return }
+  /// name does not read — with their count and the first few. `unused`: their indices, found
+  /// in one pass over what each job reads (`OverrideIndex.markUsed`): never overrides × sources.
+  static func unusedOverridesWarning(file: JobFile, unused: [Int]) -> PlanIssue? {
+    guard !unused.isEmpty else { return nil }
     let named = unused.prefix(Self.unusedOverridesNamed).map { index -> String in
       let o = file.overrides[index]
       let place =
@@ -21,9 +20,9 @@ extension PlanDraft {
     let more = unused.count > named.count ? " and \(unused.count - named.count) more" : ""
     let count = unused.count == 1 ? "1 override matches" : "\(unused.count) overrides match"
     let it = unused.count == 1 ? "it applies" : "they apply"
-    issue(
-      .warning, job: nil,
-      "\(count) no source of the jobs \(it) to (no job reads the source, or not the job named): "
-        + named.joined(separator: ", ") + more)
+    return PlanIssue(
+      severity: .warning, job: nil, source: nil, output: nil,
+      message: "\(count) no source of the jobs \(it) to (no job reads the source, or not the job named): "
+        + named.joined(separator: ", ") + more, blocksRun: false)
   }
 }

@@ -4,31 +4,33 @@ import CropSupport
 import Foundation
 
 extension Planner {
-  /// The phase after the headers: the regions stored in each source at `indices` (the
-  /// sources of jobs whose focus uses `regions`), read concurrently. A source without a
-  /// header, or produced by an earlier job, is skipped (nil regions); what the reader finds
-  /// wrong (a damaged packet, a region it skipped) becomes a warning naming the source.
-  func readRegions(_ draft: inout PlanDraft, of indices: Set<Int>) {
-    let wanted = indices.sorted().filter { draft.sources[$0].header != nil && draft.sources[$0].producedBy == nil }
+  /// The phase after the headers: the regions stored in the sources `wanted` (index and
+  /// absolute path; sources of jobs whose focus uses `regions`, with a header, not produced
+  /// by an earlier job), read concurrently into `table`. What the reader finds wrong (a
+  /// damaged packet, a region it skipped) becomes a warning naming the source.
+  func readRegions(_ wanted: [(index: Int, absolute: String)], into table: inout SourceTable, issues: inout [PlanIssue]) {
     guard !wanted.isEmpty else { return }
     let headers = self.headers
-    let paths = wanted.map { draft.sources[$0].absolutePath }
-    let readings = ConcurrentMap.map(paths) { path -> Result<XMPRegionParser.Reading, ReadFailure> in
+    let readings = ConcurrentMap.map(wanted.map(\.absolute)) { path -> Result<XMPRegionParser.Reading, ReadFailure> in
       do {
         return .success(try headers.storedRegions(path: path))
       } catch {
         return .failure(ReadFailure(message: String(describing: error)))
       }
     }
-    for (index, reading) in zip(wanted, readings) {
-      let source = draft.sources[index]
+    func warn(_ index: Int, _ message: String) {
+      issues.append(
+        PlanIssue(
+          severity: .warning, job: nil, source: table.paths[index], output: nil, message: message, blocksRun: false))
+    }
+    for ((index, _), reading) in zip(wanted, readings) {
       switch reading {
       case .success(let reading):
-        draft.sources[index].regions = reading.regions
-        for problem in reading.problems { draft.issue(.warning, job: nil, source: source.path, problem) }
+        table.regions[index] = reading.regions
+        for problem in reading.problems { warn(index, problem) }
       case .failure(let failure):
-        draft.sources[index].regions = []
-        draft.issue(.warning, job: nil, source: source.path, "cannot read the stored regions: \(failure.message)")
+        table.regions[index] = []
+        warn(index, "cannot read the stored regions: \(failure.message)")
       }
     }
   }
@@ -42,18 +44,6 @@ extension Planner {
   static func usesRegions(_ place: PlaceSpec) -> Bool {
     guard place.crop == nil, case .search(let search) = place.focus else { return false }
     return search.finders.contains(.regions)
-  }
-
-  /// The sources (indices) whose regions some job needs, after overrides.
-  func regionSources(_ draft: PlanDraft) -> Set<Int> {
-    var result = Set<Int>()
-    for job in draft.file.jobs {
-      for (index, _) in draft.jobSources[job.name] ?? [] {
-        let place = draft.overrides.place(job.place, job: job.name, source: draft.sources[index])
-        if Self.usesRegions(place) { result.insert(index) }
-      }
-    }
-    return result
   }
 
   /// The source's regions of the types `place` selects, as boxes in oriented source pixels

@@ -20,33 +20,25 @@ public struct Planner: Sendable {
   }
 
   /// The plan of `file`, in named phases: sources, headers, outputs job by job in
-  /// dependency order, shrink-on-load, then the checks over all output paths.
+  /// dependency order, shrink-on-load, then the checks over all output paths. The whole plan
+  /// in memory: a batch of many sources is planned window by window (`PlanStream`), with
+  /// the same outputs, issues and order.
   public func plan(_ file: JobFile) -> Plan {
-    let root = outputRoot(of: file)
-    var draft = PlanDraft(file: file, root: root)
-    draft.expandSources()
-    readHeaders(&draft.sources)
-    readRegions(&draft, of: regionSources(draft))
-    let stages = Self.stages(of: file.jobs)
-    let jobsInOrder = file.jobs.enumerated().sorted {
+    PlanStream.make(file, planner: self, window: Int.max, collect: true).plan!
+  }
+
+  /// Jobs in the order they are planned and run: by stage (`stages(of:)`), then as the job
+  /// file lists them.
+  static func jobsInOrder(_ jobs: [Job]) -> [(job: Job, stage: Int)] {
+    let stages = Self.stages(of: jobs)
+    return jobs.enumerated().sorted {
       (stages[$0.element.name]!, $0.offset) < (stages[$1.element.name]!, $1.offset)
-    }.map(\.element)
-    for job in jobsInOrder {
-      let stage = stages[job.name]!
-      if case .from(let upstream) = job.input { draft.addProducedSources(of: upstream, for: job, stage: stage) }
-      planOutputs(of: job, stage: stage, into: &draft)
-    }
-    draft.warnAboutUnusedOverrides()
-    draft.chooseLoadShrink()
-    draft.checkOutputPaths()
-    return Plan(
-      jobFile: file, outputRoot: root, sources: draft.sources, outputs: draft.outputs, issues: draft.issues,
-      engineVersion: headers.engineVersion)
+    }.map { ($0.element, stages[$0.element.name]!) }
   }
 
   /// Phase 3: every output of `job`, from each of its sources, with the warnings its
   /// geometry raises.
-  private func planOutputs(of job: Job, stage: Int, into draft: inout PlanDraft) {
+  func planOutputs(of job: Job, stage: Int, into draft: inout PlanDraft) {
     for (index, subdirectory) in draft.jobSources[job.name] ?? [] {
       draft.sources[index].stage = max(draft.sources[index].stage, stage)
       let source = draft.sources[index]
@@ -175,44 +167,36 @@ public struct Planner: Sendable {
     return colour.prefix(3).map { ($0 * alpha + 255 * (1 - alpha)).rounded() } + [255]
   }
 
-  /// Reads every header concurrently and checks the input limits.
-  private func readHeaders(_ sources: inout [PlannedSource]) {
-    let limits = self.limits
-    let headers = self.headers
-    headers.start()  // before the threads (libvips' start-up is not thread-safe)
-    let results = ConcurrentMap.map(sources) { source -> (SourceHeader?, String?) in
-      // One `stat` per source: a re-run over unchanged photos (a cache hit) reads no file.
-      guard let status = SourceFileStatus.of(path: source.absolutePath) else {
-        return (nil, "cannot read the file (missing or permission denied)")
-      }
-      if status.size > limits.maxFileBytes {
-        return (nil, "the file is \(status.size) bytes; the limit is \(limits.maxFileBytes) (limits.max_file_bytes)")
-      }
-      do {
-        let header: SourceHeader
-        if let known = headers.knownHeader(path: source.absolutePath, status: status) {
-          header = known
-        } else {
-          guard access(source.absolutePath, R_OK) == 0 else { return (nil, "permission denied") }
-          header = try headers.header(path: source.absolutePath)
-        }
-        if header.width * header.height > limits.maxPixels {
-          return (
-            nil,
-            "\(header.width)x\(header.height) is \(header.width * header.height) pixels; the limit is \(limits.maxPixels) (limits.max_pixels)"
-          )
-        }
-        if header.pages > limits.maxPages {
-          return (nil, "\(header.pages) pages; the limit is \(limits.maxPages) (limits.max_pages)")
-        }
-        return (header, nil)
-      } catch {
-        return (nil, String(describing: error))
-      }
+  /// The header of the source at `path` (absolute), or why it cannot be used: one `stat`
+  /// (a re-run over unchanged photos, a cache hit, reads no file), then the input limits.
+  /// Called from several threads at once, after `headers.start()`.
+  func readHeader(_ path: String) -> (SourceHeader?, String?) {
+    guard let status = SourceFileStatus.of(path: path) else {
+      return (nil, "cannot read the file (missing or permission denied)")
     }
-    for i in sources.indices {
-      sources[i].header = results[i].0
-      sources[i].error = results[i].1
+    if status.size > limits.maxFileBytes {
+      return (nil, "the file is \(status.size) bytes; the limit is \(limits.maxFileBytes) (limits.max_file_bytes)")
+    }
+    do {
+      let header: SourceHeader
+      if let known = headers.knownHeader(path: path, status: status) {
+        header = known
+      } else {
+        guard access(path, R_OK) == 0 else { return (nil, "permission denied") }
+        header = try headers.header(path: path)
+      }
+      if header.width * header.height > limits.maxPixels {
+        return (
+          nil,
+          "\(header.width)x\(header.height) is \(header.width * header.height) pixels; the limit is \(limits.maxPixels) (limits.max_pixels)"
+        )
+      }
+      if header.pages > limits.maxPages {
+        return (nil, "\(header.pages) pages; the limit is \(limits.maxPages) (limits.max_pages)")
+      }
+      return (header, nil)
+    } catch {
+      return (nil, String(describing: error))
     }
   }
 }

@@ -21,16 +21,57 @@ public enum SourceExpansion {
   public static func expand(include: [String], exclude: [String], base: String) -> (
     matches: [Match], unmatched: [String]
   ) {
-    var found: [String: Match] = [:]
+    let (list, unmatched) = expandCompact(include: include, exclude: exclude, base: base)
+    return ((0..<list.count).map { Match(path: list.paths[$0], subdirectory: list.subdirectories[$0]) }, unmatched)
+  }
+
+  /// Expanded files held compactly (a batch has a million): their paths and subfolders in
+  /// order (sorted by path).
+  package struct MatchList: Sendable {
+    package var paths = StringTable()
+    package var subdirectories = StringTable()
+    package var count: Int { paths.count }
+  }
+
+  /// `expand`, with the matches in one buffer each for paths and subfolders: the same
+  /// files in the same order (sorted by path; a file matched by several patterns takes the
+  /// first pattern's subfolder).
+  package static func expandCompact(include: [String], exclude: [String], base: String) -> (
+    matches: MatchList, unmatched: [String]
+  ) {
+    var all = MatchList()
     var unmatched: [String] = []
     for pattern in include {
-      let matches = expandOne(pattern, base: base)
-      if matches.isEmpty { unmatched.append(pattern) }
-      for m in matches where found[m.path] == nil { found[m.path] = m }
+      let before = all.count
+      expandOne(pattern, base: base, into: &all)
+      if all.count == before { unmatched.append(pattern) }
     }
-    let excluded = found.values.filter { m in exclude.contains { excludeMatches($0, path: m.path, base: base) } }
-    for m in excluded { found[m.path] = nil }
-    return (found.values.sorted { $0.path < $1.path }, unmatched)
+    // Sorted by path; for equal paths, the first pattern's match (a stable sort) is kept.
+    var order = Array(0..<all.count)
+    let ascii = all.paths.isASCII
+    order.sort { a, b in
+      if ascii {
+        if all.paths.less(a, b) { return true }
+        if all.paths.less(b, a) { return false }
+      } else {
+        let (x, y) = (all.paths[a], all.paths[b])
+        if x != y { return x < y }
+      }
+      return a < b
+    }
+    var result = MatchList()
+    var previous: Int? = nil
+    for index in order {
+      if let previous, all.paths.equal(previous, index) { continue }
+      previous = index
+      let path = all.paths[index]
+      if exclude.contains(where: { excludeMatches($0, path: path, base: base) }) { continue }
+      result.paths.append(path)
+      result.subdirectories.append(all.subdirectories[index])
+    }
+    result.paths.shrink()
+    result.subdirectories.shrink()
+    return (result, unmatched)
   }
 
   static func excludeMatches(_ pattern: String, path: String, base: String) -> Bool {
@@ -61,20 +102,24 @@ public enum SourceExpansion {
     return joined
   }
 
-  private static func expandOne(_ pattern: String, base: String) -> [Match] {
+  private static func expandOne(_ pattern: String, base: String, into list: inout MatchList) {
+    func add(_ path: String, _ subdirectory: String) {
+      list.paths.append(joinKeepingForm(path))
+      list.subdirectories.append(subdirectory)
+    }
     let fm = FileManager.default
     let hasWildcard = pattern.contains { "*?[".contains($0) }
     let full = absolute(pattern, base: base)
     if !hasWildcard {
       var isDir: ObjCBool = false
-      guard fm.fileExists(atPath: full, isDirectory: &isDir) else { return [] }
-      if !isDir.boolValue { return [Match(path: joinKeepingForm(pattern), subdirectory: "")] }
+      guard fm.fileExists(atPath: full, isDirectory: &isDir) else { return }
+      if !isDir.boolValue { return add(pattern, "") }
       // A folder: every image below it.
-      return walk(full).compactMap { relative in
-        guard imageExtensions.contains(PathText.pathExtension(relative).lowercased()) else { return nil }
-        let dir = PathText.deletingLastComponent(relative)
-        return Match(path: joinKeepingForm((pattern as NSString).appendingPathComponent(relative)), subdirectory: dir)
+      walk(full) { relative in
+        guard imageExtensions.contains(PathText.pathExtension(relative).lowercased()) else { return }
+        add((pattern as NSString).appendingPathComponent(relative), PathText.deletingLastComponent(relative))
       }
+      return
     }
     // Split the pattern into a literal base folder and the wildcard part.
     let components = pattern.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
@@ -83,10 +128,9 @@ public enum SourceExpansion {
     let rest = components[firstWild...].joined(separator: "/")
     let root = literal.isEmpty ? (pattern.hasPrefix("/") ? "/" : base) : absolute(literal, base: base)
     let matcher = GlobPattern(rest)
-    return walk(root).compactMap { relative in
-      guard matcher.matches(relative) else { return nil }
-      let shown = literal.isEmpty ? relative : literal + "/" + relative
-      return Match(path: joinKeepingForm(shown), subdirectory: PathText.deletingLastComponent(relative))
+    walk(root) { relative in
+      guard matcher.matches(relative) else { return }
+      add(literal.isEmpty ? relative : literal + "/" + relative, PathText.deletingLastComponent(relative))
     }
   }
 
@@ -97,11 +141,11 @@ public enum SourceExpansion {
     return (path.hasPrefix("/") ? "/" : "") + parts.joined(separator: "/")
   }
 
-  /// Regular files below `root`, as relative paths, sorted; symlinks (to files or folders) and
-  /// names starting with `.` are skipped. `readdir` with the entry's type: no `stat` per file
-  /// (a batch walks a million of them), one `lstat` only where the file system gives no type.
-  private static func walk(_ root: String) -> [String] {
-    var files: [String] = []
+  /// Regular files below `root`, as relative paths, each passed to `found` (in no particular
+  /// order: the caller sorts); symlinks (to files or folders) and names starting with `.` are
+  /// skipped. `readdir` with the entry's type: no `stat` per file (a batch walks a million of
+  /// them), one `lstat` only where the file system gives no type.
+  private static func walk(_ root: String, _ found: (String) -> Void) {
     var folders: [String] = [""]
     while let relative = folders.popLast() {
       let folder = relative.isEmpty ? root : root + "/" + relative
@@ -124,11 +168,10 @@ public enum SourceExpansion {
         if type == UInt8(DT_DIR) {
           folders.append(path)
         } else if type == UInt8(DT_REG) {
-          files.append(path)
+          found(path)
         }
       }
     }
-    return files.sorted()
   }
 }
 

@@ -1,0 +1,56 @@
+import CropSupport
+import Foundation
+
+/// The checks over all output paths, output by output in the plan's order: an output that
+/// would overwrite a source or take the manifest's name, two outputs with one path, an
+/// output leaving the output root. Each stops the whole plan.
+///
+/// The stream keeps no output path: the first pass (`exact: false`) keeps the 64-bit hash
+/// of each and notes the hashes met twice (`suspects`); only if there are any are the checks
+/// made again (`exact: true`) with the paths of those outputs alone, so that the message
+/// names the first writer as the whole plan's check does (and hashes that merely collide
+/// are no error).
+struct PathChecks {
+  var issues: [PlanIssue] = []
+  /// Hashes of every output path so far.
+  var outputs = HashSet64()
+  /// Hashes met more than once.
+  var suspects = HashSet64()
+  var suspected: Bool { suspects.count > 0 }
+  private let exact: Bool
+  private var escapes: EscapeCheck
+  /// In the exact pass: the first writer (job, source) of each suspect path.
+  private var firstWriters: [String: (job: String, source: String)] = [:]
+
+  init(root: String, exact: Bool, suspects: HashSet64 = HashSet64()) {
+    self.exact = exact
+    self.suspects = suspects
+    escapes = EscapeCheck(root: root)
+  }
+
+  mutating func check(_ output: PlannedOutput, source: String, stream: PlanStream, paths: inout StandardPaths) {
+    func stop(_ message: String) {
+      issues.append(
+        PlanIssue(
+          severity: .error, job: output.job, source: source, output: output.path, message: message, blocksRun: true))
+    }
+    let hash = HashSet64.hash(output.absolutePath)
+    if let overwritten = stream.fileSource(output.absolutePath, hash: hash, paths: &paths) {
+      stop("path collision: would overwrite the source \(stream.table.paths[overwritten])")
+    } else if !output.path.contains("/"), output.path.hasPrefix("cropjob-manifest"), output.path.hasSuffix(".json") {
+      stop("path collision: cropjob's manifest uses this name")
+    }
+    if exact {
+      if suspects.contains(hash) {
+        if let first = firstWriters[output.absolutePath] {
+          stop("path collision: also written by job \(first.job) from \(first.source)")
+        } else {
+          firstWriters[output.absolutePath] = (output.job, source)
+        }
+      }
+    } else if !outputs.insert(hash) {
+      suspects.insert(hash)
+    }
+    if let problem = escapes.problem(output.absolutePath) { stop(problem) }
+  }
+}

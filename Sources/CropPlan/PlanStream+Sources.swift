@@ -1,0 +1,131 @@
+import CropSpec
+import CropSupport
+import Foundation
+
+/// The stream's first phases: the files each job reads, their headers and stored regions,
+/// and the sources `from:` jobs read.
+extension PlanStream {
+  /// The files each job that reads files names, each file once however many jobs name it
+  /// (numbered in the order first found); patterns that match nothing are warned about.
+  func expandSources(_ paths: inout StandardPaths) {
+    var index = IndexTable()
+    var hashes: [Int] = []
+    for job in jobFile.jobs {
+      guard case .sources(let include, let exclude) = job.input else { continue }
+      let (matches, unmatched) = SourceExpansion.expandCompact(
+        include: include, exclude: exclude, base: jobFile.baseDirectory)
+      for pattern in unmatched { issue(.warning, job: job.name, source: pattern, "matches no file") }
+      if matches.count == 0 && unmatched.count == include.count { issue(.error, job: job.name, "the job has no sources") }
+      var list = JobList()
+      list.numbers.reserveCapacity(matches.count)
+      index.reserve(hashes.count + matches.count) { hashes[$0] }
+      for m in 0..<matches.count {
+        let path = matches.paths[m]
+        let absolute = SourceExpansion.absolute(path, base: jobFile.baseDirectory, paths: &paths)
+        let hash = Int(truncatingIfNeeded: HashSet64.hash(absolute))
+        var candidates: [Int] = []
+        _ = index.find(hash: hash) { found in
+          if hashes[found] == hash { candidates.append(found) }
+          return false
+        }
+        let number: Int
+        if let existing = candidates.first(where: { absolutePath($0, &paths) == absolute }) {
+          number = existing
+        } else {
+          number = table.count
+          table.append(path: path, header: nil)
+          table.fileCount = table.count
+          hashes.append(hash)
+          index.insert(hash: hash, index: number) { hashes[$0] }
+        }
+        list.numbers.append(Int32(number))
+        list.subdirectories.append(matches.subdirectories[m])
+      }
+      list.subdirectories.shrink()
+      lists[job.name] = list
+    }
+    table.byAbsolutePath = index
+    table.hashes = hashes
+  }
+
+  /// Every file source's header (read concurrently, window by window, answered by the
+  /// reader's cache where it can), checked against the input limits; then the regions of
+  /// those some job's focus needs.
+  func readHeaders(_ paths: inout StandardPaths) {
+    planner.headers.start()  // before the threads (libvips' start-up is not thread-safe)
+    let needed = regionSources(&paths)
+    let planner = self.planner
+    var start = 0
+    while start < table.fileCount {
+      let range = start..<(start + min(window, table.fileCount - start))
+      let absolutes = range.map { absolutePath($0, &paths) }
+      let results = ConcurrentMap.map(absolutes) { planner.readHeader($0) }
+      for (k, number) in range.enumerated() {
+        table.setHeader(number, results[k].0)
+        if let error = results[k].1 { table.errors[number] = error }
+      }
+      let wanted = range.enumerated().filter { needed.contains($0.element) && results[$0.offset].0 != nil }
+        .map { (index: $0.element, absolute: absolutes[$0.offset]) }
+      planner.readRegions(wanted, into: &table, issues: &issues)
+      start = range.upperBound
+    }
+  }
+
+  /// The file sources whose regions some job needs, after overrides.
+  func regionSources(_ paths: inout StandardPaths) -> Set<Int> {
+    guard overrides.count > 0 || jobFile.jobs.contains(where: { Planner.usesRegions($0.place) }) else { return [] }
+    var result = Set<Int>()
+    for job in jobFile.jobs {
+      guard case .sources = job.input, let list = lists[job.name] else { continue }
+      for number in list.numbers.map(Int.init) where !result.contains(number) {
+        let source = table.planned(number, absolute: absolutePath(number, &paths), withShrink: false)
+        if Planner.usesRegions(overrides.place(job.place, job: job.name, source: source)) { result.insert(number) }
+      }
+    }
+    return result
+  }
+
+  /// For a `from:` job: the upstream job's first output entry, at its largest size, from
+  /// each of its sources, is a source of this job, whose header is what that output will
+  /// be; they are numbered after the sources so far, sorted by path.
+  func addProducedSources(_ produced: ProducedSources, of upstream: String, for job: Job, stage: Int) {
+    let ascii = produced.paths.isASCII
+    let sorted = (0..<produced.paths.count).sorted {
+      ascii ? produced.paths.less($0, $1) : produced.paths[$0] < produced.paths[$1]
+    }
+    let start = table.count
+    var list = JobList()
+    for i in sorted {
+      list.numbers.append(Int32(table.count))
+      table.append(path: produced.paths[i], header: produced.headers[i])
+      table.producedRoots.append(produced.roots[i])
+    }
+    table.producedRanges.append((start, sorted.count, upstream, stage))
+    lists[job.name] = list
+  }
+
+  /// Records a problem of the whole plan.
+  func issue(_ severity: Diagnostic.Severity, job: String?, source: String? = nil, _ message: String) {
+    issues.append(
+      PlanIssue(severity: severity, job: job, source: source, output: nil, message: message, blocksRun: false))
+  }
+}
+
+/// The sources an upstream job's outputs make for the `from:` jobs that read them: path
+/// (relative to the output root), header and the file the chain starts from.
+struct ProducedSources {
+  var paths = StringTable()
+  var headers: [SourceHeader] = []
+  var roots: [Int32] = []
+
+  mutating func add(_ output: PlannedOutput, root: Int) {
+    let format = output.encode.options.format
+    paths.append(output.path)
+    headers.append(
+      SourceHeader(
+        format: InputFormat(rawValue: format == .jpeg ? "jpeg" : format.rawValue) ?? .png,
+        storedWidth: output.geometry.outputSize.width, storedHeight: output.geometry.outputSize.height,
+        orientation: 1, bands: output.style.alpha ? 4 : 3, hasAlpha: output.style.alpha, pages: 1))
+    roots.append(Int32(root))
+  }
+}

@@ -1,0 +1,271 @@
+import CropGeometry
+import CropSpec
+import CropSupport
+import Foundation
+
+/// A batch's plan, validated whole and then produced window by window, so that memory does
+/// not grow with the batch (docs/scale.md).
+///
+/// `make` is the first pass: it expands the sources, reads every header and plans every
+/// output, job by job in windows of `window` sources, keeping only what must be global (the
+/// sources, compactly: `SourceTable`; the hashes of the output paths; the issues; counts).
+/// Everything `Planner.plan` catches is caught there, before anything is written.
+/// `forEachWindow` is the second pass: the same windows again, each an ordinary `Plan` of
+/// its sources and outputs, in the plan's order (job by job, each job's sources in order),
+/// to print or to run. A batch of at most `window` sources per job is one window per job.
+public final class PlanStream {
+  /// Sources a window holds: a few thousand outputs' worth of memory at a time.
+  public static let defaultWindow = 4096
+
+  public let jobFile: JobFile
+  /// Absolute output root.
+  public let outputRoot: String
+  public let engineVersion: String
+  /// The shard the counts and `PlanWindow.selected` are of (nil: all).
+  public let shard: Shard?
+  /// Sources per window (of one job's sources).
+  public let window: Int
+  /// Problems found while planning, in `Planner.plan`'s order.
+  public internal(set) var issues: [PlanIssue] = []
+  /// For each issue (index in `issues`) that names a source, the path of the file its chain
+  /// starts from: what shards are chosen by.
+  public internal(set) var issueRoots: [Int: String] = [:]
+  /// Every planned output (all shards).
+  public internal(set) var outputCount = 0
+  /// The outputs of `shard` (all without one), and the decodes they take (`DecodeKey`).
+  public internal(set) var selectedCount = 0
+  public internal(set) var decodeCount = 0
+  /// Per job, the sources and outputs of `shard`.
+  public internal(set) var jobCounts: [String: (sources: Int, outputs: Int)] = [:]
+  /// The whole plan, when `make` was asked to collect it.
+  public internal(set) var plan: Plan? = nil
+
+  let planner: Planner
+  let overrides: OverrideIndex
+  let order: [(job: Job, stage: Int)]
+  var table = SourceTable()
+  /// Each job's sources, in its order.
+  var lists: [String: JobList] = [:]
+  /// Hashes of every planned output's absolute path (`HashSet64.hash`).
+  package internal(set) var outputPaths = HashSet64()
+
+  /// Runnable when no issue is an error that stops the whole plan.
+  public var isRunnable: Bool { !issues.contains { $0.severity == .error && $0.blocksRun } }
+  /// Every source, files and produced.
+  public var sourceCount: Int { table.count }
+
+  /// One job's sources: their numbers in the plan, and the subfolder each was found in
+  /// (for `{dir}`; empty for a `from:` job).
+  struct JobList {
+    var numbers: [Int32] = []
+    var subdirectories = StringTable()
+    var count: Int { numbers.count }
+    func subdirectory(_ i: Int) -> String { subdirectories.isEmpty ? "" : subdirectories[i] }
+  }
+
+  init(file: JobFile, planner: Planner, shard: Shard?, window: Int) {
+    jobFile = file
+    self.planner = planner
+    outputRoot = planner.outputRoot(of: file)
+    engineVersion = planner.headers.engineVersion
+    self.shard = shard
+    self.window = max(1, window)
+    overrides = OverrideIndex(file.overrides, base: file.baseDirectory)
+    order = Planner.jobsInOrder(file.jobs)
+  }
+
+  /// The first pass over `file` (see the type). `collect` keeps every output: `plan` is then
+  /// the whole plan. `inspect` sees each window as `forEachWindow` gives it (the overwrite
+  /// guard looks at its outputs' files).
+  public static func make(
+    _ file: JobFile, planner: Planner, shard: Shard? = nil, window: Int = defaultWindow, collect: Bool = false,
+    inspect: ((PlanWindow) -> Void)? = nil
+  ) -> PlanStream {
+    let stream = PlanStream(file: file, planner: planner, shard: shard, window: window)
+    var paths = StandardPaths()
+    stream.expandSources(&paths)
+    stream.readHeaders(&paths)
+    var used = [Bool](repeating: false, count: stream.overrides.count)
+    var checks = PathChecks(root: stream.outputRoot, exact: false)
+    var checkPaths = StandardPaths()  // the checks' own: `paths` is the windows'
+    var colours = [UInt8](repeating: 0, count: stream.table.count)
+    var produced: [String: ProducedSources] = [:]
+    let upstreams = Set(file.jobs.compactMap { job -> String? in
+      if case .from(let upstream) = job.input { return upstream } else { return nil }
+    })
+    var collected: [PlannedOutput] = []
+    for (job, stage) in stream.order {
+      if case .from(let upstream) = job.input {
+        stream.addProducedSources(produced[upstream] ?? ProducedSources(), of: upstream, for: job, stage: stage)
+        colours += [UInt8](repeating: 0, count: stream.table.count - colours.count)
+      }
+      var counts = (sources: 0, outputs: 0)
+      stream.forEachWindow(of: job, stage: stage, paths: &paths, withShrink: false) { window, draftIssues in
+        stream.record(draftIssues, window: window)
+        for source in window.plan.sources { stream.overrides.markUsed(job: job.name, source: source, in: &used) }
+        var best: [Int: Int] = [:]  // local source → its produced output (entry 0, largest)
+        for (k, output) in window.plan.outputs.enumerated() {
+          let number = window.sourceNumbers[output.sourceIndex]
+          stream.table.maxScales[number] = max(stream.table.maxScales[number], output.geometry.scale)
+          let source = window.plan.sources[output.sourceIndex]
+          checks.check(output, source: source.path, stream: stream, paths: &checkPaths)
+          if upstreams.contains(job.name), output.entry == 0 {
+            if let known = best[output.sourceIndex] {
+              if window.plan.outputs[known].outputScale < output.outputScale { best[output.sourceIndex] = k }
+            } else {
+              best[output.sourceIndex] = k
+            }
+          }
+        }
+        for local in best.keys.sorted() {
+          let output = window.plan.outputs[best[local]!]
+          produced[job.name, default: ProducedSources()].add(
+            output, root: stream.table.root(window.sourceNumbers[local]))
+        }
+        var selectedSources = Set<Int>()
+        for k in window.selected {
+          let output = window.plan.outputs[k]
+          selectedSources.insert(output.sourceIndex)
+          colours[window.sourceNumbers[output.sourceIndex]] |= 1 << ColourPolicy.allCases.firstIndex(of: output.encode.colour)!
+        }
+        counts.sources += selectedSources.count
+        counts.outputs += window.selected.count
+        stream.outputCount += window.plan.outputs.count
+        inspect?(window)
+        if collect {
+          for var output in window.plan.outputs {
+            output.sourceIndex = window.sourceNumbers[output.sourceIndex]
+            collected.append(output)
+          }
+        }
+      }
+      stream.jobCounts[job.name] = counts
+      stream.selectedCount += counts.outputs
+    }
+    stream.decodeCount = colours.reduce(0) { $0 + $1.nonzeroBitCount }
+    if let warning = PlanDraft.unusedOverridesWarning(
+      file: file, unused: used.indices.filter { !used[$0] })
+    {
+      stream.issues.append(warning)
+    }
+    if checks.suspected {
+      // Two outputs' paths hash alike: the checks again, exactly, naming the first writer.
+      var exact = PathChecks(root: stream.outputRoot, exact: true, suspects: checks.suspects)
+      stream.forEachWindow { window in
+        for output in window.plan.outputs {
+          exact.check(
+            output, source: window.plan.sources[output.sourceIndex].path, stream: stream, paths: &checkPaths)
+        }
+      }
+      checks.issues = exact.issues
+    }
+    stream.issues += checks.issues
+    stream.outputPaths = checks.outputs
+    if collect {
+      let sources = (0..<stream.table.count).map {
+        stream.table.planned($0, absolute: stream.absolutePath($0, &paths), withShrink: true)
+      }
+      stream.plan = Plan(
+        jobFile: file, outputRoot: stream.outputRoot, sources: sources, outputs: collected, issues: stream.issues,
+        engineVersion: stream.engineVersion)
+    }
+    return stream
+  }
+
+  /// The second pass: every window in the plan's order.
+  public func forEachWindow(_ body: (PlanWindow) -> Void) {
+    var paths = StandardPaths()
+    for (job, stage) in order {
+      forEachWindow(of: job, stage: stage, paths: &paths, withShrink: true) { window, _ in body(window) }
+    }
+  }
+
+  /// The windows of one job: each its sources (numbered in the window), outputs and issues.
+  func forEachWindow(
+    of job: Job, stage: Int, paths: inout StandardPaths, withShrink: Bool, _ body: (PlanWindow, [PlanIssue]) -> Void
+  ) {
+    guard let list = lists[job.name] else { return }
+    var start = 0
+    while start < list.count {
+      let end = start + min(window, list.count - start)
+      var draft = PlanDraft(file: jobFile, root: outputRoot, overrides: overrides)
+      var local: [Int32: Int] = [:]
+      var numbers: [Int] = []
+      var entries: [(index: Int, subdirectory: String)] = []
+      for i in start..<end {
+        let number = list.numbers[i]
+        let index: Int
+        if let known = local[number] {
+          index = known
+        } else {
+          index = numbers.count
+          local[number] = index
+          numbers.append(Int(number))
+          draft.sources.append(
+            table.planned(Int(number), absolute: absolutePath(Int(number), &paths), withShrink: withShrink))
+        }
+        entries.append((index, list.subdirectory(i)))
+      }
+      draft.jobSources[job.name] = entries
+      planner.planOutputs(of: job, stage: stage, into: &draft)
+      let roots = numbers.map { table.paths[table.root($0)] }
+      let inShard = roots.map { shard?.contains($0) ?? true }
+      let plan = Plan(
+        jobFile: jobFile, outputRoot: outputRoot, sources: draft.sources, outputs: draft.outputs, issues: [],
+        engineVersion: engineVersion)
+      body(
+        PlanWindow(
+          plan: plan, sourceNumbers: numbers, roots: roots,
+          selected: draft.outputs.indices.filter { inShard[draft.outputs[$0].sourceIndex] }, job: job.name,
+          stage: stage),
+        draft.issues)
+      start = end
+    }
+  }
+
+  /// Keeps a window's issues, with the root of each source an error names.
+  private func record(_ windowIssues: [PlanIssue], window: PlanWindow) {
+    guard !windowIssues.isEmpty else { return }
+    let locals = Dictionary(
+      window.plan.sources.indices.map { (window.plan.sources[$0].path, $0) }, uniquingKeysWith: { a, _ in a })
+    for issue in windowIssues {
+      if issue.severity == .error, let source = issue.source, let local = locals[source] {
+        issueRoots[issues.count] = window.roots[local]
+      }
+      issues.append(issue)
+    }
+  }
+
+  /// The absolute path of source `index`: a file's as the expansion made it, a produced
+  /// source's in the output root.
+  func absolutePath(_ index: Int, _ paths: inout StandardPaths) -> String {
+    index < table.fileCount
+      ? SourceExpansion.absolute(table.paths[index], base: jobFile.baseDirectory, paths: &paths)
+      : (outputRoot as NSString).appendingPathComponent(table.paths[index])
+  }
+
+  /// The file source whose absolute path is `absolute` (hashed `hash`), if any.
+  func fileSource(_ absolute: String, hash: UInt64, paths: inout StandardPaths) -> Int? {
+    var candidates: [Int] = []
+    let key = Int(truncatingIfNeeded: hash)
+    _ = table.byAbsolutePath.find(hash: key) { index in
+      if table.hashes[index] == key { candidates.append(index) }
+      return false
+    }
+    return candidates.first { absolutePath($0, &paths) == absolute }
+  }
+}
+
+/// One window of a `PlanStream`: an ordinary plan of some of one job's sources and their
+/// outputs (sources numbered within the window; no issues: they are the stream's).
+public struct PlanWindow {
+  public var plan: Plan
+  /// Each source's number in the whole plan (`Plan.sources` of `Planner.plan`).
+  public var sourceNumbers: [Int]
+  /// For each source, the path of the file its chain starts from (`Plan.rootSources`).
+  public var roots: [String]
+  /// The outputs of the stream's shard (all without one), in order.
+  public var selected: [Int]
+  public var job: String
+  public var stage: Int
+}

@@ -1,0 +1,107 @@
+import CropSupport
+import Foundation
+
+/// Every source of a batch, held compactly between the plan's passes: its path, header (16
+/// bytes), largest output scale and, for the few that have them, an error or stored regions.
+/// The first `fileCount` are files the jobs read, in the plan's order; after them come the
+/// sources produced by earlier jobs (`from:`), job by job, each job's sorted by path.
+struct SourceTable {
+  /// Path as the job file sees it (a produced source: its output path relative to the root).
+  var paths = StringTable()
+  var headers: [PackedHeader] = []
+  /// Headers whose numbers do not fit in a `PackedHeader`.
+  var largeHeaders: [Int: SourceHeader] = [:]
+  /// Largest `geometry.scale` of the source's outputs (0: none yet): its shrink-on-load.
+  var maxScales: [Double] = []
+  var errors: [Int: String] = [:]
+  var regions: [Int: [StoredRegion]] = [:]
+  /// How many sources are files (the rest are produced).
+  var fileCount = 0
+  /// The produced sources of each `from:` job: their first index, count, the job they come
+  /// from and the stage they are decoded in.
+  var producedRanges: [(start: Int, count: Int, upstream: String, stage: Int)] = []
+  /// For each produced source (index − `fileCount`), the file its chain starts from.
+  var producedRoots: [Int32] = []
+  /// File sources by the hash of their absolute path (`hashes`), to find a source again.
+  var byAbsolutePath = IndexTable()
+  var hashes: [Int] = []
+
+  var count: Int { paths.count }
+
+  /// The `from:` job range holding produced source `index`.
+  func producedRange(_ index: Int) -> (start: Int, count: Int, upstream: String, stage: Int)? {
+    guard index >= fileCount else { return nil }
+    return producedRanges.last { $0.start <= index }
+  }
+
+  func header(_ index: Int) -> SourceHeader? { largeHeaders[index] ?? headers[index].header }
+
+  mutating func setHeader(_ index: Int, _ header: SourceHeader?) {
+    if let packed = PackedHeader(header) {
+      headers[index] = packed
+    } else {
+      headers[index] = .none
+      largeHeaders[index] = header
+    }
+  }
+
+  /// Adds a source (its header set later for a file).
+  mutating func append(path: String, header: SourceHeader?) {
+    paths.append(path)
+    headers.append(.none)
+    maxScales.append(0)
+    setHeader(count - 1, header)
+  }
+
+  /// The file source a source's chain starts from (itself for a file).
+  func root(_ index: Int) -> Int { index < fileCount ? index : Int(producedRoots[index - fileCount]) }
+
+  /// The source as the plan holds it; `absolute` is its absolute path (kept by the caller).
+  func planned(_ index: Int, absolute: String, withShrink: Bool) -> PlannedSource {
+    let header = self.header(index)
+    let range = producedRange(index)
+    var source = PlannedSource(
+      path: paths[index], absolutePath: absolute, header: header, error: errors[index], producedBy: range?.upstream,
+      stage: range?.stage ?? 0, loadShrink: 1)
+    source.regions = regions[index]
+    if withShrink, let header {
+      source.loadShrink = header.loadShrink(maxOutputScale: maxScales[index] == 0 ? 1 : maxScales[index])
+    }
+    return source
+  }
+}
+
+/// A `SourceHeader` in 16 bytes (nil: none), or an index into `PackedHeader.large` for the
+/// rare header whose numbers do not fit.
+struct PackedHeader: Sendable {
+  private var width: UInt32 = 0
+  private var height: UInt32 = 0
+  private var pages: UInt32 = 0
+  /// InputFormat's index + 1 (0: no header).
+  private var format: UInt8 = 0
+  private var orientation: UInt8 = 0
+  private var bands: UInt8 = 0
+  private var alpha: Bool = false
+
+  static let none = PackedHeader()
+  private static let formats = InputFormat.allCases
+
+  init() {}
+
+  /// nil when `header` does not fit.
+  init?(_ header: SourceHeader?) {
+    guard let header else { return }
+    guard let w = UInt32(exactly: header.storedWidth), let h = UInt32(exactly: header.storedHeight),
+      let p = UInt32(exactly: header.pages), let o = UInt8(exactly: header.orientation),
+      let b = UInt8(exactly: header.bands), let f = Self.formats.firstIndex(of: header.format)
+    else { return nil }
+    (width, height, pages, orientation, bands, alpha, format) = (w, h, p, o, b, header.hasAlpha, UInt8(f + 1))
+  }
+
+  var header: SourceHeader? {
+    guard format > 0 else { return nil }
+    return SourceHeader(
+      format: Self.formats[Int(format) - 1], storedWidth: Int(width), storedHeight: Int(height),
+      orientation: Int(orientation), bands: Int(bands), hasAlpha: alpha, pages: Int(pages))
+  }
+}

@@ -1,0 +1,124 @@
+/// Many strings in one UTF-8 buffer with their end offsets: about the strings' own bytes plus
+/// 4 bytes each, where an array of `String` costs 16 bytes inline and a heap block for every
+/// string longer than 15 bytes (a batch's million source paths).
+package struct StringTable: Sendable {
+  private var bytes: [UInt8] = []
+  /// End offset of each string in `bytes`.
+  private var ends: [UInt32] = []
+
+  package init() {}
+
+  package var count: Int { ends.count }
+  package var isEmpty: Bool { ends.isEmpty }
+
+  private func start(_ index: Int) -> Int { index == 0 ? 0 : Int(ends[index - 1]) }
+
+  /// Adds `text` at the end; its index is the old `count`.
+  package mutating func append(_ text: String) {
+    var text = text
+    text.withUTF8 { bytes.append(contentsOf: $0) }
+    precondition(bytes.count <= Int(UInt32.max), "StringTable holds at most 4 GiB of text")
+    ends.append(UInt32(bytes.count))
+  }
+
+  package subscript(index: Int) -> String {
+    let (from, to) = (start(index), Int(ends[index]))
+    return bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[from..<to]), as: UTF8.self) }
+  }
+
+  /// Whether any string holds a byte outside ASCII (then byte order may differ from
+  /// `String`'s order, which compares Unicode-normalised text).
+  package var isASCII: Bool { !bytes.contains { $0 >= 0x80 } }
+
+  /// `self[a] < self[b]` as `String` compares them, by bytes when both are ASCII.
+  package func less(_ a: Int, _ b: Int) -> Bool {
+    let (fa, ta, fb, tb) = (start(a), Int(ends[a]), start(b), Int(ends[b]))
+    return bytes.withUnsafeBufferPointer { buffer in
+      var i = fa
+      var j = fb
+      while i < ta && j < tb {
+        let (x, y) = (buffer[i], buffer[j])
+        if x >= 0x80 || y >= 0x80 { return self[a] < self[b] }
+        if x != y { return x < y }
+        i += 1
+        j += 1
+      }
+      if i < ta || j < tb {
+        // One is a prefix of the other up to here: a non-ASCII rest needs `String`'s order.
+        if buffer[i..<ta].contains(where: { $0 >= 0x80 }) || buffer[j..<tb].contains(where: { $0 >= 0x80 }) {
+          return self[a] < self[b]
+        }
+      }
+      return ta - i < tb - j
+    }
+  }
+
+  /// Whether the strings at `a` and `b` are the same bytes.
+  package func equal(_ a: Int, _ b: Int) -> Bool {
+    let (fa, ta, fb, tb) = (start(a), Int(ends[a]), start(b), Int(ends[b]))
+    guard ta - fa == tb - fb else { return false }
+    return bytes.withUnsafeBufferPointer { $0[fa..<ta].elementsEqual($0[fb..<tb]) }
+  }
+
+  /// Releases spare capacity (after the last append).
+  package mutating func shrink() {
+    bytes = Array(bytes)
+    ends = Array(ends)
+  }
+}
+
+/// A set of 64-bit hashes (open addressing, linear probing, at most two thirds full): 8 to 16
+/// bytes an item. Membership of a hash says "maybe"; the caller confirms what it must.
+package struct HashSet64: Sendable {
+  private var slots: [UInt64] = Array(repeating: 0, count: 16)
+  package private(set) var count = 0
+
+  package init() {}
+
+  /// 0 marks an empty slot: the one hash that is 0 is stored as 1.
+  private static func key(_ hash: UInt64) -> UInt64 { hash == 0 ? 1 : hash }
+
+  package func contains(_ hash: UInt64) -> Bool {
+    let key = Self.key(hash)
+    let mask = slots.count - 1
+    var slot = Int(truncatingIfNeeded: key ^ (key >> 29)) & mask
+    while slots[slot] != 0 {
+      if slots[slot] == key { return true }
+      slot = (slot + 1) & mask
+    }
+    return false
+  }
+
+  /// Adds `hash`; false when it was there already.
+  @discardableResult
+  package mutating func insert(_ hash: UInt64) -> Bool {
+    if (count + 1) * 3 > slots.count * 2 { grow() }
+    let key = Self.key(hash)
+    let mask = slots.count - 1
+    var slot = Int(truncatingIfNeeded: key ^ (key >> 29)) & mask
+    while slots[slot] != 0 {
+      if slots[slot] == key { return false }
+      slot = (slot + 1) & mask
+    }
+    slots[slot] = key
+    count += 1
+    return true
+  }
+
+  private mutating func grow() {
+    let old = slots
+    slots = Array(repeating: 0, count: old.count * 2)
+    count = 0
+    for key in old where key != 0 { insert(key) }
+  }
+
+  /// FNV-1a of the UTF-8 bytes: stable across runs (unlike `hashValue`).
+  package static func hash(_ text: String) -> UInt64 {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in text.utf8 {
+      hash ^= UInt64(byte)
+      hash = hash &* 0x100_0000_01b3
+    }
+    return hash
+  }
+}
