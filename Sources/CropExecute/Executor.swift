@@ -30,6 +30,15 @@ public final class Executor: Sendable {
     rootSources = plan.rootSources()
   }
 
+  /// The executor of one window of a `PlanStream` (its roots are the stream's).
+  init(window: PlanWindow, options: RunOptions, reporter: RunReporter, state: StateSnapshot?) {
+    plan = window.plan
+    self.options = options
+    self.reporter = reporter
+    givenState = state
+    rootSources = window.roots
+  }
+
   /// One decode task: a source and the outputs it feeds in one stage with one colour
   /// policy (see `DecodeKey`).
   struct Task: Sendable {
@@ -40,16 +49,40 @@ public final class Executor: Sendable {
 
   /// What one run shares between its workers.
   struct RunState: Sendable {
-    let check: UpToDateCheck
+    /// The earlier runs' outputs by path, and sources by absolute path (`StateSnapshot`).
+    let previous: [String: Manifest.Entry]
+    let sources: [String: SourceFacts]
+    /// Paths claimed by earlier runs.
+    let claims: Set<String>
+    /// The up-to-date check of the window being run (`with(window:)`).
+    private(set) var windowCheck: UpToDateCheck? = nil
     let entries = LockedBox([String: Manifest.Entry]())
-    /// Outputs found up to date (indices in the plan): their entries are the state's, looked
-    /// up only if the manifest is written.
-    let upToDate = LockedBox([Int]())
+    /// Outputs of the window found up to date (indices in its plan): their entries are the
+    /// state's, looked up only if the manifest is written.
+    private(set) var upToDate = LockedBox([Int]())
     let writer: StateWriter
     /// Recorded outputs this run found pruned or gone: forgotten by the state at the end.
     let forgotten = LockedBox([String]())
     let summary = LockedBox(RunSummary())
-    var previous: [String: Manifest.Entry] { check.previous }
+    /// Set when the state could not claim a window's outputs.
+    let stopped = LockedBox(false)
+
+    init(snapshot: StateSnapshot, writer: StateWriter) {
+      previous = snapshot.outputs
+      sources = snapshot.sources
+      claims = snapshot.claims
+      self.writer = writer
+    }
+
+    var check: UpToDateCheck { windowCheck! }
+
+    /// The state as the window of `plan` sees it: its own check and up-to-date outputs.
+    func with(window plan: Plan, force: Bool) -> RunState {
+      var copy = self
+      copy.windowCheck = UpToDateCheck(plan: plan, previous: previous, sources: sources, force: force)
+      copy.upToDate = LockedBox([Int]())
+      return copy
+    }
   }
 
   /// The outputs this run is responsible for (all, or one shard's).
@@ -62,17 +95,121 @@ public final class Executor: Sendable {
   }
 
   public func run() -> RunSummary {
-    Vips.start()
     let selected = selectedOutputs()
-    let state: RunState
-    switch openState(selected: selected) {
-    case .success(let opened): state = opened
-    case .failure(let refusal): return refuse(refusal, selected: selected)
+    var snapshot = StateSnapshot()
+    if let givenState {
+      snapshot = givenState
+    } else {
+      do throws(StateError) {
+        snapshot = try StateSnapshot.load(root: plan.outputRoot, shard: options.shard)
+      } catch {
+        return refuse(Refusal(error), planned: selected.count)
+      }
     }
-    state.summary.withLock { $0.planned = selected.count }
-    reporter.report(.started(total: selected.count, upToDate: 0))
-    reportPlanFailures(state)
-    for folder in outputFolders(selected) { AtomicWriter.removeStaleTemporaries(in: folder) }
+    let conflicts = OverwriteGuard.conflicts(plan: plan, selected: selected, state: snapshot).map {
+      OverwriteGuard.Conflict(output: $0, source: plan.sources[$0.sourceIndex].path)
+    }
+    let planned = Set(plan.outputs.map(\.path))
+    return Self.run(
+      frame: Frame(
+        root: plan.outputRoot, engineVersion: plan.engineVersion, planned: selected.count, snapshot: snapshot,
+        conflicts: conflicts),
+      options: options, reporter: reporter, isPlanned: { planned.contains($0) },
+      reportFailures: { state in self.reportPlanFailures(state) },
+      windows: { body in body(self, selected) })
+  }
+
+  /// A run of a `PlanStream` (`PlanStream.make` was its first pass): its windows one after
+  /// the other, each decoded and written as `run()` does a whole plan, with the state and
+  /// the manifest shared. `snapshot` is the state the stream was planned with, `conflicts`
+  /// what the overwrite guard found in the first pass (`OverwriteGuard.Collector`): a run
+  /// with any is refused unless `options.overwrite`.
+  public static func run(
+    stream: PlanStream, options: RunOptions, reporter: RunReporter, snapshot: StateSnapshot,
+    conflicts: [OverwriteGuard.Conflict]
+  ) -> RunSummary {
+    let frame = Frame(
+      root: stream.outputRoot, engineVersion: stream.engineVersion, planned: stream.selectedCount,
+      snapshot: snapshot, conflicts: conflicts)
+    let root = stream.outputRoot
+    return run(
+      frame: frame, options: options, reporter: reporter,
+      isPlanned: { stream.outputPaths.contains(HashSet64.hash((root as NSString).appendingPathComponent($0))) },
+      reportFailures: { state in
+        reportPlanFailures(
+          stream.issues, root: { stream.issueRoots[$0] ?? $1 }, options: options, reporter: reporter, state: state)
+      },
+      windows: { body in
+        stream.forEachWindow { window in
+          body(Executor(window: window, options: options, reporter: reporter, state: snapshot), window.selected)
+        }
+      })
+  }
+
+  /// What a run knows before its windows: where it writes, how many outputs it is
+  /// responsible for, the state it starts from and the files in the way.
+  struct Frame {
+    var root: String
+    var engineVersion: String
+    var planned: Int
+    var snapshot: StateSnapshot
+    var conflicts: [OverwriteGuard.Conflict]
+  }
+
+  /// The steps of a run around its windows: refuse or open the state, report the plan's
+  /// failures, run each window (`windows` passes each window's executor and selected
+  /// outputs to its argument), then the stale outputs, the state and the manifest.
+  static func run(
+    frame: Frame, options: RunOptions, reporter: RunReporter, isPlanned: (String) -> Bool,
+    reportFailures: (RunState) -> Void, windows: ((Executor, [Int]) -> Void) -> Void
+  ) -> RunSummary {
+    Vips.start()
+    let state: RunState
+    switch openState(frame, options: options) {
+    case .success(let opened): state = opened
+    case .failure(let refusal): return refuse(refusal, planned: frame.planned, reporter: reporter)
+    }
+    state.summary.withLock { $0.planned = frame.planned }
+    reporter.report(.started(total: frame.planned, upToDate: 0))
+    reportFailures(state)
+    var folders = Set<String>()
+    withoutActuallyEscaping(windows) { windows in
+      windows { executor, selected in
+        guard !selected.isEmpty, !executor.shouldStop(state) else { return }
+        executor.runWindow(selected: selected, state: state, folders: &folders)
+      }
+    }
+    if Cancellation.isCancelled { state.summary.withLock { $0.interrupted = true } }
+    reportStale(isPlanned: isPlanned, root: frame.root, options: options, reporter: reporter, state: state)
+    state.writer.remove(state.forgotten.withLock { $0 })
+    if let error = state.writer.commitPending() {
+      recordFailure(
+        output: Self.relativeStatePath(error.path), source: "", reason: "\(error)", reporter: reporter, state: state)
+    }
+    commitManifest(
+      root: frame.root, engineVersion: frame.engineVersion, options: options, reporter: reporter, state: state)
+    _ = state.writer.finish()
+    let result = state.summary.withLock { $0 }
+    reporter.report(.finished(result))
+    return result
+  }
+
+  /// One window: its outputs claimed in the state, then decoded and written stage by stage;
+  /// what its up-to-date and unreached outputs were is kept for the manifest.
+  private func runWindow(selected: [Int], state: RunState, folders: inout Set<String>) {
+    do {
+      let unrecorded = selected.map { plan.outputs[$0].path }.filter { state.previous[$0] == nil }
+      try state.writer.claim(unrecorded.filter { !state.claims.contains($0) })
+    } catch {
+      // What this window writes could not be claimed: the run stops here.
+      state.stopped.withLock { $0 = true }
+      recordFailure(output: Self.relativeStatePath(error.path), source: "", reason: "\(error)", state: state)
+      return
+    }
+    for folder in outputFolders(selected) where folders.insert(folder).inserted {
+      AtomicWriter.removeStaleTemporaries(in: folder)
+    }
+    let windowState = state.with(window: plan, force: options.force)
     let stages = Set(selected.map { plan.outputs[$0].stage }).sorted()
     for stage in stages where !shouldStop(state) {
       var byDecode: [DecodeKey: [Int]] = [:]
@@ -83,25 +220,15 @@ public final class Executor: Sendable {
       let budget = PixelBudget(limit: options.maxPixelsInFlight)
       WorkerPool.run(
         tasks, workers: options.jobs, stop: { self.shouldStop(state) },
-        body: { task in self.perform(task, budget: budget, state: state) })
+        body: { task in self.perform(task, budget: budget, state: windowState) })
     }
-    if Cancellation.isCancelled { state.summary.withLock { $0.interrupted = true } }
-    reportStale(selected: selected, state: state)
-    state.writer.remove(state.forgotten.withLock { $0 })
-    if let error = state.writer.commitPending() {
-      recordFailure(output: Self.relativeStatePath(error.path), source: "", reason: "\(error)", state: state)
-    }
-    commitManifest(selected: selected, state: state)
-    _ = state.writer.finish()
-    let result = state.summary.withLock { $0 }
-    reporter.report(.finished(result))
-    return result
+    gatherManifestEntries(selected: selected, state: windowState)
   }
 
   /// Interrupted, `--fail-fast` after a failure, or the state can no longer record outputs.
-  private func shouldStop(_ state: RunState) -> Bool {
+  func shouldStop(_ state: RunState) -> Bool {
     Cancellation.isCancelled || (options.failFast && state.summary.withLock { $0.failed > 0 })
-      || state.writer.failed
+      || state.writer.failed || state.stopped.withLock { $0 }
   }
 
   /// Outputs among `selected` whose files match the state of an earlier run.

@@ -10,54 +10,44 @@ extension Executor {
   /// Why a run did not start: its failures (nothing was written).
   struct Refusal: Error {
     var failures: [RunSummary.Failure]
+
+    init(failures: [RunSummary.Failure]) { self.failures = failures }
+
+    /// A state database that cannot be used.
+    init(_ error: StateError) {
+      failures = [.init(output: Executor.relativeStatePath(error.path), source: "", reason: "\(error)")]
+    }
   }
 
-  /// The run's shared state, or the refusal.
-  func openState(selected: [Int]) -> Result<RunState, Refusal> {
-    func refusal(_ error: StateError) -> Refusal {
-      Refusal(failures: [.init(output: Self.relativeStatePath(error.path), source: "", reason: "\(error)")])
-    }
-    var snapshot = StateSnapshot()
-    if let givenState {
-      snapshot = givenState
-    } else {
-      do throws(StateError) {
-        snapshot = try StateSnapshot.load(root: plan.outputRoot, shard: options.shard)
-      } catch {
-        return .failure(refusal(error))
-      }
-    }
-    let conflicts = OverwriteGuard.conflicts(plan: plan, selected: selected, state: snapshot)
-    if !conflicts.isEmpty && !options.overwrite {
+  /// The run's shared state, or the refusal: files cropjob did not write in the way (unless
+  /// `--overwrite`), or a state file that cannot be opened. Claims are made window by window.
+  static func openState(_ frame: Frame, options: RunOptions) -> Result<RunState, Refusal> {
+    if !frame.conflicts.isEmpty && !options.overwrite {
       return .failure(
         Refusal(
-          failures: conflicts.map {
-            .init(
-              output: $0.path, source: plan.sources[$0.sourceIndex].path,
-              reason: OverwriteGuard.message($0) + " (nothing was written; --overwrite replaces it)")
+          failures: frame.conflicts.sorted { $0.output.path < $1.output.path }.map {
+            RunSummary.Failure(
+              output: $0.output.path, source: $0.source,
+              reason: OverwriteGuard.message($0.output) + " (nothing was written; --overwrite replaces it)")
           }))
     }
-    let writer: StateWriter
-    do {
-      writer = try StateWriter.open(root: plan.outputRoot, shard: options.shard, batchSize: options.stateBatchSize)
+    do throws(StateError) {
+      let writer = try StateWriter.open(root: frame.root, shard: options.shard, batchSize: options.stateBatchSize)
+      return .success(RunState(snapshot: frame.snapshot, writer: writer))
     } catch {
-      return .failure(refusal(error))
+      return .failure(Refusal(error))
     }
-    do {
-      let unrecorded = selected.map { plan.outputs[$0].path }.filter { snapshot.outputs[$0] == nil }
-      try writer.claim(unrecorded.filter { !snapshot.claims.contains($0) })
-    } catch {
-      _ = writer.finish()
-      return .failure(refusal(error))
-    }
-    return .success(RunState(check: UpToDateCheck(plan: plan, state: snapshot, force: options.force), writer: writer))
   }
 
   /// A run that did not start: its failures reported, nothing written.
-  func refuse(_ refusal: Refusal, selected: [Int]) -> RunSummary {
+  func refuse(_ refusal: Refusal, planned: Int) -> RunSummary {
+    Self.refuse(refusal, planned: planned, reporter: reporter)
+  }
+
+  static func refuse(_ refusal: Refusal, planned: Int, reporter: RunReporter) -> RunSummary {
     var summary = RunSummary()
-    summary.planned = selected.count
-    reporter.report(.started(total: selected.count, upToDate: 0))
+    summary.planned = planned
+    reporter.report(.started(total: planned, upToDate: 0))
     for failure in refusal.failures {
       summary.failed += 1
       summary.failures.append(failure)

@@ -8,14 +8,16 @@ extension Executor {
   /// a later `--prune` still finds them; those already gone from the disk are dropped silently.
   /// The state forgets pruned and gone outputs (`RunState.forgotten`); `--prune` deletes only
   /// what the state records as written by cropjob.
-  func reportStale(selected: [Int], state: RunState) {
-    let planned = Set(plan.outputs.map(\.path))
+  /// `isPlanned`: whether the plan has an output at a path (relative to `root`).
+  static func reportStale(
+    isPlanned: (String) -> Bool, root: String, options: RunOptions, reporter: RunReporter, state: RunState
+  ) {
     // Only the stale paths are sorted (a re-run sorted every recorded path).
-    for path in state.previous.keys.filter({ !planned.contains($0) }).sorted() {
+    for path in state.previous.keys.filter({ !isPlanned($0) }).sorted() {
       let entry = state.previous[path]!
-      if !owns(sourcePath: entry.source.path) { continue }
-      let absolute = (plan.outputRoot as NSString).appendingPathComponent(path)
-      guard OutputPaths.escapeProblem(absolute, root: plan.outputRoot) == nil else { continue }
+      if !(options.shard?.contains(entry.source.path) ?? true) { continue }
+      let absolute = (root as NSString).appendingPathComponent(path)
+      guard OutputPaths.escapeProblem(absolute, root: root) == nil else { continue }
       guard FileManager.default.fileExists(atPath: absolute) else {
         state.forgotten.withLock { $0.append(path) }
         continue
@@ -34,7 +36,8 @@ extension Executor {
       } catch {
         state.entries.withLock { $0[path] = entry }
         recordFailure(
-          output: path, source: entry.source.path, reason: "cannot prune: \(AtomicWriter.reason(error))", state: state)
+          output: path, source: entry.source.path, reason: "cannot prune: \(AtomicWriter.reason(error))",
+          reporter: reporter, state: state)
       }
     }
   }

@@ -1,4 +1,5 @@
 import CropGeometry
+import CropSpec
 import Foundation
 
 /// Prints a plan: a summary for people, JSON for programs, DOT for Graphviz.
@@ -24,24 +25,62 @@ public enum PlanRenderer {
   }
 
   static func text(_ plan: Plan, _ indices: [Int], _ upToDate: Set<String>) -> String {
-    var lines = ["Plan for \(plan.jobFile.path) → \(plan.outputRoot)"]
-    for job in plan.jobFile.jobs {
+    let jobs = plan.jobFile.jobs.map { job -> JobSummary in
       let outputs = indices.filter { plan.outputs[$0].job == job.name }
       let sources = Set(outputs.map { plan.outputs[$0].sourceIndex })
       let done = outputs.filter { upToDate.contains(plan.outputs[$0].path) }.count
+      return JobSummary(sources: sources.count, outputs: outputs.count, upToDate: done)
+    }
+    return text(
+      jobFile: plan.jobFile, outputRoot: plan.outputRoot, jobs: jobs, outputs: indices.count,
+      decodes: decodeCount(plan, indices), issues: plan.issues, runnable: plan.isRunnable)
+  }
+
+  /// What the text summary says of one job (of the selected outputs).
+  public struct JobSummary: Sendable {
+    public var sources: Int
+    public var outputs: Int
+    public var upToDate: Int
+  }
+
+  /// The text summary of a `PlanStream`: `upToDate` counts, per job, the outputs an earlier
+  /// run left up to date (nil: none, without a second pass; an empty state has none).
+  public static func text(_ stream: PlanStream, upToDate: ((PlanWindow) -> Set<String>)?) -> String {
+    var done: [String: Int] = [:]
+    if let upToDate {
+      stream.forEachWindow { window in
+        guard !window.selected.isEmpty else { return }
+        done[window.job, default: 0] += upToDate(window).count
+      }
+    }
+    let jobs = stream.jobFile.jobs.map { job in
+      let counts = stream.jobCounts[job.name] ?? (0, 0)
+      return JobSummary(sources: counts.sources, outputs: counts.outputs, upToDate: done[job.name] ?? 0)
+    }
+    return text(
+      jobFile: stream.jobFile, outputRoot: stream.outputRoot, jobs: jobs, outputs: stream.selectedCount,
+      decodes: stream.decodeCount, issues: stream.issues, runnable: stream.isRunnable)
+  }
+
+  static func text(
+    jobFile: JobFile, outputRoot: String, jobs: [JobSummary], outputs: Int, decodes: Int, issues: [PlanIssue],
+    runnable: Bool
+  ) -> String {
+    var lines = ["Plan for \(jobFile.path) → \(outputRoot)"]
+    for (job, summary) in zip(jobFile.jobs, jobs) {
       let guide = "\(job.guide.shape.rawValue) \(job.guide.size.width)x\(job.guide.size.height)"
       lines.append(
-        "  job \(job.name): \(sources.count) sources, \(outputs.count) outputs (\(done) up to date), guide \(guide)")
+        "  job \(job.name): \(summary.sources) sources, \(summary.outputs) outputs (\(summary.upToDate) up to date), guide \(guide)"
+      )
     }
-    let decodes = decodeCount(plan, indices)
-    lines.append("Total: \(indices.count) outputs from \(decodes) decodes")
-    let errors = plan.issues.filter { $0.severity == .error }
-    let warnings = plan.issues.filter { $0.severity == .warning }
-    if !plan.issues.isEmpty {
+    lines.append("Total: \(outputs) outputs from \(decodes) decodes")
+    let errors = issues.filter { $0.severity == .error }
+    let warnings = issues.filter { $0.severity == .warning }
+    if !issues.isEmpty {
       lines.append("Issues: \(errors.count) errors, \(warnings.count) warnings")
       for issue in errors + warnings { lines.append("  \(issue)") }
     }
-    lines.append(plan.isRunnable ? "Runnable." : "Not runnable: fix the errors above.")
+    lines.append(runnable ? "Runnable." : "Not runnable: fix the errors above.")
     return lines.joined(separator: "\n")
   }
 

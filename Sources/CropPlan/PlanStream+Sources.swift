@@ -15,7 +15,9 @@ extension PlanStream {
       let (matches, unmatched) = SourceExpansion.expandCompact(
         include: include, exclude: exclude, base: jobFile.baseDirectory)
       for pattern in unmatched { issue(.warning, job: job.name, source: pattern, "matches no file") }
-      if matches.count == 0 && unmatched.count == include.count { issue(.error, job: job.name, "the job has no sources") }
+      if matches.count == 0 && unmatched.count == include.count {
+        issue(.error, job: job.name, "the job has no sources")
+      }
       var list = JobList()
       list.numbers.reserveCapacity(matches.count)
       index.reserve(hashes.count + matches.count) { hashes[$0] }

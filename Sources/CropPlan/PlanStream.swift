@@ -90,9 +90,10 @@ public final class PlanStream {
     var checkPaths = StandardPaths()  // the checks' own: `paths` is the windows'
     var colours = [UInt8](repeating: 0, count: stream.table.count)
     var produced: [String: ProducedSources] = [:]
-    let upstreams = Set(file.jobs.compactMap { job -> String? in
-      if case .from(let upstream) = job.input { return upstream } else { return nil }
-    })
+    let upstreams = Set(
+      file.jobs.compactMap { job -> String? in
+        if case .from(let upstream) = job.input { return upstream } else { return nil }
+      })
     var collected: [PlannedOutput] = []
     for (job, stage) in stream.order {
       if case .from(let upstream) = job.input {
@@ -126,7 +127,8 @@ public final class PlanStream {
         for k in window.selected {
           let output = window.plan.outputs[k]
           selectedSources.insert(output.sourceIndex)
-          colours[window.sourceNumbers[output.sourceIndex]] |= 1 << ColourPolicy.allCases.firstIndex(of: output.encode.colour)!
+          colours[window.sourceNumbers[output.sourceIndex]] |=
+            1 << ColourPolicy.allCases.firstIndex(of: output.encode.colour)!
         }
         counts.sources += selectedSources.count
         counts.outputs += window.selected.count

@@ -23,7 +23,9 @@ package struct StringTable: Sendable {
 
   package subscript(index: Int) -> String {
     let (from, to) = (start(index), Int(ends[index]))
-    return bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[from..<to]), as: UTF8.self) }
+    return bytes.withUnsafeBufferPointer {
+      String(decoding: UnsafeBufferPointer(rebasing: $0[from..<to]), as: UTF8.self)
+    }
   }
 
   /// Whether any string holds a byte outside ASCII (then byte order may differ from

@@ -18,4 +18,33 @@ public enum OverwriteGuard {
   public static func message(_ output: PlannedOutput) -> String {
     "would overwrite a file cropjob did not write: \(output.absolutePath)"
   }
+
+  /// A planned output in the way of a file cropjob did not write, and its source's path.
+  public struct Conflict: Sendable {
+    public var output: PlannedOutput
+    public var source: String
+
+    public init(output: PlannedOutput, source: String) {
+      self.output = output
+      self.source = source
+    }
+  }
+
+  /// The conflicts of a `PlanStream`, found window by window in its first pass: pass
+  /// `inspect` as `PlanStream.make`'s `inspect`.
+  public final class Collector {
+    let state: StateSnapshot
+    private var found: [Conflict] = []
+
+    public init(state: StateSnapshot) { self.state = state }
+
+    public func inspect(_ window: PlanWindow) {
+      for output in OverwriteGuard.conflicts(plan: window.plan, selected: window.selected, state: state) {
+        found.append(Conflict(output: output, source: window.plan.sources[output.sourceIndex].path))
+      }
+    }
+
+    /// Every conflict, sorted by path.
+    public var conflicts: [Conflict] { found.sorted { $0.output.path < $1.output.path } }
+  }
 }

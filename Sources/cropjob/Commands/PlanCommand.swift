@@ -43,7 +43,35 @@ struct PlanCommand: ParsableCommand {
     guard let file = JobLoading.load(jobFile) else { return ExitCode.failure }
     guard let state = planning.state(file, shard: shards.selected) else { return ExitCode.failure }
     return Self.printPlan(
-      planning.plan(file, state: state), format: format, shard: shards.selected, state: state, overwrite: overwrite)
+      file, planning: planning, format: format, shard: shards.selected, state: state, overwrite: overwrite)
+  }
+
+  /// Plans `file` and prints the plan, and each file cropjob did not write that an output
+  /// would replace (with the text format on stdout after the plan, else on stderr). JSON and
+  /// text are written from the plan's windows (`PlanStream`): memory does not grow with the
+  /// batch; the DOT graph is made from the whole plan.
+  static func printPlan(
+    _ file: JobFile, planning: PlanningOptions, format: PlanFormat, shard: Shard?, state: StateSnapshot,
+    overwrite: Bool
+  ) -> Int32 {
+    if format == .dot {
+      return printPlan(
+        planning.plan(file, state: state), format: format, shard: shard, state: state, overwrite: overwrite)
+    }
+    let guarded = OverwriteGuard.Collector(state: state)
+    let stream = planning.stream(file, state: state, shard: shard, inspect: guarded.inspect)
+    let upToDate = { (window: PlanWindow) in
+      UpToDateCheck(plan: window.plan, state: state).upToDatePaths(window.selected)
+    }
+    if format == .json {
+      // Streamed: a plan of a million outputs is never held as one string.
+      PlanRenderer.writeJSON(stream, upToDate: upToDate) { FileHandle.standardOutput.write(Data($0)) }
+    } else {
+      Console.out(PlanRenderer.text(stream, upToDate: state.outputs.isEmpty ? nil : upToDate))
+    }
+    let conflicts = guarded.conflicts.map(\.output)
+    printConflicts(conflicts, format: format, overwrite: overwrite)
+    return stream.isRunnable && (conflicts.isEmpty || overwrite) ? ExitCode.success : ExitCode.failure
   }
 
   /// Prints the plan, and each file cropjob did not write that an output would replace
@@ -54,19 +82,16 @@ struct PlanCommand: ParsableCommand {
     let selected = plan.selectedOutputs(shard: shard)
     let check = UpToDateCheck(plan: plan, state: state)
     let upToDate = check.upToDatePaths(selected)
-    if format == .json {
-      // Streamed: a plan of a million outputs is never held as one string.
-      PlanRenderer.writeJSON(plan, selected: selected, upToDate: upToDate) {
-        FileHandle.standardOutput.write(Data($0))
-      }
-    } else {
-      Console.out(PlanRenderer.render(plan, format: format, selected: selected, upToDate: upToDate))
-    }
+    Console.out(PlanRenderer.render(plan, format: format, selected: selected, upToDate: upToDate))
     let conflicts = OverwriteGuard.conflicts(plan: plan, selected: selected, state: state)
+    printConflicts(conflicts, format: format, overwrite: overwrite)
+    return plan.isRunnable && (conflicts.isEmpty || overwrite) ? ExitCode.success : ExitCode.failure
+  }
+
+  static func printConflicts(_ conflicts: [PlannedOutput], format: PlanFormat, overwrite: Bool) {
     for output in conflicts {
       let line = "\(overwrite ? "warning" : "error"): \(OverwriteGuard.message(output))"
       if format == .text { Console.out(line) } else { Console.err(line) }
     }
-    return plan.isRunnable && (conflicts.isEmpty || overwrite) ? ExitCode.success : ExitCode.failure
   }
 }

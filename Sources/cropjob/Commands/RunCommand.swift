@@ -74,20 +74,22 @@ struct RunCommand: ParsableCommand {
     guard let file = JobLoading.load(jobFile) else { return ExitCode.invalidJob }
     if rebuildState && !dryRun { StateFiles.removeAll(root: planning.root(file)) }
     guard let state = planning.state(file, shard: execution.shard) else { return ExitCode.invalidJob }
-    let plan = planning.plan(file, state: state)
     if dryRun {
       return PlanCommand.printPlan(
-        plan, format: planFormat, shard: execution.shard, state: state, overwrite: execution.overwrite)
+        file, planning: planning, format: planFormat, shard: execution.shard, state: state,
+        overwrite: execution.overwrite)
     }
+    // The first pass plans every output (and finds the files in the way) before any is written.
+    let guarded = OverwriteGuard.Collector(state: state)
+    let plan = planning.stream(file, state: state, shard: execution.shard, inspect: guarded.inspect)
     if !plan.isRunnable {
       // Path collisions and outputs outside the root are job-file mistakes: nothing is done.
-      Console.err(PlanRenderer.render(plan, format: .text))
+      Console.err(PlanRenderer.text(plan, upToDate: nil))
       return ExitCode.invalidJob
     }
-    let conflicts = OverwriteGuard.conflicts(
-      plan: plan, selected: plan.selectedOutputs(shard: execution.shard), state: state)
+    let conflicts = guarded.conflicts
     if !conflicts.isEmpty && !execution.overwrite {
-      for output in conflicts { Console.err("cropjob: \(OverwriteGuard.message(output))") }
+      for conflict in conflicts { Console.err("cropjob: \(OverwriteGuard.message(conflict.output))") }
       Console.err("cropjob: nothing was written; --overwrite replaces these files")
       return ExitCode.invalidJob
     }
@@ -101,7 +103,8 @@ struct RunCommand: ParsableCommand {
     if let batch = ProcessInfo.processInfo.environment["CROPJOB_STATE_BATCH"].flatMap({ Int($0) }), batch > 0 {
       options.stateBatchSize = batch
     }
-    let summary = Executor(plan: plan, options: options, reporter: reporter, state: state).run()
+    let summary = Executor.run(
+      stream: plan, options: options, reporter: reporter, snapshot: state, conflicts: conflicts)
     if stats && mode != .json {
       Console.err(
         "stats: planned \(summary.planned), written \(summary.written), up to date \(summary.upToDate), failed \(summary.failed), decodes \(summary.decodes), encodes \(summary.encodes)"

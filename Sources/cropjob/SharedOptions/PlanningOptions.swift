@@ -1,4 +1,5 @@
 import CropKit
+import Foundation
 
 /// What `run`, `plan` and `preview` share about planning a job file: the output root and
 /// the input limits, each overriding the job file's value.
@@ -23,6 +24,20 @@ struct PlanningOptions {
   /// it (`CachingHeaderReader`: a re-run only stats them).
   func plan(_ file: JobFile, state: StateSnapshot) -> Plan {
     Planner(limits: limits.applied(to: file.limits), outputRoot: outputRoot, state: state).plan(file)
+  }
+
+  /// The first pass of the job file's plan (`PlanStream`), with the command line's output
+  /// root and limits and the headers `state` knows. `CROPJOB_PLAN_WINDOW` sets the sources
+  /// per window (tests make it small, to plan a few hundred sources in many windows).
+  func stream(
+    _ file: JobFile, state: StateSnapshot, shard: Shard?, inspect: ((PlanWindow) -> Void)? = nil
+  ) -> PlanStream {
+    let window =
+      ProcessInfo.processInfo.environment["CROPJOB_PLAN_WINDOW"].flatMap { Int($0) }.map { max(1, $0) }
+      ?? PlanStream.defaultWindow
+    return PlanStream.make(
+      file, planner: Planner(limits: limits.applied(to: file.limits), outputRoot: outputRoot, state: state),
+      shard: shard, window: window, inspect: inspect)
   }
 
   /// The absolute output root the plan of `file` writes into.
