@@ -21,12 +21,12 @@ extension Executor {
     {
       return true
     }
-    let all = state.entries.withLock { $0 }
+    let list = state.manifest.withLock { $0 }
     do {
       // Outputs were written without an fsync each: flush them all before the manifest says
       // they exist.
       if state.summary.withLock({ $0.written > 0 }) { try AtomicWriter.syncFileSystem(containing: root) }
-      try writeManifest(all, to: path, engineVersion: engineVersion)
+      try writeManifest(list, state: state, to: path, engineVersion: engineVersion)
       state.writer.recordManifest(name, identity: StateWriter.manifestIdentity(path: path, header: header))
       // An unsharded run's manifest lists every output the plan has (and the stale ones):
       // earlier shard manifests are superseded, and removed so that they cannot mislead.
@@ -38,46 +38,103 @@ extension Executor {
     }
   }
 
-  /// After a window has run: the manifest entries of its outputs that were not written,
-  /// taken from the state — up to date, or not rebuilt this time (failed or interrupted)
-  /// while the file on disk is still the old one.
-  func gatherManifestEntries(selected: [Int], state: RunState) {
+  /// After a window has run: the outputs of its that were not written but are listed all
+  /// the same, with the state's entries — up to date, or not rebuilt this time (failed or
+  /// interrupted) while the file on disk is still the old one.
+  func gatherManifestEntries(selected: [Int], state: RunState, listedBefore: Int) {
     let upToDate = state.upToDate.withLock { $0 }
-    state.entries.withLock { all in
+    state.manifest.withLock { list in
+      let written = list.paths(since: listedBefore)
+      var listed = Set<String>()
       for i in upToDate {
         // Up to date: the state's entry is what the file is.
-        let output = plan.outputs[i]
-        if all[output.path] == nil, let old = state.previous[output.path] { all[output.path] = old }
+        let path = plan.outputs[i].path
+        if !written.contains(path), state.previous[path] != nil, listed.insert(path).inserted {
+          list.add(path, written: false)
+        }
       }
       for i in selected {
         let path = plan.outputs[i].path
-        if all[path] == nil, let old = state.previous[path],
+        if !written.contains(path), !listed.contains(path), state.previous[path] != nil,
           FileManager.default.fileExists(atPath: plan.outputs[i].absolutePath)
         {
-          all[path] = old
+          listed.insert(path)
+          list.add(path, written: false)
         }
       }
     }
   }
 
-  /// `Manifest(engineVersion:outputs:).encoded()` written to `path` as it is made (sorted by
-  /// path, a megabyte at a time): same bytes, never the whole document in memory.
-  private static func writeManifest(_ entries: [String: Manifest.Entry], to path: String, engineVersion: String)
+  /// `Manifest(engineVersion:outputs:).encoded()` of the listed outputs written to `path`
+  /// as it is made (sorted by path, a megabyte at a time): the entries of outputs written by
+  /// this run are read back from its state file, the others are the earlier state's. Same
+  /// bytes, never the whole document, nor every entry, in memory.
+  private static func writeManifest(_ list: ManifestList, state: RunState, to path: String, engineVersion: String)
     throws(AtomicWriter.WriteError)
   {
     final class Pending { var bytes: [UInt8] = [] }
     let pending = Pending()
     var stream = ManifestStream(format: .json, engineVersion: engineVersion) { pending.bytes += $0 }
+    let order = list.sorted()
     try AtomicWriter.write(to: path) { (emit) throws(AtomicWriter.WriteError) in
-      for key in entries.keys.sorted() {
-        stream.append(entries[key]!)
-        if pending.bytes.count >= 1 << 20 {
-          try emit(pending.bytes)
-          pending.bytes.removeAll(keepingCapacity: true)
+      var failure: AtomicWriter.WriteError? = nil
+      // Runs of written outputs are read back in one statement; the rest from memory.
+      var start = 0
+      while start < order.count, failure == nil {
+        var end = start
+        while end < order.count, list.written(order[end]) == list.written(order[start]) { end += 1 }
+        let paths = order[start..<end].lazy.map { list.path($0) }
+        func add(_ entry: Manifest.Entry?) {
+          guard failure == nil, let entry else { return }
+          stream.append(entry)
+          if pending.bytes.count >= 1 << 20 {
+            do { try emit(pending.bytes) } catch { failure = error }
+            pending.bytes.removeAll(keepingCapacity: true)
+          }
         }
+        if list.written(order[start]) {
+          do throws(StateError) {
+            try state.writer.recordedEntries(paths) { add($0) }
+          } catch {
+            throw AtomicWriter.WriteError(path: error.path, message: "\(error)")
+          }
+        } else {
+          for path in paths { add(state.previous[path]) }
+        }
+        start = end
       }
+      if let failure { throw failure }
       stream.finish()
       try emit(pending.bytes)
     }
+  }
+}
+
+/// The outputs a run's manifest lists, as paths (relative to the root) in one buffer, each
+/// marked written by this run (its entry is in the run's state file) or not (the earlier
+/// state's entry): about 40 bytes an output where the entries took a kilobyte.
+struct ManifestList: Sendable {
+  private var table = StringTable()
+  private var writtenFlags: [Bool] = []
+
+  var count: Int { table.count }
+
+  mutating func add(_ path: String, written: Bool) {
+    table.append(path)
+    writtenFlags.append(written)
+  }
+
+  func path(_ index: Int) -> String { table[index] }
+  func written(_ index: Int) -> Bool { writtenFlags[index] }
+
+  /// The paths written from `start` on (one window's).
+  func paths(since start: Int) -> Set<String> {
+    Set((start..<count).filter { writtenFlags[$0] }.map { table[$0] })
+  }
+
+  /// Indices in path order.
+  func sorted() -> [Int] {
+    let ascii = table.isASCII
+    return (0..<count).sorted { ascii ? table.less($0, $1) : table[$0] < table[$1] }
   }
 }

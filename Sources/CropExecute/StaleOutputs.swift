@@ -23,7 +23,7 @@ extension Executor {
         continue
       }
       guard options.prune else {
-        state.entries.withLock { $0[path] = entry }
+        state.manifest.withLock { $0.add(path, written: false) }
         state.summary.withLock { $0.stale += 1 }
         reporter.report(.stale(path: path))
         continue
@@ -34,7 +34,7 @@ extension Executor {
         state.summary.withLock { $0.pruned += 1 }
         reporter.report(.pruned(path: path))
       } catch {
-        state.entries.withLock { $0[path] = entry }
+        state.manifest.withLock { $0.add(path, written: false) }
         recordFailure(
           output: path, source: entry.source.path, reason: "cannot prune: \(AtomicWriter.reason(error))",
           reporter: reporter, state: state)
