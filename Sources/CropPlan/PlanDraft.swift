@@ -23,7 +23,7 @@ struct PlanDraft {
     self.overrides = overrides
   }
 
-  /// Records a problem; errors that stop the whole plan are raised by `checkOutputPaths`.
+  /// Records a problem; errors that stop the whole plan are raised by `PathChecks`.
   mutating func issue(
     _ severity: Diagnostic.Severity, job: String?, source: String? = nil, output: String? = nil, _ message: String,
     blocksRun: Bool = false
