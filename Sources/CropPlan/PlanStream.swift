@@ -46,6 +46,9 @@ public final class PlanStream {
   var table = SourceTable()
   /// Each job's sources, in its order.
   var lists: [String: JobList] = [:]
+  /// The first pass's windows, kept when the whole plan is at most one window's sources:
+  /// a small batch is planned once, as before.
+  var kept: [PlanWindow]? = nil
   /// Hashes of every planned output's absolute path (`HashSet64.hash`).
   package internal(set) var outputPaths = HashSet64()
 
@@ -95,6 +98,8 @@ public final class PlanStream {
         if case .from(let upstream) = job.input { return upstream } else { return nil }
       })
     var collected: [PlannedOutput] = []
+    let keep = stream.lists.values.reduce(0) { $0 + $1.count } <= stream.window
+    var kept: [PlanWindow] = []
     for (job, stage) in stream.order {
       if case .from(let upstream) = job.input {
         stream.addProducedSources(produced[upstream] ?? ProducedSources(), of: upstream, for: job, stage: stage)
@@ -134,6 +139,7 @@ public final class PlanStream {
         counts.outputs += window.selected.count
         stream.outputCount += window.plan.outputs.count
         inspect?(window)
+        if keep { kept.append(window) }
         if collect {
           for var output in window.plan.outputs {
             output.sourceIndex = window.sourceNumbers[output.sourceIndex]
@@ -163,6 +169,22 @@ public final class PlanStream {
     }
     stream.issues += checks.issues
     stream.outputPaths = checks.outputs
+    if keep && !upstreams.isEmpty {
+      // `from:` sources are only known as the jobs go: count them too.
+      if stream.table.count > stream.window { kept = [] } else { stream.kept = kept }
+    } else if keep {
+      stream.kept = kept
+    }
+    if var windows = stream.kept {
+      // The shrink-on-load is known now that every output is planned.
+      for w in windows.indices {
+        for l in windows[w].plan.sources.indices {
+          windows[w].plan.sources[l] = stream.table.planned(
+            windows[w].sourceNumbers[l], absolute: windows[w].plan.sources[l].absolutePath, withShrink: true)
+        }
+      }
+      stream.kept = windows
+    }
     if collect {
       let sources = (0..<stream.table.count).map {
         stream.table.planned($0, absolute: stream.absolutePath($0, &paths), withShrink: true)
@@ -176,6 +198,10 @@ public final class PlanStream {
 
   /// The second pass: every window in the plan's order.
   public func forEachWindow(_ body: (PlanWindow) -> Void) {
+    if let kept {
+      for window in kept { body(window) }
+      return
+    }
     var paths = StandardPaths()
     for (job, stage) in order {
       forEachWindow(of: job, stage: stage, paths: &paths, withShrink: true) { window, _ in body(window) }

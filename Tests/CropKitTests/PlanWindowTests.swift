@@ -95,6 +95,8 @@ final class PlanWindowTests: XCTestCase {
     XCTAssertTrue(whole.issues.contains { $0.message.contains("1 override matches no source") })
     XCTAssertTrue(whole.isRunnable)
     let wholeJSON = Array((PlanRenderer.render(whole, format: .json) + "\n").utf8)
+    // One window: the first pass's windows are kept and printed as they are.
+    XCTAssertEqual(json(stream(file, window: .max)), wholeJSON)
     for window in [7, 64, 1_000] {
       let windowed = stream(file, window: window, collect: true)
       let plan = try XCTUnwrap(windowed.plan)
