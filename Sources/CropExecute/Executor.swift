@@ -56,7 +56,7 @@ public final class Executor: Sendable {
     let claims: Set<String>
     /// The up-to-date check of the window being run (`with(window:)`).
     private(set) var windowCheck: UpToDateCheck? = nil
-    /// The outputs the manifest will list (`ManifestList`: their paths, not their entries).
+    /// The outputs the manifest will list (`ManifestList`: hashes and paths, not entries).
     let manifest = LockedBox(ManifestList())
     /// Outputs of the window found up to date (indices in its plan): their entries are the
     /// state's, looked up only if the manifest is written.
@@ -211,7 +211,7 @@ public final class Executor: Sendable {
       AtomicWriter.removeStaleTemporaries(in: folder)
     }
     let windowState = state.with(window: plan, force: options.force)
-    let listedBefore = state.manifest.withLock { $0.count }
+    let writtenBefore = state.manifest.withLock { $0.writtenCount }
     let stages = Set(selected.map { plan.outputs[$0].stage }).sorted()
     for stage in stages where !shouldStop(state) {
       var byDecode: [DecodeKey: [Int]] = [:]
@@ -224,7 +224,7 @@ public final class Executor: Sendable {
         tasks, workers: options.jobs, stop: { self.shouldStop(state) },
         body: { task in self.perform(task, budget: budget, state: windowState) })
     }
-    gatherManifestEntries(selected: selected, state: windowState, listedBefore: listedBefore)
+    gatherManifestEntries(selected: selected, state: windowState, writtenBefore: writtenBefore)
   }
 
   /// Interrupted, `--fail-fast` after a failure, or the state can no longer record outputs.
@@ -342,7 +342,7 @@ public final class Executor: Sendable {
         height: geometry.outputSize.height, sha256: SHA256.hex(encoded.bytes),
         format: output.encode.options.format.rawValue, quality: encoded.quality, encodes: encoded.encodes,
         source: record, geometry: Self.geometryRecord(geometry, output: output, found: run.found))
-      state.manifest.withLock { $0.add(output.path, written: true) }
+      state.manifest.withLock { $0.addWritten(output.path) }
       state.writer.record(entry)
       state.summary.withLock {
         $0.written += 1

@@ -41,67 +41,69 @@ extension Executor {
   /// After a window has run: the outputs of its that were not written but are listed all
   /// the same, with the state's entries — up to date, or not rebuilt this time (failed or
   /// interrupted) while the file on disk is still the old one.
-  func gatherManifestEntries(selected: [Int], state: RunState, listedBefore: Int) {
+  func gatherManifestEntries(selected: [Int], state: RunState, writtenBefore: Int) {
     let upToDate = state.upToDate.withLock { $0 }
     state.manifest.withLock { list in
-      let written = list.paths(since: listedBefore)
+      let written = list.written(since: writtenBefore)
       var listed = Set<String>()
+      func isWritten(_ path: String) -> Bool { written.contains(HashSet64.hash(path)) }
       for i in upToDate {
         // Up to date: the state's entry is what the file is.
         let path = plan.outputs[i].path
-        if !written.contains(path), state.previous[path] != nil, listed.insert(path).inserted {
-          list.add(path, written: false)
-        }
+        if state.previous[path] != nil, !isWritten(path), listed.insert(path).inserted { list.addEarlier(path) }
       }
       for i in selected {
         let path = plan.outputs[i].path
-        if !written.contains(path), !listed.contains(path), state.previous[path] != nil,
+        if state.previous[path] != nil, !listed.contains(path), !isWritten(path),
           FileManager.default.fileExists(atPath: plan.outputs[i].absolutePath)
         {
           listed.insert(path)
-          list.add(path, written: false)
+          list.addEarlier(path)
         }
       }
     }
   }
 
   /// `Manifest(engineVersion:outputs:).encoded()` of the listed outputs written to `path`
-  /// as it is made (sorted by path, a megabyte at a time): the entries of outputs written by
-  /// this run are read back from its state file, the others are the earlier state's. Same
-  /// bytes, never the whole document, nor every entry, in memory.
+  /// as it is made (sorted by path, a megabyte at a time): the entries of the outputs this
+  /// run wrote are read from its state file in path order, merged with those the earlier
+  /// state has for the others. Same bytes, never the whole document, nor every entry, in
+  /// memory. (SQLite orders paths by their bytes, as `String` does paths in Unicode's
+  /// normal form C, which file names are in practice.)
   private static func writeManifest(_ list: ManifestList, state: RunState, to path: String, engineVersion: String)
     throws(AtomicWriter.WriteError)
   {
     final class Pending { var bytes: [UInt8] = [] }
     let pending = Pending()
     var stream = ManifestStream(format: .json, engineVersion: engineVersion) { pending.bytes += $0 }
-    let order = list.sorted()
+    let written = list.writtenHashes()
+    let earlier = list.earlierSorted()
     try AtomicWriter.write(to: path) { (emit) throws(AtomicWriter.WriteError) in
       var failure: AtomicWriter.WriteError? = nil
-      // Runs of written outputs are read back in one statement; the rest from memory.
-      var start = 0
-      while start < order.count, failure == nil {
-        var end = start
-        while end < order.count, list.written(order[end]) == list.written(order[start]) { end += 1 }
-        let paths = order[start..<end].lazy.map { list.path($0) }
-        func add(_ entry: Manifest.Entry?) {
-          guard failure == nil, let entry else { return }
-          stream.append(entry)
-          if pending.bytes.count >= 1 << 20 {
-            do { try emit(pending.bytes) } catch { failure = error }
-            pending.bytes.removeAll(keepingCapacity: true)
-          }
+      func add(_ entry: Manifest.Entry?) {
+        guard failure == nil, let entry else { return }
+        stream.append(entry)
+        if pending.bytes.count >= 1 << 20 {
+          do { try emit(pending.bytes) } catch { failure = error }
+          pending.bytes.removeAll(keepingCapacity: true)
         }
-        if list.written(order[start]) {
-          do throws(StateError) {
-            try state.writer.recordedEntries(paths) { add($0) }
-          } catch {
-            throw AtomicWriter.WriteError(path: error.path, message: "\(error)")
+      }
+      var next = 0
+      do throws(StateError) {
+        try state.writer.forEachRecordedEntry { entry in
+          guard written.containsSorted(HashSet64.hash(entry.path)) else { return }
+          while next < earlier.count, list.earlierPath(earlier[next]) < entry.path {
+            add(state.previous[list.earlierPath(earlier[next])])
+            next += 1
           }
-        } else {
-          for path in paths { add(state.previous[path]) }
+          add(entry)
         }
-        start = end
+      } catch {
+        throw AtomicWriter.WriteError(path: error.path, message: "\(error)")
+      }
+      while next < earlier.count {
+        add(state.previous[list.earlierPath(earlier[next])])
+        next += 1
       }
       if let failure { throw failure }
       stream.finish()
@@ -110,31 +112,45 @@ extension Executor {
   }
 }
 
-/// The outputs a run's manifest lists, as paths (relative to the root) in one buffer, each
-/// marked written by this run (its entry is in the run's state file) or not (the earlier
-/// state's entry): about 40 bytes an output where the entries took a kilobyte.
+/// The outputs a run's manifest lists: the hashes of the paths this run wrote (their entries
+/// are in its state file: 8 bytes an output where the entries took a kilobyte), and the
+/// paths, in one buffer, of those listed with the earlier state's entry (up to date, not
+/// rebuilt, stale).
 struct ManifestList: Sendable {
-  private var table = StringTable()
-  private var writtenFlags: [Bool] = []
+  private var written: [UInt64] = []
+  private var earlier = StringTable()
 
-  var count: Int { table.count }
+  var writtenCount: Int { written.count }
 
-  mutating func add(_ path: String, written: Bool) {
-    table.append(path)
-    writtenFlags.append(written)
+  mutating func addWritten(_ path: String) { written.append(HashSet64.hash(path)) }
+  mutating func addEarlier(_ path: String) { earlier.append(path) }
+
+  /// The hashes written from `start` on (one window's).
+  func written(since start: Int) -> Set<UInt64> { Set(written[start...]) }
+
+  /// The written hashes, sorted (`containsSorted`).
+  func writtenHashes() -> [UInt64] { written.sorted() }
+
+  func earlierPath(_ index: Int32) -> String { earlier[Int(index)] }
+
+  /// Indices of the earlier-state paths in path order.
+  func earlierSorted() -> [Int32] {
+    let ascii = earlier.isASCII
+    return (0..<Int32(earlier.count)).sorted {
+      ascii ? earlier.less(Int($0), Int($1)) : earlier[Int($0)] < earlier[Int($1)]
+    }
   }
+}
 
-  func path(_ index: Int) -> String { table[index] }
-  func written(_ index: Int) -> Bool { writtenFlags[index] }
-
-  /// The paths written from `start` on (one window's).
-  func paths(since start: Int) -> Set<String> {
-    Set((start..<count).filter { writtenFlags[$0] }.map { table[$0] })
-  }
-
-  /// Indices in path order.
-  func sorted() -> [Int] {
-    let ascii = table.isASCII
-    return (0..<count).sorted { ascii ? table.less($0, $1) : table[$0] < table[$1] }
+extension [UInt64] {
+  /// Binary search in a sorted array.
+  func containsSorted(_ value: UInt64) -> Bool {
+    var low = 0
+    var high = count
+    while low < high {
+      let middle = (low + high) / 2
+      if self[middle] < value { low = middle + 1 } else { high = middle }
+    }
+    return low < count && self[low] == value
   }
 }

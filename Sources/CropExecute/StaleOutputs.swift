@@ -23,7 +23,7 @@ extension Executor {
         continue
       }
       guard options.prune else {
-        state.manifest.withLock { $0.add(path, written: false) }
+        state.manifest.withLock { $0.addEarlier(path) }
         state.summary.withLock { $0.stale += 1 }
         reporter.report(.stale(path: path))
         continue
@@ -34,7 +34,7 @@ extension Executor {
         state.summary.withLock { $0.pruned += 1 }
         reporter.report(.pruned(path: path))
       } catch {
-        state.manifest.withLock { $0.add(path, written: false) }
+        state.manifest.withLock { $0.addEarlier(path) }
         recordFailure(
           output: path, source: entry.source.path, reason: "cannot prune: \(AtomicWriter.reason(error))",
           reporter: reporter, state: state)

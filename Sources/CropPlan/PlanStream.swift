@@ -112,7 +112,7 @@ public final class PlanStream {
         var best: [Int: Int] = [:]  // local source → its produced output (entry 0, largest)
         for (k, output) in window.plan.outputs.enumerated() {
           let number = window.sourceNumbers[output.sourceIndex]
-          stream.table.maxScales[number] = max(stream.table.maxScales[number], output.geometry.scale)
+          stream.table.noteOutput(number, scale: output.geometry.scale)
           let source = window.plan.sources[output.sourceIndex]
           checks.check(output, source: source.path, stream: stream, paths: &checkPaths)
           if upstreams.contains(job.name), output.entry == 0 {
@@ -169,6 +169,9 @@ public final class PlanStream {
     }
     stream.issues += checks.issues
     stream.outputPaths = checks.outputs
+    // The sources' index served the checks: the second pass does not need it.
+    stream.table.byAbsolutePath = IndexTable()
+    stream.table.hashes = []
     if keep && !upstreams.isEmpty {
       // `from:` sources are only known as the jobs go: count them too.
       if stream.table.count > stream.window { kept = [] } else { stream.kept = kept }

@@ -11,8 +11,10 @@ struct SourceTable {
   var headers: [PackedHeader] = []
   /// Headers whose numbers do not fit in a `PackedHeader`.
   var largeHeaders: [Int: SourceHeader] = [:]
-  /// Largest `geometry.scale` of the source's outputs (0: none yet): its shrink-on-load.
-  var maxScales: [Double] = []
+  /// The shrink-on-load of the source's largest output (0: no output yet). The shrink of
+  /// the largest scale is the smallest of the outputs' shrinks (`SourceHeader.loadShrink`
+  /// only gets smaller as the scale grows): one byte, not the scale.
+  var shrinks: [UInt8] = []
   var errors: [Int: String] = [:]
   var regions: [Int: [StoredRegion]] = [:]
   /// How many sources are files (the rest are produced).
@@ -49,8 +51,15 @@ struct SourceTable {
   mutating func append(path: String, header: SourceHeader?) {
     paths.append(path)
     headers.append(.none)
-    maxScales.append(0)
+    shrinks.append(0)
     setHeader(count - 1, header)
+  }
+
+  /// Notes an output of source `index` at `scale` (`geometry.scale`).
+  mutating func noteOutput(_ index: Int, scale: Double) {
+    guard let header = header(index) else { return }
+    let shrink = UInt8(header.loadShrink(maxOutputScale: scale))
+    shrinks[index] = shrinks[index] == 0 ? shrink : min(shrinks[index], shrink)
   }
 
   /// The file source a source's chain starts from (itself for a file).
@@ -64,9 +73,7 @@ struct SourceTable {
       path: paths[index], absolutePath: absolute, header: header, error: errors[index], producedBy: range?.upstream,
       stage: range?.stage ?? 0, loadShrink: 1)
     source.regions = regions[index]
-    if withShrink, let header {
-      source.loadShrink = header.loadShrink(maxOutputScale: maxScales[index] == 0 ? 1 : maxScales[index])
-    }
+    if withShrink, header != nil { source.loadShrink = max(1, Int(shrinks[index])) }
     return source
   }
 }

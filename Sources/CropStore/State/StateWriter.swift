@@ -123,20 +123,15 @@ package final class StateWriter: @unchecked Sendable {
     }
   }
 
-  /// The entries this file records at `paths` (relative to the root), in order (nil for a
-  /// path it does not record), after committing what is pending: how a run's manifest takes
-  /// the entries of the outputs it wrote without keeping them in memory.
-  package func recordedEntries(_ paths: some Sequence<String>, _ body: (Manifest.Entry?) -> Void)
-    throws(StateError)
-  {
+  /// Every entry this file records, in path order (bytes, as SQLite compares text), after
+  /// committing what is pending: how a run's manifest takes the entries of the outputs it
+  /// wrote without keeping them in memory.
+  package func forEachRecordedEntry(_ body: (Manifest.Entry) -> Void) throws(StateError) {
     lock.lock()
     defer { lock.unlock() }
     do throws(SQLiteConnection.Failure) {
-      let select = try connection.prepare("SELECT \(StateRows.outputColumns) FROM outputs WHERE path = ?")
-      for path in paths {
-        select.bind([.text(path)])
-        body(try select.next() ? StateRows.entry(select) : nil)
-      }
+      let select = try connection.prepare("SELECT \(StateRows.outputColumns) FROM outputs ORDER BY path")
+      while try select.next() { body(StateRows.entry(select)) }
     } catch {
       throw StateError(error, path: self.path)
     }
