@@ -149,7 +149,8 @@ final class InputLimitTests: XCTestCase {
       FileManager.default.isExecutableFile(atPath: "/usr/bin/time") ? ["/usr/bin/time", "-f", "maxrss-kb %M"] : []
     let result = try TimedRunner.run(["run", try job(), "--json"], cwd: folder, timeout: 30, wrapper: wrapper)
     XCTAssertEqual(result.exitCode, 1, result.combined)
-    XCTAssertLessThan(result.seconds, 3, "took \(result.seconds) s")
+    // A hang guard (a decoded bomb takes minutes), not a speed assertion: the machine is shared.
+    XCTAssertLessThan(result.seconds, 20, "took \(result.seconds) s")
     let failures = (TimedRunner.finished(result.stdout)?["failures"] as? [[String: Any]]) ?? []
     XCTAssertEqual(failures.count, 1, result.combined)
     let reason = failures.first?["reason"] as? String ?? ""

@@ -4,10 +4,12 @@ import TestSupport
 import XCTest
 
 /// Hostile job files through the whole loader (bytes → YAML → decoder): each fails with a
-/// located diagnostic in well under a second; nothing in the YAML test suite crashes it.
+/// located diagnostic without expanding it; nothing in the YAML test suite crashes it.
 final class JobFileHostileInputTests: XCTestCase {
-  /// Loads `bytes` as `job.yaml`, checking that it takes less than `limit` seconds.
-  func load(_ bytes: [UInt8], limit: TimeInterval = 1, file: StaticString = #filePath, line: UInt = #line) -> [String] {
+  /// Loads `bytes` as `job.yaml`, checking that it takes less than `limit` seconds: a hang
+  /// guard far above the refusal's time on a loaded machine, not a speed assertion.
+  func load(_ bytes: [UInt8], limit: TimeInterval = 15, file: StaticString = #filePath, line: UInt = #line) -> [String]
+  {
     let start = Date()
     let result = JobFileLoader.load(bytes: bytes, path: "job.yaml")
     let elapsed = Date().timeIntervalSince(start)

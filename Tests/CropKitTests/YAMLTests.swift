@@ -368,7 +368,7 @@ final class YAMLTests: XCTestCase {
     let start = Date()
     let error = try XCTUnwrap(failure(text))
     let elapsed = Date().timeIntervalSince(start)
-    XCTAssertLessThan(elapsed, 2, "took \(elapsed) s")
+    XCTAssertLessThan(elapsed, 15, "took \(elapsed) s (a hang guard, not a speed assertion)")
     XCTAssertEqual(error.mark, mark(1, 65))
     XCTAssertTrue(error.message.contains("deeper than 64"), error.message)
 
