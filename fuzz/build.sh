@@ -31,7 +31,8 @@ mkdir -p "$out/modules"
 
 cc="$(dirname "$(readlink -f "$(command -v swiftc)")")/clang"
 vips_cflags="$(pkg-config --cflags vips)"
-vips_libs="$(pkg-config --libs vips) -lgmodule-2.0 $(pkg-config --libs libturbojpeg) $(pkg-config --libs yaml-0.1)
+vips_libs="$(pkg-config --libs vips) -lgmodule-2.0 $(pkg-config --libs libturbojpeg) $(pkg-config --libs libjpeg)
+  $(pkg-config --libs yaml-0.1)
   $(pkg-config --libs sqlite3)"
 clang_san="-fsanitize=${sanitizers/fuzzer/fuzzer-no-link}"
 
