@@ -12,6 +12,24 @@ static int cj_in_memory(VipsImage *in) {
   return (in->dtype == VIPS_IMAGE_SETBUF || in->dtype == VIPS_IMAGE_SETBUF_FOREIGN) && in->data;
 }
 
+// A memory image of `width` x `height` pixels in `format`, the rest of its header from `in`,
+// ready for its pixels; NULL when libvips refuses it.
+static VipsImage *cj_new_output(VipsImage *in, int width, int height, VipsBandFormat format) {
+  VipsImage *o = vips_image_new_memory();
+  if (vips_image_pipelinev(o, VIPS_DEMAND_STYLE_THINSTRIP, in, NULL)) {
+    g_object_unref(o);
+    return NULL;
+  }
+  o->Xsize = width;
+  o->Ysize = height;
+  o->BandFmt = format;
+  if (vips_image_write_prepare(o)) {
+    g_object_unref(o);
+    return NULL;
+  }
+  return o;
+}
+
 int cj_box_shrink(VipsImage *in, int left, int top, int width, int height, int factor,
                   VipsImage **out) {
   *out = NULL;
@@ -25,17 +43,8 @@ int cj_box_shrink(VipsImage *in, int left, int top, int width, int height, int f
   const int nb = in->Bands;
   const int ow = (int)((double)width / factor + 0.5), oh = (int)((double)height / factor + 0.5);
   const size_t n = (size_t)width * nb;
-  VipsImage *o = vips_image_new_memory();
-  if (vips_image_pipelinev(o, VIPS_DEMAND_STYLE_THINSTRIP, in, NULL)) {
-    g_object_unref(o);
-    return -1;
-  }
-  o->Xsize = ow;
-  o->Ysize = oh;
-  if (vips_image_write_prepare(o)) {
-    g_object_unref(o);
-    return -1;
-  }
+  VipsImage *o = cj_new_output(in, ow, oh, VIPS_FORMAT_UCHAR);
+  if (!o) return -1;
   // As vips_shrink on 8-bit pixels: the columns first (vips_shrinkv: the mean of `factor`
   // rows, rounded to nearest, back to 8 bits), then the rows (vips_shrinkh, the same).
   // (n + factor / 2) / factor is computed as a multiply by ceil(2^32 / factor) and a shift,
@@ -139,18 +148,8 @@ int cj_premultiply_shrink(VipsImage *in, int left, int top, int width, int heigh
   const int nb = in->Bands;
   const int ow = factor == 1 ? width : (int)((double)width / factor + 0.5);
   const int oh = factor == 1 ? height : (int)((double)height / factor + 0.5);
-  VipsImage *o = vips_image_new_memory();
-  if (vips_image_pipelinev(o, VIPS_DEMAND_STYLE_THINSTRIP, in, NULL)) {
-    g_object_unref(o);
-    return -1;
-  }
-  o->Xsize = ow;
-  o->Ysize = oh;
-  o->BandFmt = VIPS_FORMAT_FLOAT;
-  if (vips_image_write_prepare(o)) {
-    g_object_unref(o);
-    return -1;
-  }
+  VipsImage *o = cj_new_output(in, ow, oh, VIPS_FORMAT_FLOAT);
+  if (!o) return -1;
   // vips_premultiply (float out), then vips_shrink on floats: per axis, columns first, the
   // sum of `factor` values in double divided by `factor`, stored as a float. The double sums
   // of at most a few thousand floats in [0, 255] are exact, so their order does not matter.

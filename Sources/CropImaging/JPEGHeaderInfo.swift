@@ -167,13 +167,7 @@ struct JPEGHeaderInfo {
   private static func ifd0Entry(_ tiff: UnsafeRawBufferPointer, tag wanted: Int) -> (
     type: Int, count: Int, short: Int, rational: Double?
   )? {
-    guard tiff.count >= 8 else { return nil }
-    let little: Bool
-    switch (tiff[0], tiff[1]) {
-    case (0x49, 0x49): little = true
-    case (0x4D, 0x4D): little = false
-    default: return nil
-    }
+    guard let (little, ifd) = tiffHeader(tiff) else { return nil }
     func u16(_ at: Int) -> Int? {
       guard at >= 0, at + 2 <= tiff.count else { return nil }
       return little ? Int(tiff[at]) | Int(tiff[at + 1]) << 8 : Int(tiff[at]) << 8 | Int(tiff[at + 1])
@@ -182,7 +176,7 @@ struct JPEGHeaderInfo {
       guard let a = u16(at), let b = u16(at + 2) else { return nil }
       return little ? a | b << 16 : a << 16 | b
     }
-    guard u16(2) == 42, let ifd = u32(4), let count = u16(ifd) else { return nil }
+    guard let count = u16(ifd) else { return nil }
     for entry in 0..<count {
       let at = ifd + 2 + 12 * entry
       guard let tag = u16(at), let type = u16(at + 2), let count = u32(at + 4), let short = u16(at + 8) else {

@@ -167,14 +167,24 @@ public enum Renderer {
     _ image: VipsImage, _ m: Affine, odx: Double, ody: Double, size: PixelSize,
     window: (x: Int, y: Int, width: Int, height: Int)? = nil
   ) throws(ImagingError) -> VipsImage? {
-    var out: OpaquePointer?
     let w = window ?? (0, 0, 0, 0)
-    let status = cj_resample_axis(
-      image.pointer, Int32(w.x), Int32(w.y), Int32(w.width), Int32(w.height), m.a, m.d, odx, ody,
-      Int32(size.width), Int32(size.height), &out)
+    return try inMemory("resample", image) {
+      cj_resample_axis(
+        image.pointer, Int32(w.x), Int32(w.y), Int32(w.width), Int32(w.height), m.a, m.d, odx, ody,
+        Int32(size.width), Int32(size.height), &$0)
+    }
+  }
+
+  /// Runs one of the shim's in-memory operations on `image`: nil when it does not take the image
+  /// (status 1), a failure named `operation` when libvips fails, else the image it made.
+  private static func inMemory(
+    _ operation: String, _ image: VipsImage, _ call: (inout OpaquePointer?) -> Int32
+  ) throws(ImagingError) -> VipsImage? {
+    var out: OpaquePointer?
+    let status = call(&out)
     if status > 0 { return nil }
-    try Vips.check(status, "resample", path: image.path)
-    guard let out else { throw ImagingError(operation: "resample", path: image.path, message: "no image returned") }
+    try Vips.check(status, operation, path: image.path)
+    guard let out else { throw ImagingError(operation: operation, path: image.path, message: "no image returned") }
     return VipsImage(out, path: image.path)
   }
 
@@ -183,13 +193,10 @@ public enum Renderer {
   package static func boxShrunk(
     _ image: VipsImage, window: (x: Int, y: Int, width: Int, height: Int), factor: Int
   ) throws(ImagingError) -> VipsImage? {
-    var out: OpaquePointer?
-    let status = cj_box_shrink(
-      image.pointer, Int32(window.x), Int32(window.y), Int32(window.width), Int32(window.height), Int32(factor), &out)
-    if status > 0 { return nil }
-    try Vips.check(status, "shrink", path: image.path)
-    guard let out else { throw ImagingError(operation: "shrink", path: image.path, message: "no image returned") }
-    return VipsImage(out, path: image.path)
+    try inMemory("shrink", image) {
+      cj_box_shrink(
+        image.pointer, Int32(window.x), Int32(window.y), Int32(window.width), Int32(window.height), Int32(factor), &$0)
+    }
   }
 
   /// The largest premultiplied, box-shrunk window computed in memory (bytes of floats); larger
@@ -202,13 +209,10 @@ public enum Renderer {
   package static func premultipliedShrunk(
     _ image: VipsImage, window: (x: Int, y: Int, width: Int, height: Int), factor: Int
   ) throws(ImagingError) -> VipsImage? {
-    var out: OpaquePointer?
-    let status = cj_premultiply_shrink(
-      image.pointer, Int32(window.x), Int32(window.y), Int32(window.width), Int32(window.height), Int32(factor), &out)
-    if status > 0 { return nil }
-    try Vips.check(status, "premultiply", path: image.path)
-    guard let out else { throw ImagingError(operation: "premultiply", path: image.path, message: "no image returned") }
-    return VipsImage(out, path: image.path)
+    try inMemory("premultiply", image) {
+      cj_premultiply_shrink(
+        image.pointer, Int32(window.x), Int32(window.y), Int32(window.width), Int32(window.height), Int32(factor), &$0)
+    }
   }
 
   /// `premultipliedShrunk`'s reference: extract, premultiply and shrink by libvips (for tests).
