@@ -3,28 +3,12 @@
 // vips_jpegsave_buffer writes, without a libvips operation, a pipeline or a sink per output.
 #include "cvips_shim.h"
 
-#include <setjmp.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <jpeglib.h>
-#include <jerror.h>
 #include <vips/vips.h>
 
-typedef struct {
-  struct jpeg_error_mgr pub;
-  jmp_buf jump;
-  char *message;
-  size_t message_size;
-} cj_jpeg_error;
-
-static void cj_jpeg_error_exit(j_common_ptr cinfo) {
-  cj_jpeg_error *error = (cj_jpeg_error *)cinfo->err;
-  char text[JMSG_LENGTH_MAX];
-  cinfo->err->format_message(cinfo, text);
-  if (error->message && error->message_size) g_strlcpy(error->message, text, error->message_size);
-  longjmp(error->jump, 1);
-}
+#include "cj_jpeg_error.h"
+#include <jerror.h>
 
 // The compressed bytes, in a buffer that grows by doubling (freed here on an error, so that no
 // path leaks it).
@@ -54,13 +38,6 @@ static boolean cj_dest_grow(j_compress_ptr cinfo) {
 
 static void cj_dest_term(j_compress_ptr cinfo) { (void)cinfo; }
 
-// libjpeg's messages never reach stderr: a compression warning has no source file to attach to,
-// and an error is returned with its text.
-static void cj_jpeg_emit_nothing(j_common_ptr cinfo, int level) {
-  (void)cinfo;
-  (void)level;
-}
-
 int cj_jpeg_encode(const unsigned char *pixels, size_t stride, int width, int height, int bands,
                    int quality, int progressive, int subsample, int optimize, void **buf,
                    size_t *len, char *message, size_t message_size) {
@@ -71,11 +48,9 @@ int cj_jpeg_encode(const unsigned char *pixels, size_t stride, int width, int he
   struct jpeg_compress_struct cinfo;
   cj_jpeg_error error;
   memset(&cinfo, 0, sizeof cinfo);
-  cinfo.err = jpeg_std_error(&error.pub);
-  error.pub.error_exit = cj_jpeg_error_exit;
-  error.pub.emit_message = cj_jpeg_emit_nothing;
-  error.message = message;
-  error.message_size = message_size;
+  // libjpeg's messages never reach stderr: a compression warning has no source file to attach
+  // to, and an error is returned with its text.
+  cinfo.err = cj_jpeg_error_init(&error, message, message_size);
   // On the heap: what the callbacks change must be read after a longjmp (the pointer is not
   // changed after setjmp).
   cj_jpeg_dest *dest = calloc(1, sizeof *dest);
