@@ -129,6 +129,23 @@ final class CropTableReaderTests: XCTestCase {
           + "between 1 and 1000000 but received the number -3"))
   }
 
+  /// `focus_x` and `focus_y` are numbers, as the schema says: names there are number errors,
+  /// not the list of strategies `focus: [faces, attention]` is in YAML.
+  func testFocusCellsAreNumbersNotStrategyNames() {
+    let csv = "source,focus_x,focus_y\na.jpg,faces,attention\nb.jpg,centre,0.5\n"
+    XCTAssertEqual(
+      located(load(csv).0),
+      [
+        "2:7: error: focus_x: expected a number between 0 and 1 but received the string \"faces\"",
+        "2:13: error: focus_y: expected a number between 0 and 1 but received the string \"attention\"",
+        "3:7: error: focus_x: expected a number between 0 and 1 but received the string \"centre\"",
+      ])
+    let jsonl = #"{"source": "c.jpg", "focus_x": 0.5, "focus_y": "top"}"#
+    XCTAssertEqual(
+      located(load(jsonl, ext: "jsonl").0),
+      ["1:48: error: focus_y: expected a number between 0 and 1 but received the string \"top\""])
+  }
+
   func testCSVStructureProblemsAreLocated() {
     let table = "source,zoom\na.jpg,2,3\nb\"x.jpg,2\n\"c.jpg\"x,2\nd.jpg,2\n\"e.jpg,2\n"
     let (result, _) = load(table)

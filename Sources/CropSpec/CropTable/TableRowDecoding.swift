@@ -82,7 +82,16 @@ struct TableRowShape {
     var ok = true
     for (x, y, place) in pairColumns {
       switch (cells[x], cells[y]) {
-      case (let cx?, let cy?): add(place, YAMLNode(value: .sequence([Self.node(cx), Self.node(cy)]), mark: cx.mark))
+      case (let cx?, let cy?):
+        // A point's cells are numbers: a name there (`faces`, `centre`) is the number error
+        // the schema gives, not the list of strategies `[faces, attention]` is in YAML.
+        var items = [Self.node(cx), Self.node(cy)]
+        for (i, column) in [x, y].enumerated() where items[i].scalar.map(JobSchema.focusNames.contains) == true {
+          _ = decoder.reader.double(items[i], columns[column], JobSchema.cropTable[columns[column]].type)
+          ok = false
+          items[i] = YAMLNode(value: .scalar("0", .plain), mark: items[i].mark)
+        }
+        add(place, YAMLNode(value: .sequence(items), mark: cx.mark))
       case (let given?, nil), (nil, let given?):
         let (have, lack) = cells[x] == nil ? (columns[y], columns[x]) : (columns[x], columns[y])
         decoder.reader.error(
