@@ -12,7 +12,7 @@ import Foundation
 /// resolved absolute path. An override that names a photo through a symbolic link the job
 /// does not go through is not matched; the warning about overrides of no source names it.
 struct OverrideIndex {
-  private let overrides: [Override]
+  private let overrides: OverrideList
   /// The job file's folder, absolute.
   private let base: String
   /// The first override of each source, by the hash of its lexical absolute path: the paths
@@ -24,15 +24,15 @@ struct OverrideIndex {
   /// For each override, the next one of the same source (-1: none), in the order they apply.
   private var next: [Int32]
 
-  init(_ overrides: [Override], base: String) {
+  init(_ overrides: OverrideList, base: String) {
     self.overrides = overrides
     next = Array(repeating: -1, count: overrides.count)
     first = IndexTable(capacity: overrides.count)
     let base = Self.lexicallyAbsolute(base, base: FileManager.default.currentDirectoryPath)
     self.base = base
     hashes = Array(repeating: 0, count: overrides.count)
-    for (index, override) in overrides.enumerated() {
-      let key = Self.lexicallyAbsolute(override.source, base: base)
+    for index in overrides.indices {
+      let key = Self.lexicallyAbsolute(overrides.source(at: index), base: base)
       hashes[index] = key.hashValue
       guard var at = find(key, hash: hashes[index]) else {
         first.insert(hash: hashes[index], index: index) { hashes[$0] }
@@ -45,7 +45,9 @@ struct OverrideIndex {
 
   /// The first override whose source is `key` (a lexical absolute path), if any.
   private func find(_ key: String, hash: Int) -> Int? {
-    first.find(hash: hash) { hashes[$0] == hash && Self.lexicallyAbsolute(overrides[$0].source, base: base) == key }
+    first.find(hash: hash) {
+      hashes[$0] == hash && Self.lexicallyAbsolute(overrides.source(at: $0), base: base) == key
+    }
   }
 
   /// The overrides of `source` in the order they apply, for every job. A source an earlier
@@ -66,9 +68,7 @@ struct OverrideIndex {
   /// `place` with every override of `source` for `job` (or for every job) applied, in order.
   func place(_ place: PlaceSpec, job: String, source: PlannedSource) -> PlaceSpec {
     var result = place
-    for index in indices(of: source) where overrides[index].job == nil || overrides[index].job == job {
-      result = result.applying(overrides[index])
-    }
+    for index in indices(of: source) where applies(index, to: job) { result = result.applying(overrides[index]) }
     return result
   }
 
@@ -76,9 +76,13 @@ struct OverrideIndex {
   /// planner calls it for each source each job reads, window by window).
   func markUsed(job: String, source: PlannedSource, in used: inout [Bool]) {
     guard !overrides.isEmpty else { return }
-    for index in indices(of: source) where overrides[index].job == nil || overrides[index].job == job {
-      used[index] = true
-    }
+    for index in indices(of: source) where applies(index, to: job) { used[index] = true }
+  }
+
+  /// Whether override `index` applies to `job`: it names it, or no job.
+  private func applies(_ index: Int, to job: String) -> Bool {
+    let named = overrides.job(at: index)
+    return named == nil || named == job
   }
 
   var count: Int { overrides.count }

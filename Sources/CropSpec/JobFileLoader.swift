@@ -15,6 +15,14 @@ public enum JobFileLoader {
     path: String, limits: YAMLLimits = YAMLLimits(), formats: FormatAvailability = .unchecked,
     tableLimits: CropTableLimits = CropTableLimits()
   ) -> Result {
+    load(path: path, limits: limits, formats: formats, tableLimits: tableLimits, tableDecoding: .fast)
+  }
+
+  /// `load(path:…)` with the crop table's rows read by `tableDecoding` (tests compare the two).
+  package static func load(
+    path: String, limits: YAMLLimits = YAMLLimits(), formats: FormatAvailability = .unchecked,
+    tableLimits: CropTableLimits = CropTableLimits(), tableDecoding: CropTableDecoding
+  ) -> Result {
     let origin = SourceMark(line: 0, column: 0)
     func failure(_ message: String) -> Result {
       Result(jobFile: nil, diagnostics: [Diagnostic(.error, file: path, mark: origin, field: "", message: message)])
@@ -26,7 +34,9 @@ public enum JobFileLoader {
     if isDirectory.boolValue { return failure("is a folder; expected a YAML job file") }
     switch readBounded(path: path, limit: limits.maxBytes) {
     case .success(let bytes):
-      return load(bytes: bytes, path: path, limits: limits, formats: formats, tableLimits: tableLimits)
+      return load(
+        bytes: bytes, path: path, limits: limits, formats: formats, tableLimits: tableLimits,
+        tableDecoding: tableDecoding)
     case .failure(let problem): return failure(problem.message)
     }
   }
@@ -71,6 +81,13 @@ public enum JobFileLoader {
     bytes: [UInt8], path: String, limits: YAMLLimits = YAMLLimits(), formats: FormatAvailability = .unchecked,
     tableLimits: CropTableLimits = CropTableLimits()
   ) -> Result {
+    load(bytes: bytes, path: path, limits: limits, formats: formats, tableLimits: tableLimits, tableDecoding: .fast)
+  }
+
+  package static func load(
+    bytes: [UInt8], path: String, limits: YAMLLimits = YAMLLimits(), formats: FormatAvailability = .unchecked,
+    tableLimits: CropTableLimits = CropTableLimits(), tableDecoding: CropTableDecoding
+  ) -> Result {
     let root: YAMLNode?
     do {
       root = try YAMLParser.parse(bytes, limits: limits)
@@ -80,6 +97,7 @@ public enum JobFileLoader {
       )
     }
     var decoder = SpecDecoder(file: path, formats: formats, tableLimits: tableLimits)
+    decoder.tableDecoding = tableDecoding
     let file = decoder.decode(root: root, path: path)
     let diagnostics = decoder.reader.diagnostics.sortedByPosition()
     return Result(jobFile: diagnostics.hasErrors ? nil : file, diagnostics: diagnostics)

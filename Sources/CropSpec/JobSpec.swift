@@ -14,7 +14,7 @@ public struct JobFile: Sendable {
   public var jobs: [Job]
   /// The crop table's rows (`overrides_from`), then the inline `overrides`, in the order
   /// they apply: a later override of a source wins.
-  public var overrides: [Override]
+  public var overrides: OverrideList
   /// The crop table as diagnostics name it (relative to the current folder, like `path`),
   /// if the file has one; its rows are the first `cropTableRows` of `overrides`.
   public var cropTable: String? = nil

@@ -77,10 +77,13 @@ struct OverrideKey: Hashable {
 
   /// No empty segment (a leading, trailing or doubled `/`) and no `.` segment: one pass
   /// over the bytes.
-  static func isPlain(_ path: String) -> Bool {
+  static func isPlain(_ path: String) -> Bool { isPlain(path.utf8) }
+
+  /// `isPlain` of a path's UTF-8 bytes.
+  static func isPlain(_ path: some Sequence<UInt8>) -> Bool {
     var length = 0
     var dot = false
-    for byte in path.utf8 {
+    for byte in path {
       if byte == UInt8(ascii: "/") {
         if length == 0 || (length == 1 && dot) { return false }
         length = 0

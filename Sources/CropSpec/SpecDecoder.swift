@@ -20,6 +20,8 @@ package struct SpecDecoder {
 
   /// Limits on the crop table (`overrides_from`).
   let tableLimits: CropTableLimits
+  /// Which decoder reads the crop table's rows.
+  package var tableDecoding = CropTableDecoding.fast
 
   package init(file: String, formats: FormatAvailability, tableLimits: CropTableLimits = CropTableLimits()) {
     reader = NodeReader(file: file)
@@ -131,9 +133,9 @@ package struct SpecDecoder {
     }
     let base = PathText.deletingLastComponent(path)
     // The table's rows first, so that an inline override wins over a row.
-    var table: (file: String, overrides: [Override])? = nil
+    var table: (file: String, rows: CropTableRows)? = nil
     if let node = top["overrides_from"] { table = cropTable(node, base: base.isEmpty ? "." : base) }
-    var overrides = table?.overrides ?? []
+    var overrides: [Override] = []
     if let node = top["overrides"], let items = reader.list(node, "overrides", what: "a list of overrides") {
       var seen: [OverrideKey: Int] = [:]
       for (index, item) in items.enumerated() {
@@ -144,7 +146,8 @@ package struct SpecDecoder {
     checkFromSizes(jobs)
     return JobFile(
       path: path, baseDirectory: base.isEmpty ? "." : base, version: version, outputRoot: outputRoot, limits: limits,
-      jobs: jobs, overrides: overrides, cropTable: table?.file, cropTableRows: table?.overrides.count ?? 0)
+      jobs: jobs, overrides: OverrideList(table: table?.rows ?? CropTableRows(), inline: overrides),
+      cropTable: table?.file, cropTableRows: table?.rows.count ?? 0)
   }
 
   /// ASCII letters, digits, `-` and `_` (names appear in output paths through `{job}`).

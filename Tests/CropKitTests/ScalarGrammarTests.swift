@@ -32,6 +32,31 @@ final class ScalarGrammarTests: XCTestCase {
     }
   }
 
+  /// Numbers of up to 15 digits are read without `Double(_:)` (an exact shortcut): each
+  /// value, to the bit (the sign of zero too), is what glibc's `strtod` reads.
+  func testNumbersReadAsStrtodReadsThem() {
+    var random = SystemRandomNumberGenerator()
+    var texts = ["-0", "-0.0", "+0.", ".0", "0.1", "0.30000000000000004", "999999999999999", "9007199254740993"]
+    texts += ["123456789012345.6", "0.000000000000001", "-1.5", "5.", "1e23", "8.98846567431158e307"]
+    for _ in 0..<200_000 {
+      let digits = Int.random(in: 1...18, using: &random)
+      var text = Bool.random(using: &random) ? "" : ["-", "+"].randomElement(using: &random)!
+      let dot = Int.random(in: -1...digits, using: &random)
+      for i in 0..<digits {
+        if i == dot { text += "." }
+        text += String(Int.random(in: 0...9, using: &random))
+      }
+      if dot == digits { text += "." }
+      if Int.random(in: 0..<8, using: &random) == 0 { text += "e" + String(Int.random(in: -30...30, using: &random)) }
+      texts.append(text)
+    }
+    for text in texts {
+      let expected = strtod(text, nil)
+      let value = NodeReader.numberValue(text)
+      XCTAssertEqual(value?.bitPattern, expected.bitPattern, text)
+    }
+  }
+
   func testIntegersFollowTheStatedGrammar() {
     let matches = matcher("[-+]?[0-9][0-9_]*")
     let extra = ["9223372036854775807", "9223372036854775808", "-9223372036854775808", "1_000_000", "_1", "1__2"]

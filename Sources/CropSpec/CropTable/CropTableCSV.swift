@@ -11,9 +11,13 @@ struct CSVTableReader {
   let limits: CropTableLimits
 
   private enum State { case cellStart, unquoted, quoted, quoteSeen }
-  private static let (comma, quote, lf, cr): (UInt8, UInt8, UInt8, UInt8) = (0x2C, 0x22, 0x0A, 0x0D)
+  // One constant each: a tuple of them is initialised lazily, a check on every byte.
+  private static let comma: UInt8 = 0x2C
+  private static let quote: UInt8 = 0x22
+  private static let lf: UInt8 = 0x0A
+  private static let cr: UInt8 = 0x0D
 
-  /// One cell of the row being read: its bytes in `bytes` and where it starts.
+  /// One cell of the row being read: its bytes in `row.bytes` and where it starts.
   private struct RawCell {
     var start: Int
     var end: Int
@@ -23,8 +27,9 @@ struct CSVTableReader {
   private var state = State.cellStart
   private var line = 1
   private var column = 1
-  /// The row being read: the cells' bytes (quotes and doubled quotes resolved) and cells.
-  private var bytes: [UInt8] = []
+  /// The row being read: its cells' bytes (quotes and doubled quotes resolved) in
+  /// `row.bytes`, and the cells in header order; `row` is handed to the sink, reused.
+  private var row = TableRowCells()
   private var cells: [RawCell] = []
   private var cellMark = SourceMark(line: 1, column: 1)
   private var cellStart = 0
@@ -34,28 +39,44 @@ struct CSVTableReader {
   private var rows = 0
   /// Bytes read so far.
   private var consumed = 0
-  /// The row handed to the sink, reused.
-  private var row: [TableCell?] = Array(repeating: nil, count: TableColumns.names.count)
 
   init(limits: CropTableLimits) {
     self.limits = limits
-    bytes.reserveCapacity(1024)
   }
 
   /// Reads `chunk`; false when reading stops (the sink asked, or a problem ends the table).
   mutating func feed<Sink: TableSink>(_ chunk: UnsafeBufferPointer<UInt8>, into sink: inout Sink) -> Bool {
-    for b in chunk {
+    var i = 0
+    while i < chunk.count {
+      // Inside a cell, the bytes up to the next one that means something are taken at once.
+      if state == .unquoted || state == .quoted {
+        let quoted = state == .quoted
+        var end = i
+        while end < chunk.count {
+          let b = chunk[end]
+          if b == Self.quote || b == Self.lf || (!quoted && (b == Self.comma || b == Self.cr)) { break }
+          end += 1
+        }
+        if end > i {
+          let run = UnsafeBufferPointer(rebasing: chunk[i..<end])
+          row.bytes.append(contentsOf: run)
+          for b in run { TableColumns.advance(&column, b) }
+          consumed += run.count
+          rowBytes += run.count
+          i = end
+          guard rowBytes <= limits.maxRowBytes else { return tooLong(into: &sink) }
+          continue
+        }
+      }
+      let b = chunk[i]
+      i += 1
       consumed += 1
       rowBytes += 1
-      if rowBytes > limits.maxRowBytes {
-        let start = cells.first?.mark ?? cellMark
-        _ = sink.problem(start, "", "the row is longer than \(limits.maxRowBytes) bytes (the limit); reading stops")
-        return false
-      }
+      guard rowBytes <= limits.maxRowBytes else { return tooLong(into: &sink) }
       switch state {
       case .cellStart:
         cellMark = SourceMark(line: line, column: column)
-        cellStart = bytes.count
+        cellStart = row.bytes.count
         switch b {
         case Self.quote: state = .quoted
         case Self.comma: endCell()
@@ -64,7 +85,7 @@ struct CSVTableReader {
           guard endRow(into: &sink) else { return false }
         case Self.cr: break
         default:
-          bytes.append(b)
+          row.bytes.append(b)
           state = .unquoted
         }
       case .unquoted:
@@ -81,15 +102,15 @@ struct CSVTableReader {
           let mark = SourceMark(line: line, column: column)
           guard sink.problem(mark, "", "a quote inside an unquoted cell; quote the whole cell and double its quotes")
           else { return false }
-          bytes.append(b)
-        default: bytes.append(b)
+          row.bytes.append(b)
+        default: row.bytes.append(b)
         }
       case .quoted:
-        if b == Self.quote { state = .quoteSeen } else { bytes.append(b) }
+        if b == Self.quote { state = .quoteSeen } else { row.bytes.append(b) }
       case .quoteSeen:
         switch b {
         case Self.quote:
-          bytes.append(b)
+          row.bytes.append(b)
           state = .quoted
         case Self.comma:
           endCell()
@@ -104,7 +125,7 @@ struct CSVTableReader {
           guard sink.problem(mark, "", "expected a comma or the end of the row after a closing quote") else {
             return false
           }
-          bytes.append(b)
+          row.bytes.append(b)
           state = .unquoted
         }
       }
@@ -116,6 +137,13 @@ struct CSVTableReader {
       }
     }
     return true
+  }
+
+  /// Reports a row over the limit; reading stops.
+  private func tooLong<Sink: TableSink>(into sink: inout Sink) -> Bool {
+    let start = cells.first?.mark ?? cellMark
+    _ = sink.problem(start, "", "the row is longer than \(limits.maxRowBytes) bytes (the limit); reading stops")
+    return false
   }
 
   /// Ends the table: the last row needs no line break, a quoted cell must be closed.
@@ -134,14 +162,14 @@ struct CSVTableReader {
   }
 
   private mutating func endCell() {
-    cells.append(RawCell(start: cellStart, end: bytes.count, mark: cellMark))
-    cellStart = bytes.count
+    cells.append(RawCell(start: cellStart, end: row.bytes.count, mark: cellMark))
+    cellStart = row.bytes.count
   }
 
   /// Hands a complete row to the sink (the first one is the header).
   private mutating func endRow<Sink: TableSink>(into sink: inout Sink) -> Bool {
     defer {
-      bytes.removeAll(keepingCapacity: true)
+      row.clear()
       cells.removeAll(keepingCapacity: true)
       rowBytes = 0
       state = .cellStart
@@ -159,17 +187,17 @@ struct CSVTableReader {
       _ = sink.problem(mark, "", "the crop table has more than \(limits.maxRows) rows (the limit); reading stops")
       return false
     }
-    for i in row.indices { row[i] = nil }
     var ok = true
-    bytes.withUnsafeBufferPointer { all in
-      for (position, cell) in cells.enumerated() where cell.end > cell.start {
-        let column = header[position]
-        guard let text = TableColumns.text(UnsafeBufferPointer(rebasing: all[cell.start..<cell.end])) else {
-          ok = sink.problem(cell.mark, TableColumns.names[column], "expected UTF-8 text but received invalid bytes")
-          continue
-        }
-        row[column] = TableCell(text: text, kind: .csv, mark: cell.mark)
+    for (position, cell) in cells.enumerated() where cell.end > cell.start {
+      let column = header[position]
+      let utf8 = row.bytes.withUnsafeBufferPointer {
+        TableColumns.isUTF8(UnsafeBufferPointer(rebasing: $0[cell.start..<cell.end]))
       }
+      guard utf8 else {
+        ok = sink.problem(cell.mark, TableColumns.names[column], "expected UTF-8 text but received invalid bytes")
+        continue
+      }
+      row.cells[column] = TableCell(start: cell.start, end: cell.end, kind: .csv, mark: cell.mark)
     }
     return ok && sink.row(row, line: mark.line, offset: consumed)
   }
@@ -179,12 +207,11 @@ struct CSVTableReader {
   private mutating func readHeader<Sink: TableSink>(into sink: inout Sink) -> Bool {
     var columns: [Int] = []
     var ok = true
-    bytes.withUnsafeBufferPointer { all in
+    row.bytes.withUnsafeBufferPointer { all in
       for cell in cells {
         let name = UnsafeBufferPointer(rebasing: all[cell.start..<cell.end])
         guard let index = TableColumns.index(of: name) else {
-          let text = TableColumns.text(name) ?? String(decoding: name, as: UTF8.self)
-          _ = sink.problem(cell.mark, "", TableColumns.unknown(text))
+          _ = sink.problem(cell.mark, "", TableColumns.unknown(String(decoding: name, as: UTF8.self)))
           ok = false
           continue
         }

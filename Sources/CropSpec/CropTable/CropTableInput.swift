@@ -18,7 +18,8 @@ public struct CropTableLimits: Sendable {
   public init() {}
 }
 
-/// One cell of a crop table row: its text, how it was written, and where it starts.
+/// One cell of a crop table row: where its bytes are in the row, how it was written, and
+/// where it starts in the table.
 struct TableCell {
   /// How a cell was written, which decides how the decoder reads its text.
   enum Kind {
@@ -29,16 +30,46 @@ struct TableCell {
     case jsonString, jsonNumber, jsonLiteral, jsonArray, jsonObject
   }
 
-  var text: String
+  /// The cell's text is `bytes[start..<end]` of its row: CSV quotes and JSON escapes
+  /// resolved, valid UTF-8.
+  var start: Int
+  var end: Int
   var kind: Kind
   var mark: SourceMark
 }
 
+/// A row as a reader hands it over: its cells by column over one buffer of bytes that the
+/// reader reuses from row to row, so that reading a row makes no string.
+struct TableRowCells {
+  /// The cells' bytes, one after another.
+  var bytes: [UInt8] = []
+  /// The cells by column (the index in `TableColumns.names`); nil: not set.
+  var cells: [TableCell?] = Array(repeating: nil, count: TableColumns.names.count)
+
+  init() { bytes.reserveCapacity(1024) }
+
+  /// The text of `cell`.
+  func text(_ cell: TableCell) -> String {
+    withBytes(cell) { String(decoding: $0, as: UTF8.self) }
+  }
+
+  /// Calls `body` with the bytes of `cell`.
+  @inline(__always) func withBytes<R>(_ cell: TableCell, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+    bytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[cell.start..<cell.end])) }
+  }
+
+  /// Empties the row for the next one, keeping the room.
+  mutating func clear() {
+    bytes.removeAll(keepingCapacity: true)
+    for i in cells.indices { cells[i] = nil }
+  }
+}
+
 /// Where a reader sends what it finds: rows, with the line each starts on, and problems.
 protocol TableSink {
-  /// A row's cells by column (the index in `JobSchema.cropTable.keys`; nil: not set), the
-  /// line it starts on, and how many bytes of the table are read with it; false stops reading.
-  mutating func row(_ cells: [TableCell?], line: Int, offset: Int) -> Bool
+  /// A row (valid only during the call), the line it starts on, and how many bytes of the
+  /// table are read with it; false stops reading.
+  mutating func row(_ row: TableRowCells, line: Int, offset: Int) -> Bool
   /// A problem at `mark` in column `field` ("" for the row or the file); false stops reading.
   mutating func problem(_ mark: SourceMark, _ field: String, _ message: String) -> Bool
 }
@@ -107,15 +138,10 @@ enum TableColumns {
       + Suggestion.didYouMean(name, in: names)
   }
 
-  /// The text of `bytes` when it is valid UTF-8 (ASCII, the usual case, without the
-  /// general check).
-  static func text(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
-    var ascii = true
-    for b in bytes where b >= 0x80 {
-      ascii = false
-      break
-    }
-    return ascii ? String(decoding: bytes, as: UTF8.self) : String(validating: bytes, as: UTF8.self)
+  /// True when `bytes` are valid UTF-8 (ASCII, the usual case, without the general check).
+  static func isUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    for b in bytes where b >= 0x80 { return String(validating: bytes, as: UTF8.self) != nil }
+    return true
   }
 
   /// Advances a 1-based column past `byte`: continuation bytes of UTF-8 do not count, so

@@ -10,7 +10,8 @@ struct JSONLinesTableReader {
   private var rows = 0
   /// Bytes read up to the end of the current line.
   private var consumed = 0
-  private var row: [TableCell?] = Array(repeating: nil, count: TableColumns.names.count)
+  /// The row handed to the sink, reused.
+  private var row = TableRowCells()
   /// Decoded string bytes, reused.
   private var scratch: [UInt8] = []
 
@@ -60,7 +61,7 @@ struct JSONLinesTableReader {
       _ = sink.problem(mark, "", "the crop table has more than \(limits.maxRows) rows (the limit); reading stops")
       return false
     }
-    for i in row.indices { row[i] = nil }
+    row.clear()
     let line = self.line
     var parsed = false
     var keepGoing = true
@@ -116,7 +117,7 @@ private struct JSONObjectParser {
   /// unknown or repeated key is reported and left out, and the row is still read (every
   /// problem at once). `problem` returns false to stop reading.
   mutating func parse(
-    into row: inout [TableCell?], problem: (SourceMark, String, String) -> Bool
+    into row: inout TableRowCells, problem: (SourceMark, String, String) -> Bool
   ) -> Bool {
     func fail(_ at: SourceMark, _ what: String, _ received: String) -> Bool {
       _ = problem(at, "", Diagnostic.expected(what, received: received))
@@ -132,23 +133,25 @@ private struct JSONObjectParser {
       while true {
         let keyMark = mark
         guard current == 0x22 else { return fail(mark, "a key in double quotes", found) }
-        guard let key = string(problem) else { return false }
+        guard string(problem) else { return false }
+        let index = scratch.withUnsafeBufferPointer { TableColumns.index(of: $0) }
+        let unknown = index == nil ? String(decoding: scratch, as: UTF8.self) : ""
         skipSpace()
         guard current == 0x3A else { return fail(mark, "a colon after the key", found) }
         advance()
         skipSpace()
         let valueMark = mark
-        guard let (value, kind) = self.value(problem) else { return false }
-        let index = key.withUnsafeBufferPointer { TableColumns.index(of: $0) }
+        let start = row.bytes.count
+        guard let kind = self.value(into: &row.bytes, problem) else { return false }
         if let index {
-          if row[index] != nil {
+          if row.cells[index] != nil {
             _ = problem(
               keyMark, "", Diagnostic.expected("each key once", received: "\"\(TableColumns.names[index])\" again"))
           } else {
-            row[index] = TableCell(text: value, kind: kind, mark: valueMark)
+            row.cells[index] = TableCell(start: start, end: row.bytes.count, kind: kind, mark: valueMark)
           }
         } else {
-          _ = problem(keyMark, "", TableColumns.unknown(String(decoding: key, as: UTF8.self)))
+          _ = problem(keyMark, "", TableColumns.unknown(unknown))
         }
         skipSpace()
         if current == 0x2C {
@@ -166,17 +169,20 @@ private struct JSONObjectParser {
     return true
   }
 
-  /// A value: its text and kind; nil after reporting a syntax error.
-  private mutating func value(_ problem: (SourceMark, String, String) -> Bool) -> (String, TableCell.Kind)? {
+  /// A value: its text appended to `bytes`, and its kind; nil after reporting a syntax error.
+  private mutating func value(
+    into bytes: inout [UInt8], _ problem: (SourceMark, String, String) -> Bool
+  ) -> TableCell.Kind? {
     let (start, startColumn) = (position, column)
     switch current {
     case 0x22:
-      guard let bytes = string(problem) else { return nil }
-      guard let text = String(validating: bytes, as: UTF8.self) else {
+      guard string(problem) else { return nil }
+      guard scratch.withUnsafeBufferPointer(TableColumns.isUTF8) else {
         _ = problem(mark, "", "expected UTF-8 text but received invalid bytes")
         return nil
       }
-      return (text, .jsonString)
+      bytes.append(contentsOf: scratch)
+      return .jsonString
     case 0x7B, 0x5B:
       let kind: TableCell.Kind = current == 0x7B ? .jsonObject : .jsonArray
       var depth = 0
@@ -191,16 +197,23 @@ private struct JSONObjectParser {
           depth += 1
         } else if b == 0x7D || b == 0x5D {
           depth -= 1
-          if depth == 0 { return ("", kind) }
+          if depth == 0 { return kind }
         }
       }
       _ = problem(mark, "", Diagnostic.expected("the end of the nested value", received: "the end of the line"))
       return nil
     default:
       while let b = current, b != 0x2C, b != 0x7D, b != 0x20, b != 0x09, b != 0x0D { advance() }
-      let literal = String(decoding: text[start..<position], as: UTF8.self)
-      if literal == "true" || literal == "false" || literal == "null" { return (literal, .jsonLiteral) }
-      if Self.isNumber(text[start..<position]) { return (literal, .jsonNumber) }
+      let literal = text[start..<position]
+      if literal.elementsEqual("true".utf8) || literal.elementsEqual("false".utf8) || literal.elementsEqual("null".utf8)
+      {
+        bytes.append(contentsOf: literal)
+        return .jsonLiteral
+      }
+      if Self.isNumber(literal) {
+        bytes.append(contentsOf: literal)
+        return .jsonNumber
+      }
       (position, column) = (start, startColumn)
       _ = problem(mark, "", Diagnostic.expected("a JSON value (a string, a number, true or false)", received: found))
       return nil
@@ -232,19 +245,20 @@ private struct JSONObjectParser {
     return i == end
   }
 
-  /// A string at the opening quote, escapes resolved, as UTF-8 bytes; nil after a problem.
-  private mutating func string(_ problem: (SourceMark, String, String) -> Bool) -> [UInt8]? {
+  /// A string at the opening quote, escapes resolved, as UTF-8 bytes in `scratch`; false
+  /// after a problem.
+  private mutating func string(_ problem: (SourceMark, String, String) -> Bool) -> Bool {
     let opening = mark
     advance()
     scratch.removeAll(keepingCapacity: true)
     while let b = current {
       if b == 0x22 {
         advance()
-        return scratch
+        return true
       }
       if b < 0x20 {
         _ = problem(mark, "", Diagnostic.expected("an escape (\\n, \\t, …) in a string", received: found))
-        return nil
+        return false
       }
       guard b == 0x5C else {
         scratch.append(b)
@@ -265,7 +279,7 @@ private struct JSONObjectParser {
       case 0x75:
         guard var code = hex4() else {
           _ = problem(escapeMark, "", Diagnostic.expected("\\u and four hex digits", received: "something else"))
-          return nil
+          return false
         }
         if (0xD800..<0xDC00).contains(code), current == 0x5C, position + 1 < text.count, text[position + 1] == 0x75 {
           let save = (position, column)
@@ -282,11 +296,11 @@ private struct JSONObjectParser {
         _ = problem(
           escapeMark, "",
           Diagnostic.expected("an escape of JSON (\\\" \\\\ \\/ \\b \\f \\n \\r \\t \\u)", received: "another"))
-        return nil
+        return false
       }
     }
     _ = problem(opening, "", "a string is not closed (a quote is missing)")
-    return nil
+    return false
   }
 
   /// Four hex digits as a number.

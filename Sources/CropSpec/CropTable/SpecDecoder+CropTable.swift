@@ -1,15 +1,26 @@
 import CropSupport
 import Foundation
 
+/// Which decoder reads a crop table's rows.
+package enum CropTableDecoding: Sendable {
+  /// The fast decoder takes the rows it proves valid; the general decoder reads the others
+  /// (and words their problems).
+  case fast
+  /// The general decoder reads every row: what the fast one is compared with in tests.
+  case general
+}
+
 extension SpecDecoder {
   // MARK: Crop tables (overrides_from)
 
-  /// The overrides of the crop table that `node` names, with the file as diagnostics name it;
-  /// nil when the table cannot be read. Each row is read as the inline override it stands for
+  /// The rows of the crop table that `node` names, with the file as diagnostics name it; nil
+  /// when the table cannot be read. Each row is the inline override it stands for
   /// (`{source, job, crop: {x, y, width, height, angle}, zoom, focus: [focus_x, focus_y],
-  /// offset: [offset_x, offset_y], rotate}`, each value located at its cell), by the same
-  /// `override` that reads inline ones: one set of rules, one wording of every problem.
-  mutating func cropTable(_ node: YAMLNode, base: String) -> (file: String, overrides: [Override])? {
+  /// offset: [offset_x, offset_y], rotate}`, each value located at its cell), checked by the
+  /// rules of `override` that reads inline ones, with the same wording of every problem:
+  /// `TableRowShape` reads a row by `override`, and `TableRowFastDecoder` takes the rows it
+  /// proves valid by the same checks, without the YAML node.
+  mutating func cropTable(_ node: YAMLNode, base: String) -> (file: String, rows: CropTableRows)? {
     let what = "a crop table: a .csv or .jsonl file"
     guard let name = reader.string(node, "overrides_from", what: what) else { return nil }
     let format = PathText.pathExtension(name).lowercased()
@@ -33,7 +44,6 @@ extension SpecDecoder {
     if problem == nil && finished {
       if format == "csv" { csv.finish(into: &rows) } else { jsonl.finish(into: &rows) }
     }
-    _ = rows.flush()
     let found = rows.decoder.reader.diagnostics
     self = rows.decoder
     reader = mainReader
@@ -47,7 +57,7 @@ extension SpecDecoder {
         d.field = Self.tableColumn(of: d.field)
         return d
       })
-    return (file, rows.overrides)
+    return (file, rows.store)
   }
 
   /// The column a field of the override a row stands for comes from: `crop.width` → `width`,
@@ -62,37 +72,36 @@ extension SpecDecoder {
   }
 }
 
-/// Turns a crop table's rows into overrides as a reader hands them over. Rows are decoded in
-/// batches on all cores (`TableRowDecoding`); what depends on the order — one override per
-/// source and job, the limit on problems — is then checked row by row, in the table's order,
-/// so the result is the one a single pass gives.
+/// Turns a crop table's rows into stored rows as a reader hands them over, in the table's
+/// order: a row the fast decoder takes is stored from its values; any other goes through
+/// the general decoder, which reports its problems. Then one override per source and job,
+/// and the limit on problems.
 private struct TableRows: TableSink {
+  /// Its reader collects the table's problems.
   var decoder: SpecDecoder
   let limits: CropTableLimits
-  var overrides: [Override] = []
+  var store: CropTableRows
   /// Each source and job's first row (for "one override per source and job").
-  private var seen = TableRegistry()
-  /// One copy of each set of fields and of each job name, shared by every row that has it,
-  /// so that a million rows keep no million sets.
-  private var fieldSets: [Set<String>: Set<String>] = [:]
-  private var jobNames: [String: String] = [:]
-  /// Rows read but not decoded yet, and whether reading has stopped at the problem limit.
-  private var pending: [PendingTableRow] = []
+  private var seen: TableRegistry
+  private let fast: TableRowFastDecoder?
+  private let general = TableRowShape()
+  private var rows = 0
   private var stopped = false
-  private static let batchRows = 16_384
 
-  /// The table's size in bytes, to reserve room for its overrides once some are read.
+  /// The table's size in bytes, to reserve room for its rows once some are read.
   let size: Int
-  let shape = TableRowShape()
 
   init(decoder: SpecDecoder, limits: CropTableLimits, size: Int) {
     self.decoder = decoder
     self.limits = limits
     self.size = size
+    store = CropTableRows(jobs: decoder.declaredJobs)
+    seen = TableRegistry(jobs: decoder.declaredJobs)
+    fast = decoder.tableDecoding == .fast ? TableRowFastDecoder(jobs: decoder.declaredJobs) : nil
   }
 
   mutating func problem(_ mark: SourceMark, _ field: String, _ message: String) -> Bool {
-    guard flush() else { return false }
+    guard !stopped else { return false }
     decoder.reader.error(mark, field, message)
     return belowLimit(at: mark)
   }
@@ -105,76 +114,44 @@ private struct TableRows: TableSink {
     return false
   }
 
-  mutating func row(_ cells: [TableCell?], line: Int, offset: Int) -> Bool {
+  mutating func row(_ row: TableRowCells, line: Int, offset: Int) -> Bool {
     guard !stopped else { return false }
-    // Room for the whole table at once, estimated from its first rows: growing a large
-    // array by doubling would hold it twice.
-    if overrides.count + pending.count == 4096 && offset > 0 {
-      let rows = Int(Double(size) / Double(offset) * 4096 * 1.02) + 16
-      overrides.reserveCapacity(rows)
-      seen.reserve(rows)
+    rows += 1
+    // Room for the whole table at once, estimated from its first rows: growing large
+    // arrays by doubling would hold them twice.
+    if rows == 4096 && offset > 0 && store.count > 0 {
+      let estimate = Int(Double(size) / Double(offset) * 4096 * 1.02) + 16
+      let pathBytes = Double(store.sourceByteCount) / Double(store.count) * Double(estimate)
+      store.reserve(rows: estimate, sourceBytes: Int(pathBytes))
+      seen.reserve(estimate)
     }
-    pending.append(PendingTableRow(cells: cells, line: line))
-    return pending.count < Self.batchRows || flush()
-  }
-
-  /// Decodes the pending rows and takes their results in order; false once reading stops.
-  mutating func flush() -> Bool {
-    guard !stopped else { return false }
-    guard !pending.isEmpty else { return true }
-    let decoded = TableRowDecoding.decode(pending, shape: shape, decoder: decoder)
-    pending.removeAll(keepingCapacity: true)
-    for row in decoded {
-      decoder.reader.append(row.diagnostics)
-      var override = row.override
-      if let key = row.key, let first = seen.earlier(key, index: row.line) {
-        decoder.reader.error(
-          row.sourceMark, "source", SpecDecoder.secondOverride(of: key.source, first: "line \(first)"))
-        override = nil
+    if let values = fast?.decode(row) {
+      let first = row.withBytes(values.source) {
+        seen.earlier(job: values.job, source: $0, row: store.count, line: line, store: store)
       }
-      if let override { overrides.append(shared(override)) }
-      guard belowLimit(at: SourceMark(line: row.line, column: 1)) else { return false }
+      if let first {
+        let source = OverrideKey(job: nil, source: row.text(values.source)).source
+        decoder.reader.error(
+          values.source.mark, "source", SpecDecoder.secondOverride(of: source, first: "line \(first)"))
+      } else {
+        store.append(values, of: row, line: line)
+      }
+    } else {
+      let decoded = general.decode(row, line: line, with: &decoder)
+      if let key = decoded.key {
+        let job = seen.code(of: key.job)
+        var source = key.source
+        let first = source.withUTF8 {
+          seen.earlier(job: job, source: $0, row: decoded.override == nil ? nil : store.count, line: line, store: store)
+        }
+        if let first {
+          decoder.reader.error(
+            decoded.sourceMark, "source", SpecDecoder.secondOverride(of: key.source, first: "line \(first)"))
+        } else if let override = decoded.override {
+          store.append(override, job: job)
+        }
+      }
     }
-    return true
-  }
-
-  /// `override` with its set of fields and its job name shared with the rows before.
-  private mutating func shared(_ override: Override) -> Override {
-    var o = override
-    if let fields = fieldSets[o.fields] { o.fields = fields } else { fieldSets[o.fields] = o.fields }
-    if let job = o.job {
-      if let name = jobNames[job] { o.job = name } else { jobNames[job] = job }
-    }
-    return o
-  }
-}
-
-/// The crop table's sources and jobs met so far, with the line of each: the keys share their
-/// strings with the rows' overrides, and the table of their positions takes 4 bytes a slot
-/// (a `Dictionary` would take 40 a slot, a million rows' worth).
-private struct TableRegistry: OverrideRegistry {
-  private var keys: [OverrideKey] = []
-  /// Each key's line, and its hash (truncated: compared before the key).
-  private var lines: [Int32] = []
-  private var hashes: [Int32] = []
-  private var table = IndexTable()
-
-  mutating func reserve(_ rows: Int) {
-    keys.reserveCapacity(rows)
-    lines.reserveCapacity(rows)
-    hashes.reserveCapacity(rows)
-    table.reserve(rows) { Int(hashes[$0]) }
-  }
-
-  mutating func earlier(_ key: OverrideKey, index: Int) -> Int? {
-    let hash = Int32(truncatingIfNeeded: key.hashValue)
-    if let position = table.find(hash: Int(hash), { hashes[$0] == hash && keys[$0] == key }) {
-      return Int(lines[position])
-    }
-    table.insert(hash: Int(hash), index: keys.count) { Int(hashes[$0]) }
-    keys.append(key)
-    lines.append(Int32(clamping: index))
-    hashes.append(hash)
-    return nil
+    return belowLimit(at: SourceMark(line: line, column: 1))
   }
 }
