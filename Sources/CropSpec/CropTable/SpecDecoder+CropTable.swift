@@ -120,15 +120,14 @@ private struct TableRows: TableSink {
     // Room for the whole table at once, estimated from its first rows: growing large
     // arrays by doubling would hold them twice.
     if rows == 4096 && offset > 0 && store.count > 0 {
-      let estimate = Int(Double(size) / Double(offset) * 4096 * 1.02) + 16
+      let estimate = min(Int(Double(size) / Double(offset) * 4096 * 1.02) + 16, limits.maxRows)
       let pathBytes = Double(store.sourceByteCount) / Double(store.count) * Double(estimate)
       store.reserve(rows: estimate, sourceBytes: Int(pathBytes))
       seen.reserve(estimate)
     }
     if let values = fast?.decode(row) {
-      let first = row.withBytes(values.source) {
-        seen.earlier(job: values.job, source: $0, row: store.count, line: line, store: store)
-      }
+      let first = seen.earlier(
+        job: values.job, source: values.source, of: row, index: store.count, line: line, store: store)
       if let first {
         let source = OverrideKey(job: nil, source: row.text(values.source)).source
         decoder.reader.error(
@@ -140,10 +139,8 @@ private struct TableRows: TableSink {
       let decoded = general.decode(row, line: line, with: &decoder)
       if let key = decoded.key {
         let job = seen.code(of: key.job)
-        var source = key.source
-        let first = source.withUTF8 {
-          seen.earlier(job: job, source: $0, row: decoded.override == nil ? nil : store.count, line: line, store: store)
-        }
+        let index = decoded.override == nil ? nil : store.count
+        let first = seen.earlier(job: job, source: key.source, index: index, line: line, store: store)
         if let first {
           decoder.reader.error(
             decoded.sourceMark, "source", SpecDecoder.secondOverride(of: key.source, first: "line \(first)"))

@@ -37,11 +37,27 @@ struct TableRegistry {
     table.reserve(rows) { Int(hashes[$0]) }
   }
 
-  /// The line of the row met before for `job` and `source` (a path as written), if any;
-  /// else they are noted, as row `row` of `store` (which the caller then adds) or, when
-  /// `row` is nil, with `line`.
+  /// The line of the row met before for `job` and the source path in `cell` of `row`, if
+  /// any; else they are noted, as row `index` of `store` (which the caller then adds) or,
+  /// when `index` is nil, with `line`.
   mutating func earlier(
-    job: UInt32, source: UnsafeBufferPointer<UInt8>, row: Int?, line: Int, store: CropTableRows
+    job: UInt32, source cell: TableCell, of row: TableRowCells, index: Int?, line: Int, store: borrowing CropTableRows
+  ) -> Int? {
+    row.bytes.withUnsafeBufferPointer { bytes in
+      earlier(job: job, source: UnsafeBufferPointer(rebasing: bytes[cell.start..<cell.end]), index, line, store)
+    }
+  }
+
+  /// `earlier` of a source path given as text.
+  mutating func earlier(
+    job: UInt32, source: String, index: Int?, line: Int, store: borrowing CropTableRows
+  ) -> Int? {
+    var source = source
+    return source.withUTF8 { earlier(job: job, source: $0, index, line, store) }
+  }
+
+  private mutating func earlier(
+    job: UInt32, source: UnsafeBufferPointer<UInt8>, _ row: Int?, _ line: Int, _ store: borrowing CropTableRows
   ) -> Int? {
     Self.withKey(source) { key in
       let hash = Self.hash(key)
