@@ -8,6 +8,10 @@ let package = Package(
   products: [
     .library(name: "CropKit", targets: ["CropKit"]),
     .executable(name: "cropjob", targets: ["cropjob"]),
+    // The face detector (OpenCV), a shared library that `focus: faces` opens on first use
+    // (CFaceDetect): libCropjobFaces.so, written beside cropjob. Not linked into anything, so
+    // that no other command pays for loading OpenCV.
+    .library(name: "CropjobFaces", type: .dynamic, targets: ["CFaceDetectOpenCV"]),
   ],
   targets: [
     // System libraries, found through pkg-config (Debian: libvips-dev, libyaml-dev, libsqlite3-dev,
@@ -25,12 +29,16 @@ let package = Package(
     .systemLibrary(
       name: "CTurboJPEG", path: "Sources/CTurboJPEG", pkgConfig: "libturbojpeg",
       providers: [.apt(["libturbojpeg0-dev"])]),
-    // OpenCV's cascade face detector behind a C interface (Debian: libopencv-objdetect-dev, which
-    // ships no pkg-config file): headers through the `opencv4` link to /usr/include/opencv4,
-    // and only the three libraries it needs.
+    // OpenCV's cascade face detector behind a C interface: a small loader that opens the
+    // CropjobFaces library (below) with dlopen on first use, so that OpenCV is not linked.
+    .target(name: "CFaceDetect", path: "Sources/CFaceDetect", linkerSettings: [.linkedLibrary("dl")]),
+    // The detector itself, built only as the CropjobFaces product (Debian:
+    // libopencv-objdetect-dev, which ships no pkg-config file): headers through the `opencv4`
+    // link to /usr/include/opencv4 and cj_faces.h from CFaceDetect, only the three libraries it
+    // needs.
     .target(
-      name: "CFaceDetect", path: "Sources/CFaceDetect", exclude: ["opencv4"],
-      cxxSettings: [.headerSearchPath("opencv4")],
+      name: "CFaceDetectOpenCV", path: "Sources/CFaceDetectOpenCV", exclude: ["opencv4"],
+      cxxSettings: [.headerSearchPath("opencv4"), .headerSearchPath("../CFaceDetect/include")],
       linkerSettings: [
         .linkedLibrary("opencv_objdetect"), .linkedLibrary("opencv_imgproc"), .linkedLibrary("opencv_core"),
       ]),

@@ -7,11 +7,13 @@ cd "$(dirname "$0")/.."
 
 ./scripts/install-deps.sh
 
-swift build -c release --product cropjob
+# Every product: cropjob, and beside it libCropjobFaces.so, the face detector (OpenCV) that
+# cropjob opens only for jobs with `focus: faces`. Copy both when installing cropjob elsewhere.
+swift build -c release
 bin=$(swift build -c release --show-bin-path)/cropjob
 "$bin" --version
 "$bin" run jobs/avatars.yaml
 "$bin" run jobs/thumbnails.yaml
 echo
 echo "Outputs are in out/: e.g. out/avatars/astronaut@2x.png. The manifest is out/avatars/cropjob-manifest.json."
-echo "The binary is $bin"
+echo "The binary is $bin (with the face detector's library beside it: $(dirname "$bin")/libCropjobFaces.so)"

@@ -29,15 +29,32 @@ public enum FaceDetector {
   /// Smallest face found, in pixels of that copy (the cascade's own window is 20 × 20).
   public static let minimumFace = 20
 
-  /// OpenCV's version.
-  public static var openCVVersion: String { String(cString: cj_faces_opencv_version()) }
+  /// OpenCV's version, as its library reports it; "unavailable" when the face detector's
+  /// library cannot be loaded (`libraryProblem`).
+  public static var openCVVersion: String {
+    guard let version = cj_faces_opencv_version() else { return "unavailable" }
+    return String(cString: version)
+  }
 
-  /// What `cropjob --version` prints: OpenCV's version and the cascade files.
-  public static var versionLine: String { "opencv \(openCVVersion) (\(cascadeName), \(profileName))" }
+  /// Why the face detector's library (`libCropjobFaces.so`, which links OpenCV) cannot be
+  /// loaded, naming what is missing; nil once it is loaded. It is opened on first use, so
+  /// that only jobs that ask for faces load OpenCV; this call loads it.
+  public static var libraryProblem: String? {
+    var message = [CChar](repeating: 0, count: 2048)
+    return cj_faces_load(&message, message.count) != 0 ? nil : text(message)
+  }
 
-  /// Why faces cannot be detected on this machine (a cascade is missing or unreadable),
-  /// naming the package to install; nil when they can.
+  /// What `cropjob --version` prints: OpenCV's version and the cascade files (loading the
+  /// detector's library), or why faces are unavailable.
+  public static var versionLine: String {
+    if let problem = libraryProblem { return "unavailable: \(problem)" }
+    return "opencv \(openCVVersion) (\(cascadeName), \(profileName))"
+  }
+
+  /// Why faces cannot be detected on this machine (the detector's library cannot be loaded,
+  /// or a cascade is missing or unreadable), naming what to install; nil when they can.
   public static func problem() -> String? {
+    if let problem = libraryProblem { return problem }
     for path in [cascadePath, profilePath] {
       guard FileManager.default.isReadableFile(atPath: path) else {
         return "the face detector's cascade \(path) is missing (install the Debian package \(package))"

@@ -15,7 +15,8 @@ root="$(cd "$here/../../.." && pwd)"
 binary="${1:-${CROPJOB:-}}"
 if [ -z "$binary" ]; then
   bin_path="$(cd "$root" && swift build --show-bin-path)"
-  if [ ! -x "$bin_path/cropjob" ]; then (cd "$root" && swift build --product cropjob); fi
+  # Both products: cropjob and the face detector's library it opens (libCropjobFaces.so).
+  if [ ! -x "$bin_path/cropjob" ] || [ ! -f "$bin_path/libCropjobFaces.so" ]; then (cd "$root" && swift build); fi
   binary="$bin_path/cropjob"
 fi
 out="$(mktemp -d)"

@@ -1,5 +1,6 @@
-// OpenCV's cascade classifier behind cj_faces.h.
-#include "cj_faces.h"
+// OpenCV's cascade classifier: the face detector's library (libCropjobFaces.so), which
+// cj_faces.h's functions open with dlopen on first use and call through the entry points below.
+#include "cj_faces_library.h"
 
 #include <opencv2/core.hpp>
 #include <opencv2/core/utility.hpp>
@@ -12,6 +13,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace {
@@ -96,14 +98,14 @@ bool overlap(const cj_face &a, const cj_face &b) {
 
 }  // namespace
 
-extern "C" int cj_faces_check(const char *path, char *error, size_t error_size) {
+extern "C" int cj_faces_library_check(const char *path, char *error, size_t error_size) {
   std::string problem;
   if (classifier(path, problem)) return 1;
   set_error(error, error_size, problem);
   return 0;
 }
 
-extern "C" int cj_faces_detect(
+extern "C" int cj_faces_library_detect(
     const unsigned char *grey, int width, int height, int stride, const char *frontal, const char *profile,
     int min_size, cj_face *faces, int capacity, char *error, size_t error_size) {
   try {
@@ -158,4 +160,16 @@ extern "C" int cj_faces_detect(
   }
 }
 
-extern "C" const char *cj_faces_opencv_version(void) { return CV_VERSION; }
+// The version OpenCV's library reports (not the headers'): the one that ran.
+extern "C" const char *cj_faces_library_version(void) {
+  static const std::string version = cv::getVersionString();
+  return version.c_str();
+}
+
+extern "C" int cj_faces_library_abi(void) { return CJ_FACES_ABI; }
+
+// The entry points have the types the loader casts them to (cj_faces.h).
+static_assert(std::is_same_v<decltype(&cj_faces_library_abi), cj_faces_abi_fn>);
+static_assert(std::is_same_v<decltype(&cj_faces_library_check), cj_faces_check_fn>);
+static_assert(std::is_same_v<decltype(&cj_faces_library_detect), cj_faces_detect_fn>);
+static_assert(std::is_same_v<decltype(&cj_faces_library_version), cj_faces_version_fn>);
