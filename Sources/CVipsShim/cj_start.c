@@ -4,6 +4,7 @@
 
 #include <dlfcn.h>
 #include <gmodule.h>
+#include <string.h>
 #include <vips/vips.h>
 
 // libvips 8.14 loads every module in <libdir>/vips-modules-8.14 at start-up (Debian: heif,
@@ -13,8 +14,14 @@
 // blocked, in 8.14. libvips finds the folder from VIPSHOME and reads nothing else, so while it
 // starts VIPSHOME names a folder that does not exist, then heif's module is opened from
 // beside the libvips library actually loaded. A VIPSHOME set by the user is left alone (all
-// modules load as usual).
+// modules load as usual). Setting an environment variable races any other thread's getenv:
+// cj_prepare_lazy_start sets it while the program has one thread and leaves it set, so that
+// cj_init can then run on whichever thread first needs libvips without touching the environment.
 static const char cj_no_modules_home[] = "/nonexistent/cropjob-loads-only-vips-heif";
+
+void cj_prepare_lazy_start(void) {
+  if (g_getenv("VIPSHOME") == NULL) g_setenv("VIPSHOME", cj_no_modules_home, TRUE);
+}
 
 static void cj_load_heif_module(void) {
   if (!g_module_supported()) return;
@@ -36,10 +43,12 @@ static void cj_load_heif_module(void) {
 int cj_init(const char *argv0, int threads, int cache_max, int block_untrusted) {
   // First, so that libvips' own start-up (e.g. a module that fails to load) logs nothing raw.
   cj_install_log_handlers();
-  const int only_heif = g_getenv("VIPSHOME") == NULL;
-  if (only_heif) g_setenv("VIPSHOME", cj_no_modules_home, TRUE);
+  const char *home = g_getenv("VIPSHOME");
+  const int unset = home == NULL;
+  const int only_heif = unset || strcmp(home, cj_no_modules_home) == 0;
+  if (unset) g_setenv("VIPSHOME", cj_no_modules_home, TRUE);
   int failed = VIPS_INIT(argv0);
-  if (only_heif) g_unsetenv("VIPSHOME");
+  if (unset) g_unsetenv("VIPSHOME");
   if (failed) return -1;
   if (only_heif) cj_load_heif_module();
   if (threads > 0) vips_concurrency_set(threads);

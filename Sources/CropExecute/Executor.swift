@@ -164,7 +164,7 @@ public final class Executor: Sendable {
     frame: Frame, options: RunOptions, reporter: RunReporter, isPlanned: (String) -> Bool,
     reportFailures: (RunState) -> Void, windows: ((Executor, [Int]) -> Void) -> Void
   ) -> RunSummary {
-    Vips.start()
+    Vips.startBeforeThreads()
     let state: RunState
     switch openState(frame, options: options) {
     case .success(let opened): state = opened

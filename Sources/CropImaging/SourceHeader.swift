@@ -34,6 +34,7 @@ extension SourceHeader {
   /// `read(path:)`, with JPEGs read by libvips whatever the file when `jpegDecoder` is `.libvips`.
   public static func read(path: String, jpegDecoder: JPEGDecoder) throws(ImagingError) -> SourceHeader {
     if jpegDecoder == .auto, let header = JPEGHeaderReader.read(path: path) { return header }
+    Vips.start()
     cj_reading_begin()
     var damaged = true
     defer { cj_reading_end(damaged ? 1 : 0) }
@@ -60,9 +61,10 @@ public struct VipsHeaderReader: SourceHeaderReading {
 
   public var engineVersion: String { Vips.version }
 
-  /// libvips starts here, before the planner's threads: its start-up sets and clears
-  /// VIPSHOME (cj_start.c), which must not race another thread's getenv.
-  public func start() { Vips.start() }
+  /// libvips starts here, before the planner's threads (its start-up sets and clears
+  /// VIPSHOME, cj_start.c, which must not race another thread's getenv), unless
+  /// `Vips.prepareLazyStart` made a later start safe: then on the first header read.
+  public func start() { Vips.startBeforeThreads() }
 
   public func header(path: String) throws -> SourceHeader { try SourceHeader.read(path: path) }
 

@@ -14,6 +14,7 @@ enum SourceOpening {
   static func capturingWarnings<T>(
     _ body: () throws(ImagingError) -> T
   ) throws(ImagingError) -> (value: T, warnings: [String]) {
+    Vips.start()
     let token = cj_capture_begin()
     let value: T
     do {

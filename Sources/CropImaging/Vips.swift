@@ -7,9 +7,11 @@ public enum Vips {
   /// instead (`--jobs`); on 2 cores more libvips threads were no faster with two workers and
   /// ~9 % slower with one (docs/threads.md).
   nonisolated(unsafe) private static var started = false
+  nonisolated(unsafe) private static var lazy = false
   private static let lock = NSLock()
 
-  /// Starts libvips once. Safe to call many times.
+  /// Starts libvips once. Safe to call many times. Every path that hands libvips a file or
+  /// bytes calls it first (an operation called before it would start libvips unblocked).
   public static func start(threads: Int = 1) {
     lock.lock()
     defer { lock.unlock() }
@@ -22,11 +24,31 @@ public enum Vips {
     started = true
   }
 
-  /// libvips' version, e.g. "8.14.1".
-  public static var version: String {
-    start()
-    return String(cString: cj_vips_version())
+  /// Lets libvips start on first use, on any thread: for a program's first lines, while it
+  /// has one thread (cropjob's `main`). Starting libvips points `VIPSHOME` elsewhere for a
+  /// moment (`cj_start.c`), which must not race another thread's `getenv`; this sets it once,
+  /// now, and leaves it set. Then `startBeforeThreads` no longer starts libvips, and a run
+  /// that decodes nothing (a no-op re-run, `plan` over known sources) never starts it:
+  /// about 14 % of such a run's CPU (vips-heif's libraries, libvips' type system).
+  public static func prepareLazyStart() {
+    lock.lock()
+    defer { lock.unlock() }
+    guard !started, !lazy else { return }
+    cj_prepare_lazy_start()
+    lazy = true
   }
+
+  /// For code about to start threads that may use libvips: starts it now, unless
+  /// `prepareLazyStart` made a start on any thread safe, in which case it starts on first use.
+  public static func startBeforeThreads() {
+    lock.lock()
+    let deferred = lazy
+    lock.unlock()
+    if !deferred { start() }
+  }
+
+  /// libvips' version, e.g. "8.14.1" (libvips need not be started to tell it).
+  public static var version: String { String(cString: cj_vips_version()) }
 
   /// Copies and clears libvips' error buffer.
   package static func takeError() -> String {

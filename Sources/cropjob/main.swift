@@ -125,4 +125,7 @@ enum CLI {
   }
 }
 
+// While there is one thread: libvips may then start on whichever thread first needs it, and a
+// run that decodes nothing never starts it.
+Vips.prepareLazyStart()
 exit(CLI.main(Array(CommandLine.arguments.dropFirst())))

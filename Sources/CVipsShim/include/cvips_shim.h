@@ -15,6 +15,10 @@ typedef struct _VipsImage VipsImage;
 /// Starts libvips once per process. `threads` is libvips' own worker count per pipeline.
 /// Of libvips' modules only heif's is loaded (unless VIPSHOME is set): see cj_start.c.
 int cj_init(const char *argv0, int threads, int cache_max, int block_untrusted);
+/// For a program's first lines, while it has one thread: sets VIPSHOME (unless the user did) as
+/// cj_init would, and leaves it set, so that cj_init may then run on any thread (cj_start.c).
+void cj_prepare_lazy_start(void);
+/// libvips' version; libvips need not be started.
 const char *cj_vips_version(void);
 
 /// 1 when this libvips has a saver with the given nickname ("webpsave_buffer", ...).
