@@ -17,25 +17,30 @@ public final class Executor: Sendable {
   /// For each source, the path of the original file it comes from: what shards are chosen by
   /// (`Plan.rootSources`).
   package let rootSources: [String]
-  /// The state the plan was made with (read at `run` when not given).
-  let givenState: StateSnapshot?
+  /// The state the plan was made with (opened at `run` when not given).
+  let givenState: StateReader?
 
-  /// `state`: the output root's state as read before planning (`StateSnapshot.load`), so that
-  /// it is read once; without it, `run` reads it.
-  public init(plan: Plan, options: RunOptions, reporter: RunReporter, state: StateSnapshot? = nil) {
+  /// `state`: the output root's state, whole (a library caller's); without it, `run` reads
+  /// the output root's state window by window (`StateReader`).
+  public convenience init(plan: Plan, options: RunOptions, reporter: RunReporter, state: StateSnapshot? = nil) {
+    self.init(plan: plan, options: options, reporter: reporter, reader: state.map(StateReader.init(snapshot:)))
+  }
+
+  /// `reader`: the output root's state as opened before planning (`StateReader.open`).
+  public init(plan: Plan, options: RunOptions, reporter: RunReporter, reader: StateReader?) {
     self.plan = plan
     self.options = options
     self.reporter = reporter
-    self.givenState = state
+    self.givenState = reader
     rootSources = plan.rootSources()
   }
 
   /// The executor of one window of a `PlanStream` (its roots are the stream's).
-  init(window: PlanWindow, options: RunOptions, reporter: RunReporter, state: StateSnapshot?) {
+  init(window: PlanWindow, options: RunOptions, reporter: RunReporter) {
     plan = window.plan
     self.options = options
     self.reporter = reporter
-    givenState = state
+    givenState = nil
     rootSources = window.roots
   }
 
@@ -49,12 +54,12 @@ public final class Executor: Sendable {
 
   /// What one run shares between its workers.
   struct RunState: Sendable {
-    /// The earlier runs' outputs by path, and sources by absolute path (`StateSnapshot`).
-    let previous: [String: Manifest.Entry]
-    let sources: [String: SourceFacts]
-    /// Paths claimed by earlier runs.
-    let claims: Set<String>
-    /// The up-to-date check of the window being run (`with(window:)`).
+    /// What earlier runs recorded, read a window at a time.
+    let reader: StateReader
+    /// What the state records of the window being run: its outputs, their sources and claims
+    /// (`with(window:selected:force:)`).
+    private(set) var window = StateSnapshot()
+    /// The up-to-date check of the window being run.
     private(set) var windowCheck: UpToDateCheck? = nil
     /// The outputs the manifest will list (`ManifestList`: hashes and paths, not entries).
     let manifest = LockedBox(ManifestList())
@@ -68,19 +73,19 @@ public final class Executor: Sendable {
     /// Set when the state could not claim a window's outputs.
     let stopped = LockedBox(false)
 
-    init(snapshot: StateSnapshot, writer: StateWriter) {
-      previous = snapshot.outputs
-      sources = snapshot.sources
-      claims = snapshot.claims
+    init(reader: StateReader, writer: StateWriter) {
+      self.reader = reader
       self.writer = writer
     }
 
     var check: UpToDateCheck { windowCheck! }
 
-    /// The state as the window of `plan` sees it: its own check and up-to-date outputs.
-    func with(window plan: Plan, force: Bool) -> RunState {
+    /// The state as the window of `plan` sees it (its outputs among `selected`, their
+    /// sources): its own check and up-to-date outputs.
+    func with(window plan: Plan, selected: [Int], force: Bool) throws(StateError) -> RunState {
       var copy = self
-      copy.windowCheck = UpToDateCheck(plan: plan, previous: previous, sources: sources, force: force)
+      copy.window = try reader.snapshot(of: plan, selected: selected)
+      copy.windowCheck = UpToDateCheck(plan: plan, state: copy.window, force: force)
       copy.upToDate = LockedBox([Int]())
       return copy
     }
@@ -97,15 +102,17 @@ public final class Executor: Sendable {
 
   public func run() -> RunSummary {
     let selected = selectedOutputs()
-    var snapshot = StateSnapshot()
-    if let givenState {
-      snapshot = givenState
-    } else {
-      do throws(StateError) {
-        snapshot = try StateSnapshot.load(root: plan.outputRoot, shard: options.shard)
-      } catch {
-        return refuse(Refusal(error), planned: selected.count)
+    let reader: StateReader
+    let snapshot: StateSnapshot
+    do throws(StateError) {
+      if let givenState {
+        reader = givenState
+      } else {
+        reader = try StateReader.open(root: plan.outputRoot, shard: options.shard)
       }
+      snapshot = try reader.snapshot(of: plan, selected: selected)
+    } catch {
+      return refuse(Refusal(error), planned: selected.count)
     }
     let conflicts = OverwriteGuard.conflicts(plan: plan, selected: selected, state: snapshot).map {
       OverwriteGuard.Conflict(output: $0, source: plan.sources[$0.sourceIndex].path)
@@ -113,7 +120,7 @@ public final class Executor: Sendable {
     let planned = Set(plan.outputs.map(\.path))
     return Self.run(
       frame: Frame(
-        root: plan.outputRoot, engineVersion: plan.engineVersion, planned: selected.count, snapshot: snapshot,
+        root: plan.outputRoot, engineVersion: plan.engineVersion, planned: selected.count, reader: reader,
         conflicts: conflicts),
       options: options, reporter: reporter, isPlanned: { planned.contains($0) },
       reportFailures: { state in self.reportPlanFailures(state) },
@@ -122,16 +129,16 @@ public final class Executor: Sendable {
 
   /// A run of a `PlanStream` (`PlanStream.make` was its first pass): its windows one after
   /// the other, each decoded and written as `run()` does a whole plan, with the state and
-  /// the manifest shared. `snapshot` is the state the stream was planned with, `conflicts`
+  /// the manifest shared. `reader` is the state the stream was planned with, `conflicts`
   /// what the overwrite guard found in the first pass (`OverwriteGuard.Collector`): a run
   /// with any is refused unless `options.overwrite`.
   public static func run(
-    stream: PlanStream, options: RunOptions, reporter: RunReporter, snapshot: StateSnapshot,
+    stream: PlanStream, options: RunOptions, reporter: RunReporter, reader: StateReader,
     conflicts: [OverwriteGuard.Conflict]
   ) -> RunSummary {
     let frame = Frame(
       root: stream.outputRoot, engineVersion: stream.engineVersion, planned: stream.selectedCount,
-      snapshot: snapshot, conflicts: conflicts)
+      reader: reader, conflicts: conflicts)
     let root = stream.outputRoot
     return run(
       frame: frame, options: options, reporter: reporter,
@@ -142,7 +149,7 @@ public final class Executor: Sendable {
       },
       windows: { body in
         stream.forEachWindow { window in
-          body(Executor(window: window, options: options, reporter: reporter, state: snapshot), window.selected)
+          body(Executor(window: window, options: options, reporter: reporter), window.selected)
         }
       })
   }
@@ -153,7 +160,7 @@ public final class Executor: Sendable {
     var root: String
     var engineVersion: String
     var planned: Int
-    var snapshot: StateSnapshot
+    var reader: StateReader
     var conflicts: [OverwriteGuard.Conflict]
   }
 
@@ -198,9 +205,11 @@ public final class Executor: Sendable {
   /// One window: its outputs claimed in the state, then decoded and written stage by stage;
   /// what its up-to-date and unreached outputs were is kept for the manifest.
   private func runWindow(selected: [Int], state: RunState, folders: inout Set<String>) {
-    do {
-      let unrecorded = selected.map { plan.outputs[$0].path }.filter { state.previous[$0] == nil }
-      try state.writer.claim(unrecorded.filter { !state.claims.contains($0) })
+    let windowState: RunState
+    do throws(StateError) {
+      windowState = try state.with(window: plan, selected: selected, force: options.force)
+      let unrecorded = selected.map { plan.outputs[$0].path }.filter { windowState.window.outputs[$0] == nil }
+      try state.writer.claim(unrecorded.filter { !windowState.window.claims.contains($0) })
     } catch {
       // What this window writes could not be claimed: the run stops here.
       state.stopped.withLock { $0 = true }
@@ -210,7 +219,6 @@ public final class Executor: Sendable {
     for folder in outputFolders(selected) where folders.insert(folder).inserted {
       AtomicWriter.removeStaleTemporaries(in: folder)
     }
-    let windowState = state.with(window: plan, force: options.force)
     let writtenBefore = state.manifest.withLock { $0.writtenCount }
     let stages = Set(selected.map { plan.outputs[$0].stage }).sorted()
     for stage in stages where !shouldStop(state) {
@@ -235,7 +243,8 @@ public final class Executor: Sendable {
 
   /// Outputs among `selected` whose files match the state of an earlier run.
   public func upToDatePaths(_ selected: [Int]) -> Set<String> {
-    let state = givenState ?? (try? StateSnapshot.load(root: plan.outputRoot, shard: options.shard)) ?? StateSnapshot()
+    let reader = givenState ?? (try? StateReader.open(root: plan.outputRoot, shard: options.shard))
+    let state = (try? reader?.snapshot(of: plan, selected: selected)) ?? StateSnapshot()
     return UpToDateCheck(plan: plan, state: state, force: options.force).upToDatePaths(selected)
   }
 

@@ -50,11 +50,11 @@ extension Executor {
       for i in upToDate {
         // Up to date: the state's entry is what the file is.
         let path = plan.outputs[i].path
-        if state.previous[path] != nil, !isWritten(path), listed.insert(path).inserted { list.addEarlier(path) }
+        if state.window.outputs[path] != nil, !isWritten(path), listed.insert(path).inserted { list.addEarlier(path) }
       }
       for i in selected {
         let path = plan.outputs[i].path
-        if state.previous[path] != nil, !listed.contains(path), !isWritten(path),
+        if state.window.outputs[path] != nil, !listed.contains(path), !isWritten(path),
           FileManager.default.fileExists(atPath: plan.outputs[i].absolutePath)
         {
           listed.insert(path)
@@ -66,50 +66,107 @@ extension Executor {
 
   /// `Manifest(engineVersion:outputs:).encoded()` of the listed outputs written to `path`
   /// as it is made (sorted by path, a megabyte at a time): the entries of the outputs this
-  /// run wrote are read from its state file in path order, merged with those the earlier
-  /// state has for the others. Same bytes, never the whole document, nor every entry, in
-  /// memory. (SQLite orders paths by their bytes, as `String` does paths in Unicode's
-  /// normal form C, which file names are in practice.)
+  /// run wrote are read from its state file in path order, merged with those the state has
+  /// for the others (looked up a batch of paths at a time). Same bytes, never the whole
+  /// document, nor every entry, in memory. (SQLite orders paths by their bytes, as `String`
+  /// does paths in Unicode's normal form C, which file names are in practice.)
   private static func writeManifest(_ list: ManifestList, state: RunState, to path: String, engineVersion: String)
     throws(AtomicWriter.WriteError)
   {
     final class Pending { var bytes: [UInt8] = [] }
     let pending = Pending()
     var stream = ManifestStream(format: .json, engineVersion: engineVersion) { pending.bytes += $0 }
-    let written = list.writtenHashes()
-    let earlier = list.earlierSorted()
-    try AtomicWriter.write(to: path) { (emit) throws(AtomicWriter.WriteError) in
-      var failure: AtomicWriter.WriteError? = nil
-      func add(_ entry: Manifest.Entry?) {
-        guard failure == nil, let entry else { return }
-        stream.append(entry)
-        if pending.bytes.count >= 1 << 20 {
-          do { try emit(pending.bytes) } catch { failure = error }
-          pending.bytes.removeAll(keepingCapacity: true)
-        }
-      }
-      var next = 0
+    var written = WrittenEntries(writer: state.writer, hashes: list.writtenHashes())
+    var earlier = EarlierEntries(reader: state.reader, list: list)
+    /// The next entry in path order (a written one before an earlier one of the same path).
+    func next() throws(AtomicWriter.WriteError) -> Manifest.Entry? {
       do throws(StateError) {
-        try state.writer.forEachRecordedEntry { entry in
-          guard written.containsSorted(HashSet64.hash(entry.path)) else { return }
-          while next < earlier.count, list.earlierPath(earlier[next]) < entry.path {
-            add(state.previous[list.earlierPath(earlier[next])])
-            next += 1
-          }
-          add(entry)
+        let (a, b) = (try written.peek(), try earlier.peek())
+        if let a, b.map({ $0.path >= a.path }) ?? true {
+          written.pop()
+          return a
         }
+        guard let b else { return nil }
+        earlier.pop()
+        return b
       } catch {
         throw AtomicWriter.WriteError(path: error.path, message: "\(error)")
       }
-      while next < earlier.count {
-        add(state.previous[list.earlierPath(earlier[next])])
-        next += 1
+    }
+    try AtomicWriter.write(to: path) { (emit) throws(AtomicWriter.WriteError) in
+      while let entry = try next() {
+        stream.append(entry)
+        if pending.bytes.count >= 1 << 20 {
+          try emit(pending.bytes)
+          pending.bytes.removeAll(keepingCapacity: true)
+        }
       }
-      if let failure { throw failure }
       stream.finish()
       try emit(pending.bytes)
     }
   }
+}
+
+/// The entries of the outputs a run wrote, in path order: its state file's, a batch at a
+/// time, those whose path hash is among `hashes` (sorted).
+struct WrittenEntries {
+  let writer: StateWriter
+  let hashes: [UInt64]
+  private var batch: [Manifest.Entry] = []
+  private var next = 0
+  private var after = ""
+  private var done = false
+
+  init(writer: StateWriter, hashes: [UInt64]) {
+    self.writer = writer
+    self.hashes = hashes
+    done = hashes.isEmpty
+  }
+
+  mutating func peek() throws(StateError) -> Manifest.Entry? {
+    while next == batch.count {
+      guard !done else { return nil }
+      let rows = try writer.recordedEntries(after: after, limit: StateReader.batch)
+      done = rows.count < StateReader.batch
+      after = rows.last?.path ?? after
+      batch = rows.filter { hashes.containsSorted(HashSet64.hash($0.path)) }
+      next = 0
+    }
+    return batch[next]
+  }
+
+  mutating func pop() { next += 1 }
+}
+
+/// The state's entries of the paths a manifest lists from the earlier state (up to date,
+/// not rebuilt, stale), in path order, looked up a batch at a time.
+struct EarlierEntries {
+  let reader: StateReader
+  let list: ManifestList
+  private let order: [Int32]
+  private var batch: [Manifest.Entry] = []
+  private var next = 0
+  private var start = 0
+
+  init(reader: StateReader, list: ManifestList) {
+    self.reader = reader
+    self.list = list
+    order = list.earlierSorted()
+  }
+
+  mutating func peek() throws(StateError) -> Manifest.Entry? {
+    while next == batch.count {
+      guard start < order.count else { return nil }
+      let paths = order[start..<min(order.count, start + StateReader.batch)].map { list.earlierPath($0) }
+      start += paths.count
+      let known = try reader.snapshot(outputs: paths, sources: []).outputs
+      batch = paths.compactMap { known[$0] }
+      next = 0
+    }
+    return batch[next]
+  }
+
+  mutating func pop() { next += 1 }
 }
 
 /// The outputs a run's manifest lists: the hashes of the paths this run wrote (their entries

@@ -33,7 +33,8 @@ extension Executor {
     }
     do throws(StateError) {
       let writer = try StateWriter.open(root: frame.root, shard: options.shard, batchSize: options.stateBatchSize)
-      return .success(RunState(snapshot: frame.snapshot, writer: writer))
+      frame.reader.readThrough(writer)
+      return .success(RunState(reader: frame.reader, writer: writer))
     } catch {
       return .failure(Refusal(error))
     }

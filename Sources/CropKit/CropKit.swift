@@ -22,4 +22,13 @@ extension Planner {
       limits: limits, outputRoot: outputRoot,
       headers: CachingHeaderReader(wrapping: VipsHeaderReader(), sources: state.sources))
   }
+
+  /// A planner that takes the headers of sources unchanged since `state` recorded them from
+  /// the state, looked up a window of sources at a time (`CachingHeaderReader`), and reads
+  /// the others with libvips.
+  public init(limits: InputLimits? = nil, outputRoot: String? = nil, state: StateReader) {
+    self.init(
+      limits: limits, outputRoot: outputRoot,
+      headers: CachingHeaderReader(wrapping: VipsHeaderReader(), state: state))
+  }
 }

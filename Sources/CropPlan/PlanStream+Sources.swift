@@ -61,6 +61,7 @@ extension PlanStream {
     while start < table.fileCount {
       let range = start..<(start + min(window, table.fileCount - start))
       let absolutes = range.map { absolutePath($0, &paths) }
+      planner.headers.prepare(paths: absolutes)
       let results = ConcurrentMap.map(absolutes) { planner.readHeader($0) }
       for (k, number) in range.enumerated() {
         table.setHeader(number, results[k].0)

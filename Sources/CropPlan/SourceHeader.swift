@@ -91,6 +91,9 @@ public protocol SourceHeaderReading: Sendable {
   /// keyed by `status`), else nil: the planner then checks that the file is readable and
   /// calls `header(path:)`.
   func knownHeader(path: String, status: SourceFileStatus) -> SourceHeader?
+  /// Called (from one thread) before the headers of `paths` are asked for, a window at a
+  /// time: a cache may look up what it knows of them.
+  func prepare(paths: [String])
   /// The regions stored in the file's XMP packet (`XMPRegionParser`), read only for jobs
   /// that ask for `focus: regions`; no packet gives no regions and no problem.
   func storedRegions(path: String) throws -> XMPRegionParser.Reading
@@ -99,6 +102,8 @@ public protocol SourceHeaderReading: Sendable {
 extension SourceHeaderReading {
   /// No cache: every header is read.
   public func knownHeader(path: String, status: SourceFileStatus) -> SourceHeader? { nil }
+  /// No cache: nothing to prepare.
+  public func prepare(paths: [String]) {}
   /// A reader that knows no regions (test doubles that only give headers).
   public func storedRegions(path: String) throws -> XMPRegionParser.Reading { XMPRegionParser.Reading() }
 }

@@ -4,33 +4,55 @@ import Synchronization
 /// A `SourceHeaderReading` that answers from the state for a source whose size, mtime and
 /// inode are what the state recorded (one `stat`, no read of the file) and asks the reader
 /// it wraps otherwise: a re-run over unchanged photos reads no image header.
+///
+/// Over a `StateReader`, it knows the sources of one window at a time: the planner hands it
+/// each window's paths (`prepare(paths:)`) before asking for their headers.
 public final class CachingHeaderReader: SourceHeaderReading {
   let reader: any SourceHeaderReading
-  let sources: [String: SourceFacts]
+  let state: StateReader?
+  private let sources: Mutex<[String: SourceFacts]>
   private let misses = Atomic<Int>(0)
 
-  /// `sources`: the state's sources by absolute path (`StateSnapshot.sources`).
+  /// `sources`: the state's sources by absolute path (`StateSnapshot.sources`), whole.
   public init(wrapping reader: any SourceHeaderReading, sources: [String: SourceFacts]) {
     self.reader = reader
-    self.sources = sources
+    state = nil
+    self.sources = Mutex(sources)
+  }
+
+  /// The sources of each window looked up in `state` as the planner prepares it.
+  public init(wrapping reader: any SourceHeaderReading, state: StateReader) {
+    self.reader = reader
+    self.state = state
+    sources = Mutex([:])
   }
 
   public var engineVersion: String { reader.engineVersion }
 
   public func start() { reader.start() }
 
+  /// The facts of `paths` in place of the last window's (a failure to read the state is
+  /// kept by the `StateReader`; the headers are then read from the files).
+  public func prepare(paths: [String]) {
+    guard let state else { return }
+    let known = state.window(outputs: [], sources: paths).sources
+    sources.withLock { $0 = known }
+  }
+
   /// Headers read through the wrapped reader so far (the cache's misses).
   public var headersRead: Int { misses.load(ordering: .relaxed) }
 
   public func knownHeader(path: String, status: SourceFileStatus) -> SourceHeader? {
-    guard let facts = sources[path],
+    guard let facts = sources.withLock({ $0[path] }),
       facts.identity == status
     else { return nil }
     return facts.header
   }
 
   public func header(path: String) throws -> SourceHeader {
-    if let facts = sources[path], let identity = FileIdentity.of(path: path), identity == facts.identity {
+    if let facts = sources.withLock({ $0[path] }), let identity = FileIdentity.of(path: path),
+      identity == facts.identity
+    {
       return facts.header
     }
     misses.add(1, ordering: .relaxed)

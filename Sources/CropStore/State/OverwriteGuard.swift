@@ -31,15 +31,20 @@ public enum OverwriteGuard {
   }
 
   /// The conflicts of a `PlanStream`, found window by window in its first pass: pass
-  /// `inspect` as `PlanStream.make`'s `inspect`.
+  /// `inspect` as `PlanStream.make`'s `inspect`. Only the outputs whose file exists are
+  /// looked up in the state (a first run looks up none).
   public final class Collector {
-    let state: StateSnapshot
+    let state: StateReader
     private var found: [Conflict] = []
 
-    public init(state: StateSnapshot) { self.state = state }
+    public init(state: StateReader) { self.state = state }
 
     public func inspect(_ window: PlanWindow) {
-      for output in OverwriteGuard.conflicts(plan: window.plan, selected: window.selected, state: state) {
+      let present = window.selected.filter { FileIdentity.of(path: window.plan.outputs[$0].absolutePath) != nil }
+      guard !present.isEmpty else { return }
+      let known = state.window(outputs: present.map { window.plan.outputs[$0].path }, sources: [])
+      for i in present where !known.isOwn(window.plan.outputs[i].path) {
+        let output = window.plan.outputs[i]
         found.append(Conflict(output: output, source: window.plan.sources[output.sourceIndex].path))
       }
     }

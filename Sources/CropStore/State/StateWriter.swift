@@ -123,17 +123,33 @@ package final class StateWriter: @unchecked Sendable {
     }
   }
 
-  /// Every entry this file records, in path order (bytes, as SQLite compares text), after
-  /// committing what is pending: how a run's manifest takes the entries of the outputs it
-  /// wrote without keeping them in memory.
-  package func forEachRecordedEntry(_ body: (Manifest.Entry) -> Void) throws(StateError) {
+  /// Up to `limit` entries this file records after the path `after`, in path order (bytes,
+  /// as SQLite compares text), as committed: how a run's manifest takes the entries of the
+  /// outputs it wrote, a batch at a time, without keeping them in memory.
+  package func recordedEntries(after: String, limit: Int) throws(StateError) -> [Manifest.Entry] {
+    lock.lock()
+    defer { lock.unlock() }
+    var entries: [Manifest.Entry] = []
+    do throws(SQLiteConnection.Failure) {
+      let select = try connection.prepare(
+        "SELECT \(StateRows.outputColumns) FROM outputs WHERE path > ? ORDER BY path LIMIT ?")
+      select.bind([.text(after), .integer(Int64(limit))])
+      while try select.next() { entries.append(StateRows.entry(select)) }
+    } catch {
+      throw StateError(error, path: self.path)
+    }
+    return entries
+  }
+
+  /// Runs `body` on this file's connection, under the lock: how a `StateReader` reads the
+  /// file this writer holds locked for the whole run. Sees what is committed.
+  func read(_ body: (SQLiteConnection) throws(SQLiteConnection.Failure) -> Void) throws(StateError) {
     lock.lock()
     defer { lock.unlock() }
     do throws(SQLiteConnection.Failure) {
-      let select = try connection.prepare("SELECT \(StateRows.outputColumns) FROM outputs ORDER BY path")
-      while try select.next() { body(StateRows.entry(select)) }
+      try body(connection)
     } catch {
-      throw StateError(error, path: self.path)
+      throw StateError(error, path: path)
     }
   }
 

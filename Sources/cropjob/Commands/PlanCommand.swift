@@ -51,27 +51,39 @@ struct PlanCommand: ParsableCommand {
   /// text are written from the plan's windows (`PlanStream`): memory does not grow with the
   /// batch; the DOT graph is made from the whole plan.
   static func printPlan(
-    _ file: JobFile, planning: PlanningOptions, format: PlanFormat, shard: Shard?, state: StateSnapshot,
+    _ file: JobFile, planning: PlanningOptions, format: PlanFormat, shard: Shard?, state: StateReader,
     overwrite: Bool
   ) -> Int32 {
     if format == .dot {
-      return printPlan(
-        planning.plan(file, state: state), format: format, shard: shard, state: state, overwrite: overwrite)
+      let plan = planning.plan(file, state: state)
+      let snapshot = state.window(of: plan, selected: plan.selectedOutputs(shard: shard))
+      if let failure = state.failure { return stateFailure(failure) }
+      return printPlan(plan, format: format, shard: shard, state: snapshot, overwrite: overwrite)
     }
     let guarded = OverwriteGuard.Collector(state: state)
     let stream = planning.stream(file, state: state, shard: shard, inspect: guarded.inspect)
+    if let failure = state.failure { return stateFailure(failure) }
     let upToDate = { (window: PlanWindow) in
-      UpToDateCheck(plan: window.plan, state: state).upToDatePaths(window.selected)
+      UpToDateCheck(plan: window.plan, state: state.window(of: window.plan, selected: window.selected))
+        .upToDatePaths(window.selected)
     }
     if format == .json {
       // Streamed: a plan of a million outputs is never held as one string.
       PlanRenderer.writeJSON(stream, upToDate: upToDate) { FileHandle.standardOutput.write(Data($0)) }
     } else {
-      Console.out(PlanRenderer.text(stream, upToDate: state.outputs.isEmpty ? nil : upToDate))
+      Console.out(PlanRenderer.text(stream, upToDate: state.recordsOutputs ? upToDate : nil))
     }
+    if let failure = state.failure { return stateFailure(failure) }
     let conflicts = guarded.conflicts.map(\.output)
     printConflicts(conflicts, format: format, overwrite: overwrite)
     return stream.isRunnable && (conflicts.isEmpty || overwrite) ? ExitCode.success : ExitCode.failure
+  }
+
+  /// A state database that could not be read while planning (damaged past its first pages):
+  /// said as `PlanningOptions.state` says it.
+  static func stateFailure(_ error: StateError) -> Int32 {
+    Console.err("cropjob: \(error)")
+    return ExitCode.failure
   }
 
   /// Prints the plan, and each file cropjob did not write that an output would replace

@@ -82,6 +82,10 @@ struct RunCommand: ParsableCommand {
     // The first pass plans every output (and finds the files in the way) before any is written.
     let guarded = OverwriteGuard.Collector(state: state)
     let plan = planning.stream(file, state: state, shard: execution.shard, inspect: guarded.inspect)
+    if let failure = state.failure {
+      Console.err("cropjob: \(failure)")
+      return ExitCode.invalidJob
+    }
     if !plan.isRunnable {
       // Path collisions and outputs outside the root are job-file mistakes: nothing is done.
       Console.err(PlanRenderer.text(plan, upToDate: nil))
@@ -104,7 +108,7 @@ struct RunCommand: ParsableCommand {
       options.stateBatchSize = batch
     }
     let summary = Executor.run(
-      stream: plan, options: options, reporter: reporter, snapshot: state, conflicts: conflicts)
+      stream: plan, options: options, reporter: reporter, reader: state, conflicts: conflicts)
     if stats && mode != .json {
       Console.err(
         "stats: planned \(summary.planned), written \(summary.written), up to date \(summary.upToDate), failed \(summary.failed), decodes \(summary.decodes), encodes \(summary.encodes)"

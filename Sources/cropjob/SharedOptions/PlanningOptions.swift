@@ -22,7 +22,7 @@ struct PlanningOptions {
 
   /// The plan, with the headers of sources unchanged since `state` recorded them taken from
   /// it (`CachingHeaderReader`: a re-run only stats them).
-  func plan(_ file: JobFile, state: StateSnapshot) -> Plan {
+  func plan(_ file: JobFile, state: StateReader) -> Plan {
     Planner(limits: limits.applied(to: file.limits), outputRoot: outputRoot, state: state).plan(file)
   }
 
@@ -30,7 +30,7 @@ struct PlanningOptions {
   /// root and limits and the headers `state` knows. `CROPJOB_PLAN_WINDOW` sets the sources
   /// per window (tests make it small, to plan a few hundred sources in many windows).
   func stream(
-    _ file: JobFile, state: StateSnapshot, shard: Shard?, inspect: ((PlanWindow) -> Void)? = nil
+    _ file: JobFile, state: StateReader, shard: Shard?, inspect: ((PlanWindow) -> Void)? = nil
   ) -> PlanStream {
     let window =
       ProcessInfo.processInfo.environment["CROPJOB_PLAN_WINDOW"].flatMap { Int($0) }.map { max(1, $0) }
@@ -43,11 +43,12 @@ struct PlanningOptions {
   /// The absolute output root the plan of `file` writes into.
   func root(_ file: JobFile) -> String { Planner(outputRoot: outputRoot).outputRoot(of: file) }
 
-  /// The state in the output root of `file` as a run of `shard` sees it, or nil after
-  /// printing why it cannot be read (damaged, locked, newer) and the way out.
-  func state(_ file: JobFile, shard: Shard?) -> StateSnapshot? {
+  /// The state in the output root of `file` as a run of `shard` sees it (read window by
+  /// window), or nil after printing why it cannot be read (damaged, locked, newer) and the
+  /// way out.
+  func state(_ file: JobFile, shard: Shard?) -> StateReader? {
     do throws(StateError) {
-      return try StateSnapshot.load(root: root(file), shard: shard)
+      return try StateReader.open(root: root(file), shard: shard)
     } catch {
       Console.err("cropjob: \(error)")
       return nil
