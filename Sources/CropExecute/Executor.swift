@@ -62,7 +62,7 @@ public final class Executor: Sendable {
     /// The up-to-date check of the window being run.
     private(set) var windowCheck: UpToDateCheck? = nil
     /// The outputs the manifest will list (`ManifestList`: hashes and paths, not entries).
-    let manifest = LockedBox(ManifestList())
+    let manifest: LockedBox<ManifestList>
     /// Outputs of the window found up to date (indices in its plan): their entries are the
     /// state's, looked up only if the manifest is written.
     private(set) var upToDate = LockedBox([Int]())
@@ -73,9 +73,10 @@ public final class Executor: Sendable {
     /// Set when the state could not claim a window's outputs.
     let stopped = LockedBox(false)
 
-    init(reader: StateReader, writer: StateWriter) {
+    init(reader: StateReader, writer: StateWriter, manifest: ManifestList = ManifestList()) {
       self.reader = reader
       self.writer = writer
+      self.manifest = LockedBox(manifest)
     }
 
     var check: UpToDateCheck { windowCheck! }
@@ -124,21 +125,21 @@ public final class Executor: Sendable {
         conflicts: conflicts),
       options: options, reporter: reporter, isPlanned: { planned.contains($0) },
       reportFailures: { state in self.reportPlanFailures(state) },
-      windows: { body in body(self, selected) })
+      windows: { body, _ in body(self, selected) })
   }
 
   /// A run of a `PlanStream` (`PlanStream.make` was its first pass): its windows one after
   /// the other, each decoded and written as `run()` does a whole plan, with the state and
-  /// the manifest shared. `reader` is the state the stream was planned with, `conflicts`
-  /// what the overwrite guard found in the first pass (`OverwriteGuard.Collector`): a run
-  /// with any is refused unless `options.overwrite`.
+  /// the manifest shared. `firstPass` is what the first pass found (`RunFirstPass`: the
+  /// state the stream was planned with, the files in the way — a run with any is refused
+  /// unless `options.overwrite` — and the windows all up to date, which are not planned
+  /// again).
   public static func run(
-    stream: PlanStream, options: RunOptions, reporter: RunReporter, reader: StateReader,
-    conflicts: [OverwriteGuard.Conflict]
+    stream: PlanStream, options: RunOptions, reporter: RunReporter, firstPass: RunFirstPass
   ) -> RunSummary {
     let frame = Frame(
       root: stream.outputRoot, engineVersion: stream.engineVersion, planned: stream.selectedCount,
-      reader: reader, conflicts: conflicts)
+      reader: firstPass.state, conflicts: firstPass.conflicts, firstPass: firstPass)
     let root = stream.outputRoot
     return run(
       frame: frame, options: options, reporter: reporter,
@@ -147,8 +148,8 @@ public final class Executor: Sendable {
         reportPlanFailures(
           stream.issues, root: { stream.issueRoots[$0] ?? $1 }, options: options, reporter: reporter, state: state)
       },
-      windows: { body in
-        stream.forEachWindow { window in
+      windows: { body, skipped in
+        stream.forEachWindow(skipping: { firstPass.upToDate[$0] != nil }, skipped: skipped) { window in
           body(Executor(window: window, options: options, reporter: reporter), window.selected)
         }
       })
@@ -162,14 +163,16 @@ public final class Executor: Sendable {
     var planned: Int
     var reader: StateReader
     var conflicts: [OverwriteGuard.Conflict]
+    var firstPass: RunFirstPass? = nil
   }
 
   /// The steps of a run around its windows: refuse or open the state, report the plan's
   /// failures, run each window (`windows` passes each window's executor and selected
-  /// outputs to its argument), then the stale outputs, the state and the manifest.
+  /// outputs to its first argument, the number of each window the first pass found up to
+  /// date to its second), then the stale outputs, the state and the manifest.
   static func run(
     frame: Frame, options: RunOptions, reporter: RunReporter, isPlanned: (String) -> Bool,
-    reportFailures: (RunState) -> Void, windows: ((Executor, [Int]) -> Void) -> Void
+    reportFailures: (RunState) -> Void, windows: ((Executor, [Int]) -> Void, (Int) -> Void) -> Void
   ) -> RunSummary {
     Vips.startBeforeThreads()
     let state: RunState
@@ -182,10 +185,15 @@ public final class Executor: Sendable {
     reportFailures(state)
     var folders = Set<String>()
     withoutActuallyEscaping(windows) { windows in
-      windows { executor, selected in
-        guard !selected.isEmpty, !executor.shouldStop(state) else { return }
-        executor.runWindow(selected: selected, state: state, folders: &folders)
-      }
+      windows(
+        { executor, selected in
+          guard !selected.isEmpty, !executor.shouldStop(state) else { return }
+          executor.runWindow(selected: selected, state: state, folders: &folders)
+        },
+        { number in
+          guard let firstPass = frame.firstPass, !shouldStop(state, options: options) else { return }
+          firstPass.count(window: number, state: state, reporter: reporter)
+        })
     }
     if Cancellation.isCancelled { state.summary.withLock { $0.interrupted = true } }
     reportStale(isPlanned: isPlanned, root: frame.root, options: options, reporter: reporter, state: state)
@@ -236,7 +244,9 @@ public final class Executor: Sendable {
   }
 
   /// Interrupted, `--fail-fast` after a failure, or the state can no longer record outputs.
-  func shouldStop(_ state: RunState) -> Bool {
+  func shouldStop(_ state: RunState) -> Bool { Self.shouldStop(state, options: options) }
+
+  static func shouldStop(_ state: RunState, options: RunOptions) -> Bool {
     Cancellation.isCancelled || (options.failFast && state.summary.withLock { $0.failed > 0 })
       || state.writer.failed || state.stopped.withLock { $0 }
   }

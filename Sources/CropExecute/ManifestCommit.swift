@@ -172,12 +172,25 @@ struct EarlierEntries {
 /// The outputs a run's manifest lists: the hashes of the paths this run wrote (their entries
 /// are in its state file: 8 bytes an output where the entries took a kilobyte), and the
 /// paths, in one buffer, of those listed with the earlier state's entry (up to date, not
-/// rebuilt, stale).
+/// rebuilt, stale). The paths of the windows the first pass found up to date come first
+/// (`RunFirstPass`), in window order: those of the windows the run reached (`reach`) are
+/// listed.
 struct ManifestList: Sendable {
   private var written: [UInt64] = []
   private var earlier = StringTable()
+  /// The first pass's paths at the start of `earlier`, and how many of them are listed.
+  private var firstPassCount = 0
+  private var reached = 0
+
+  init(firstPass paths: StringTable = StringTable()) {
+    earlier = paths
+    firstPassCount = paths.count
+  }
 
   var writtenCount: Int { written.count }
+
+  /// The first pass's paths up to `end` are listed (a window the run reached).
+  mutating func reach(upTo end: Int) { reached = max(reached, end) }
 
   mutating func addWritten(_ path: String) { written.append(HashSet64.hash(path)) }
   mutating func addEarlier(_ path: String) { earlier.append(path) }
@@ -193,7 +206,7 @@ struct ManifestList: Sendable {
   /// Indices of the earlier-state paths in path order.
   func earlierSorted() -> [Int32] {
     let ascii = earlier.isASCII
-    return (0..<Int32(earlier.count)).sorted {
+    return (Array(0..<Int32(reached)) + Array(Int32(firstPassCount)..<Int32(earlier.count))).sorted {
       ascii ? earlier.less(Int($0), Int($1)) : earlier[Int($0)] < earlier[Int($1)]
     }
   }

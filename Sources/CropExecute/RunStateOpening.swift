@@ -34,7 +34,8 @@ extension Executor {
     do throws(StateError) {
       let writer = try StateWriter.open(root: frame.root, shard: options.shard, batchSize: options.stateBatchSize)
       frame.reader.readThrough(writer)
-      return .success(RunState(reader: frame.reader, writer: writer))
+      let list = ManifestList(firstPass: frame.firstPass?.takePaths() ?? StringTable())
+      return .success(RunState(reader: frame.reader, writer: writer, manifest: list))
     } catch {
       return .failure(Refusal(error))
     }

@@ -54,6 +54,7 @@ struct OverrideIndex {
   /// job writes (`from:`) has a path relative to the output root: it is found by its
   /// absolute path only.
   func indices(of source: PlannedSource) -> [Int] {
+    guard !overrides.isEmpty else { return [] }  // no table: no path to make absolute
     func lookup(_ key: String) -> Int? { find(key, hash: key.hashValue) }
     let lexical = source.producedBy == nil ? lookup(Self.lexicallyAbsolute(source.path, base: base)) : nil
     var result: [Int] = []

@@ -199,26 +199,54 @@ public final class PlanStream {
     return stream
   }
 
-  /// The second pass: every window in the plan's order.
-  public func forEachWindow(_ body: (PlanWindow) -> Void) {
+  /// The second pass: every window in the plan's order. A window whose number `skip` gives
+  /// true is not planned again: `skipped` is told its number instead (in the same order).
+  public func forEachWindow(
+    skipping skip: (Int) -> Bool = { _ in false }, skipped: (Int) -> Void = { _ in },
+    _ body: (PlanWindow) -> Void
+  ) {
     if let kept {
-      for window in kept { body(window) }
+      for window in kept {
+        if skip(window.number) { skipped(window.number) } else { body(window) }
+      }
       return
     }
     var paths = StandardPaths()
     for (job, stage) in order {
-      forEachWindow(of: job, stage: stage, paths: &paths, withShrink: true) { window, _ in body(window) }
+      forEachWindow(of: job, stage: stage, paths: &paths, withShrink: true, skipping: skip, skipped: skipped) {
+        window, _ in body(window)
+      }
     }
+  }
+
+  /// The number of the first window of `job` (windows are numbered in the plan's order).
+  func firstWindowNumber(of job: String) -> Int {
+    var number = 0
+    for (other, _) in order {
+      if other.name == job { return number }
+      let count = lists[other.name]?.count ?? 0
+      number += count == 0 ? 0 : (count - 1) / window + 1
+    }
+    return number
   }
 
   /// The windows of one job: each its sources (numbered in the window), outputs and issues.
   func forEachWindow(
-    of job: Job, stage: Int, paths: inout StandardPaths, withShrink: Bool, _ body: (PlanWindow, [PlanIssue]) -> Void
+    of job: Job, stage: Int, paths: inout StandardPaths, withShrink: Bool,
+    skipping skip: (Int) -> Bool = { _ in false },
+    skipped: (Int) -> Void = { _ in }, _ body: (PlanWindow, [PlanIssue]) -> Void
   ) {
     guard let list = lists[job.name] else { return }
     var start = 0
+    var number = firstWindowNumber(of: job.name)
     while start < list.count {
       let end = start + min(window, list.count - start)
+      defer { number += 1 }
+      if skip(number) {
+        skipped(number)
+        start = end
+        continue
+      }
       var draft = PlanDraft(file: jobFile, root: outputRoot, overrides: overrides)
       var local: [Int32: Int] = [:]
       var numbers: [Int] = []
@@ -248,7 +276,7 @@ public final class PlanStream {
         PlanWindow(
           plan: plan, sourceNumbers: numbers, roots: roots,
           selected: draft.outputs.indices.filter { inShard[draft.outputs[$0].sourceIndex] }, job: job.name,
-          stage: stage),
+          stage: stage, number: number),
         draft.issues)
       start = end
     }
@@ -299,4 +327,6 @@ public struct PlanWindow {
   public var selected: [Int]
   public var job: String
   public var stage: Int
+  /// Its place among the stream's windows (0, 1, ...: the plan's order, in both passes).
+  public var number: Int
 }

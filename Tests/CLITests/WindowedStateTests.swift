@@ -87,6 +87,36 @@ final class WindowedStateTests: XCTestCase {
     XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: s.path("out/.cropjob")), ["state.sqlite3"])
   }
 
+  /// The first pass finds windows all up to date and the second does not plan them again;
+  /// a `from:` job's window is not taken as up to date while its upstream job is rebuilt.
+  func testAnUpstreamRebuiltRebuildsItsDownstreamWindows() throws {
+    let s = CLIJob()
+    defer { s.remove() }
+    try s.copySamples(Self.samples, copies: 2)
+    try s.write(Self.job)
+    XCTAssertEqual(try run(s, ["run", "-q", "job.yaml"], window: 3).status, 0)
+    let noOp = try run(s, ["run", "--json", "job.yaml"], window: 3)
+    let events = CLIJob.events(noOp.stdout)
+    XCTAssertEqual(events.filter { $0["event"] as? String == "up-to-date" }.count, 24, noOp.stdout)
+    XCTAssertEqual(try finished(noOp)["upToDate"] as? Int, 24)
+    // The upstream's 48-pixel outputs change (a sharper encoding): the dots read them.
+    let changed = Self.job.replacing(
+      "widths: [24, 48]}", with: "widths: [24, 48], encode: {quality: 95}}")
+    try s.write(changed)
+    let rebuilt = try run(s, ["run", "--json", "job.yaml"], window: 3)
+    XCTAssertEqual(rebuilt.status, 0, rebuilt.stderr)
+    let written = CLIJob.events(rebuilt.stdout).filter { $0["event"] as? String == "wrote" }.compactMap {
+      $0["path"] as? String
+    }
+    XCTAssertEqual(written.filter { $0.hasPrefix("dot/") }.count, 8, rebuilt.stdout)
+    // What a fresh run of the changed job writes.
+    let fresh = try run(s, ["run", "-q", "job.yaml", "--output", "fresh"], window: nil)
+    XCTAssertEqual(fresh.status, 0, fresh.stderr)
+    let expected = try s.tree("fresh").filter { !$0.key.hasPrefix(".cropjob/") && !$0.key.hasPrefix("cropjob-") }
+    XCTAssertEqual(
+      try s.tree("out").filter { !$0.key.hasPrefix(".cropjob/") && !$0.key.hasPrefix("cropjob-") }, expected)
+  }
+
   func testStaleOutputsAcrossWindowsAreFoundInPathOrderAndPruned() throws {
     var manifests: [String] = []
     var staleEvents: [[String]] = []

@@ -80,8 +80,8 @@ struct RunCommand: ParsableCommand {
         overwrite: execution.overwrite)
     }
     // The first pass plans every output (and finds the files in the way) before any is written.
-    let guarded = OverwriteGuard.Collector(state: state)
-    let plan = planning.stream(file, state: state, shard: execution.shard, inspect: guarded.inspect)
+    let firstPass = RunFirstPass(state: state, jobs: file.jobs, force: execution.force)
+    let plan = planning.stream(file, state: state, shard: execution.shard, inspect: firstPass.inspect)
     if let failure = state.failure {
       Console.err("cropjob: \(failure)")
       return ExitCode.invalidJob
@@ -91,7 +91,7 @@ struct RunCommand: ParsableCommand {
       Console.err(PlanRenderer.text(plan, upToDate: nil))
       return ExitCode.invalidJob
     }
-    let conflicts = guarded.conflicts
+    let conflicts = firstPass.conflicts
     if !conflicts.isEmpty && !execution.overwrite {
       for conflict in conflicts { Console.err("cropjob: \(OverwriteGuard.message(conflict.output))") }
       Console.err("cropjob: nothing was written; --overwrite replaces these files")
@@ -108,7 +108,7 @@ struct RunCommand: ParsableCommand {
       options.stateBatchSize = batch
     }
     let summary = Executor.run(
-      stream: plan, options: options, reporter: reporter, reader: state, conflicts: conflicts)
+      stream: plan, options: options, reporter: reporter, firstPass: firstPass)
     if stats && mode != .json {
       Console.err(
         "stats: planned \(summary.planned), written \(summary.written), up to date \(summary.upToDate), failed \(summary.failed), decodes \(summary.decodes), encodes \(summary.encodes)"
