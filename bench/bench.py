@@ -300,7 +300,10 @@ def folder_bytes(path):
 
 
 def scale(specs):
-    """specs: N (plan, plan --format json, run, no-op re-run) or N:plan (the two plans only).
+    """specs: N (plan, plan --format json, run, no-op re-run), N:plan (the two plans only) or
+    N:noop (the two plans and the no-op over the outputs and state an earlier N left in out-N,
+    keeping that earlier record's run: a change to the no-op measured without the first run,
+    which takes about 20 minutes at 100,000 sources).
     Run in $BENCH_WORK/scale with the job files S<N>.yaml; $CROPJOB is the binary."""
     cj = os.environ["CROPJOB"]
     recs = []
@@ -310,11 +313,21 @@ def scale(specs):
         link_sources(n)
         job = f"S{n}.yaml"
         rec = {"n": n, "outputs": 2 * n, "load": loadavg()}
-        shutil.rmtree(f"out-{n}", ignore_errors=True)
+        path = os.path.join(RES, "scale.json")
+        old = json.load(open(path))["records"] if os.path.exists(path) else []
+        if only == "noop":
+            earlier = [r for r in old if r["n"] == n and "run" in r]
+            if not earlier or not os.path.isdir(f"out-{n}/.cropjob"):
+                sys.exit(f"scale {spec}: no earlier full run of {n} sources in {RES} and out-{n}")
+            rec["run"] = dict(earlier[0]["run"], earlier=earlier[0].get("date", "an earlier scale run"))
+        else:
+            shutil.rmtree(f"out-{n}", ignore_errors=True)
         rec["plan"] = timed([cj, "plan", job])
         rec["plan_json"] = timed([cj, "plan", job, "--format", "json"])
         if only != "plan":
-            rec["run"] = timed([cj, "run", job, "-q"])
+            if only != "noop":
+                rec["run"] = timed([cj, "run", job, "-q"])
+                rec["run"]["date"] = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
             rec["noop"] = timed([cj, "run", job, "-q"])
             rec["state_bytes"] = folder_bytes(f"out-{n}/.cropjob")
             manifest = f"out-{n}/cropjob-manifest.json"
@@ -322,9 +335,7 @@ def scale(specs):
         print("  " + scale_row(rec), flush=True)
         recs.append(rec)
         os.makedirs(RES, exist_ok=True)
-        path = os.path.join(RES, "scale.json")
         # Records of other sizes from an earlier scale run are kept (one size can be re-run alone).
-        old = json.load(open(path))["records"] if os.path.exists(path) else []
         merged = sorted([r for r in old if r["n"] not in {x["n"] for x in recs}] + recs, key=lambda r: r["n"])
         json.dump({"meta": {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}, "records": merged},
                   open(path, "w"), indent=1)
@@ -358,6 +369,10 @@ def scale_table(recs):
         for key, name in (("plan", "plan"), ("run", "run")):
             out.append(f"Peak RSS of `{name}`, {a['n']:,} → {b['n']:,} sources: "
                        f"{b[key]['rss_kib'] / a[key]['rss_kib']:.2f}x (target ≤ 1.2x).")
+    for r in recs:
+        if "earlier" in r.get("run", {}):
+            out.append(f"{r['n']:,} sources: `run` from the scale run of {r['run']['earlier']}; its plans and "
+                       f"no-op re-run measured again over that run's outputs and state (`SCALE_NOOP`).")
     for r in recs:
         if r["n"] >= 1_000_000:
             out.append(f"`plan` of {r['n']:,} sources: {r['plan']['rss_kib'] / 1024:.0f} MiB (target ≤ 400 MiB).")
