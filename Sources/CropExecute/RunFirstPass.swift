@@ -50,7 +50,7 @@ public final class RunFirstPass {
     // The files of the window's outputs: in the way, or up to date.
     let groups = Dictionary(grouping: window.selected, by: { plan.outputs[$0].sourceIndex }).values.map { $0 }
     let present = Self.concurrentFlatMap(groups) { outputs in
-      outputs.map { (index: $0, identity: FileIdentity.of(path: plan.outputs[$0].absolutePath)) }
+      outputs.map { (index: $0, identity: window.outputFile($0)) }
     }
     let existing = present.filter { $0.identity != nil }
     guard !existing.isEmpty else {
@@ -85,7 +85,7 @@ public final class RunFirstPass {
   static func isUpToDate(_ outputs: [Int], check: UpToDateCheck, known: StateSnapshot) -> Bool {
     let source = check.plan.sources[check.plan.outputs[outputs[0]].sourceIndex]
     guard source.error == nil, source.header != nil,
-      let sourceState = try? check.sourceState(source, outputs: outputs),
+      let sourceState = try? check.sourceState(source, outputs: outputs, identityFromPlan: true),
       !sourceState.hashed || source.producedBy != nil
     else { return false }
     return outputs.allSatisfy { i in

@@ -32,6 +32,14 @@ package struct EscapeCheck {
 
   /// Why the absolute path `path` would leave the root, or nil: `escapeProblem(path, root:)`.
   package mutating func problem(_ path: String) -> String? {
+    var file: SourceFileStatus?? = nil
+    return problem(path, file: &file)
+  }
+
+  /// `problem(_:)`, with what `stat` of the file says when the check learnt it (its `lstat`
+  /// found no symlink): `.some(nil)` when there is no file, nil when not learnt.
+  package mutating func problem(_ path: String, file: inout SourceFileStatus??) -> String? {
+    file = nil
     guard let (folderPath, name) = StandardPaths.split(path) else { return OutputPaths.escapeProblem(path, root: root) }
     let folder: Folder
     if let known = folders[folderPath] {
@@ -44,7 +52,9 @@ package struct EscapeCheck {
     // `standardizingPath` resolves a path component by component; the file's own component
     // changes the result only when the file is a symlink.
     let standard = standardFolder + "/" + name
-    if StandardPaths.isSymlink(standard) { return OutputPaths.escapeProblem(path, root: root) }
+    let link = StandardPaths.linkStatus(standard)
+    if link.isSymlink { return OutputPaths.escapeProblem(path, root: root) }
+    file = .some(link.status)
     guard standard.hasPrefix(rootStandard + "/") else {
       return "resolves to \(standard), outside the output root \(rootStandard)"
     }

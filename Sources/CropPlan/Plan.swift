@@ -60,6 +60,10 @@ public struct PlannedSource: Sendable {
   /// places them on the oriented photo), read only when a job that reads it asks for
   /// `regions` (nil: not read).
   public var regions: [StoredRegion]? = nil
+  /// When its header was read, the file had the size, mtime and inode the state records
+  /// (the header came from the state): `run`'s first pass takes that identity instead of
+  /// a `stat` of its own (`UpToDateCheck.sourceState(_:outputs:identityFromPlan:)`).
+  public var recordedIdentity = false
 }
 
 /// One file to write.

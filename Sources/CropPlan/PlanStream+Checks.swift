@@ -29,6 +29,16 @@ struct PathChecks {
   }
 
   mutating func check(_ output: PlannedOutput, source: String, stream: PlanStream, paths: inout StandardPaths) {
+    var file: SourceFileStatus?? = nil
+    check(output, source: source, stream: stream, paths: &paths, file: &file)
+  }
+
+  /// `check`, with the output file's status where the escape check learnt it
+  /// (`EscapeCheck.problem(_:file:)`).
+  mutating func check(
+    _ output: PlannedOutput, source: String, stream: PlanStream, paths: inout StandardPaths,
+    file: inout SourceFileStatus??
+  ) {
     func stop(_ message: String) {
       issues.append(
         PlanIssue(
@@ -51,6 +61,6 @@ struct PathChecks {
     } else if !outputs.insert(hash) {
       suspects.insert(hash)
     }
-    if let problem = escapes.problem(output.absolutePath) { stop(problem) }
+    if let problem = escapes.problem(output.absolutePath, file: &file) { stop(problem) }
   }
 }

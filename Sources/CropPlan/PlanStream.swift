@@ -79,7 +79,8 @@ public final class PlanStream {
 
   /// The first pass over `file` (see the type). `collect` keeps every output: `plan` is then
   /// the whole plan. `inspect` sees each window as `forEachWindow` gives it (the overwrite
-  /// guard looks at its outputs' files).
+  /// guard looks at its outputs' files), in order, on a thread of its own while the next
+  /// window is planned; `make` returns once it has seen the last.
   public static func make(
     _ file: JobFile, planner: Planner, shard: Shard? = nil, window: Int = defaultWindow, collect: Bool = false,
     inspect: ((PlanWindow) -> Void)? = nil
@@ -100,6 +101,8 @@ public final class PlanStream {
     var collected: [PlannedOutput] = []
     let keep = stream.lists.values.reduce(0) { $0 + $1.count } <= stream.window
     var kept: [PlanWindow] = []
+    // `inspect` looks at each window on its own thread while the next one is planned.
+    let inspecting = inspect.map { SerialPipeline<PlanWindow>(depth: 1, $0) }
     for (job, stage) in stream.order {
       if case .from(let upstream) = job.input {
         stream.addProducedSources(produced[upstream] ?? ProducedSources(), of: upstream, for: job, stage: stage)
@@ -107,14 +110,16 @@ public final class PlanStream {
       }
       var counts = (sources: 0, outputs: 0)
       stream.forEachWindow(of: job, stage: stage, paths: &paths, withShrink: false) { window, draftIssues in
+        var window = window
         stream.record(draftIssues, window: window)
         for source in window.plan.sources { stream.overrides.markUsed(job: job.name, source: source, in: &used) }
         var best: [Int: Int] = [:]  // local source → its produced output (entry 0, largest)
+        var files = [SourceFileStatus??](repeating: nil, count: window.plan.outputs.count)
         for (k, output) in window.plan.outputs.enumerated() {
           let number = window.sourceNumbers[output.sourceIndex]
           stream.table.noteOutput(number, scale: output.geometry.scale)
           let source = window.plan.sources[output.sourceIndex]
-          checks.check(output, source: source.path, stream: stream, paths: &checkPaths)
+          checks.check(output, source: source.path, stream: stream, paths: &checkPaths, file: &files[k])
           if upstreams.contains(job.name), output.entry == 0 {
             if let known = best[output.sourceIndex] {
               if window.plan.outputs[known].outputScale < output.outputScale { best[output.sourceIndex] = k }
@@ -138,7 +143,10 @@ public final class PlanStream {
         counts.sources += selectedSources.count
         counts.outputs += window.selected.count
         stream.outputCount += window.plan.outputs.count
-        inspect?(window)
+        if inspecting != nil {
+          window.outputFiles = files
+          inspecting?.submit(window)
+        }
         if keep { kept.append(window) }
         if collect {
           for var output in window.plan.outputs {
@@ -150,6 +158,7 @@ public final class PlanStream {
       stream.jobCounts[job.name] = counts
       stream.selectedCount += counts.outputs
     }
+    inspecting?.finish()
     stream.decodeCount = colours.reduce(0) { $0 + $1.nonzeroBitCount }
     if let warning = PlanDraft.unusedOverridesWarning(
       file: file, unused: used.indices.filter { !used[$0] })
@@ -298,9 +307,9 @@ public final class PlanStream {
   /// The absolute path of source `index`: a file's as the expansion made it, a produced
   /// source's in the output root.
   func absolutePath(_ index: Int, _ paths: inout StandardPaths) -> String {
-    index < table.fileCount
-      ? SourceExpansion.absolute(table.paths[index], base: jobFile.baseDirectory, paths: &paths)
-      : (outputRoot as NSString).appendingPathComponent(table.paths[index])
+    guard index < table.fileCount else { return (outputRoot as NSString).appendingPathComponent(table.paths[index]) }
+    var plain = index < table.plainPaths.count && table.plainPaths[index]
+    return SourceExpansion.absolute(table.paths[index], base: jobFile.baseDirectory, paths: &paths, plain: &plain)
   }
 
   /// The file source whose absolute path is `absolute` (hashed `hash`), if any.
@@ -317,7 +326,7 @@ public final class PlanStream {
 
 /// One window of a `PlanStream`: an ordinary plan of some of one job's sources and their
 /// outputs (sources numbered within the window; no issues: they are the stream's).
-public struct PlanWindow {
+public struct PlanWindow: Sendable {
   public var plan: Plan
   /// Each source's number in the whole plan (`Plan.sources` of `Planner.plan`).
   public var sourceNumbers: [Int]
@@ -329,4 +338,14 @@ public struct PlanWindow {
   public var stage: Int
   /// Its place among the stream's windows (0, 1, ...: the plan's order, in both passes).
   public var number: Int
+  /// In the first pass's `inspect`: each output's file as the path checks found it (what
+  /// `stat` says, `.some(nil)`: no file), nil where they did not learn it (a symlink). Empty
+  /// otherwise.
+  public var outputFiles: [SourceFileStatus??] = []
+
+  /// The status of output `k`'s file: the path checks' where they learnt it, else `stat`.
+  public func outputFile(_ k: Int) -> SourceFileStatus? {
+    if k < outputFiles.count, let known = outputFiles[k] { return known }
+    return SourceFileStatus.of(path: plan.outputs[k].absolutePath)
+  }
 }

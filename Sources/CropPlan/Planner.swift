@@ -169,34 +169,41 @@ public struct Planner: Sendable {
 
   /// The header of the source at `path` (absolute), or why it cannot be used: one `stat`
   /// (a re-run over unchanged photos, a cache hit, reads no file), then the input limits.
+  /// `known`: the header came from the state's record of the file (size, mtime and inode
+  /// as recorded).
   /// Called from several threads at once, after `headers.start()`.
-  func readHeader(_ path: String) -> (SourceHeader?, String?) {
+  func readHeader(_ path: String) -> (SourceHeader?, String?, known: Bool) {
     guard let status = SourceFileStatus.of(path: path) else {
-      return (nil, "cannot read the file (missing or permission denied)")
+      return (nil, "cannot read the file (missing or permission denied)", false)
     }
     if status.size > limits.maxFileBytes {
-      return (nil, "the file is \(status.size) bytes; the limit is \(limits.maxFileBytes) (limits.max_file_bytes)")
+      return (
+        nil, "the file is \(status.size) bytes; the limit is \(limits.maxFileBytes) (limits.max_file_bytes)", false
+      )
     }
     do {
       let header: SourceHeader
+      var fromState = false
       if let known = headers.knownHeader(path: path, status: status) {
         header = known
+        fromState = true
       } else {
-        guard access(path, R_OK) == 0 else { return (nil, "permission denied") }
+        guard access(path, R_OK) == 0 else { return (nil, "permission denied", false) }
         header = try headers.header(path: path)
       }
       if header.width * header.height > limits.maxPixels {
         return (
           nil,
-          "\(header.width)x\(header.height) is \(header.width * header.height) pixels; the limit is \(limits.maxPixels) (limits.max_pixels)"
+          "\(header.width)x\(header.height) is \(header.width * header.height) pixels; the limit is \(limits.maxPixels) (limits.max_pixels)",
+          false
         )
       }
       if header.pages > limits.maxPages {
-        return (nil, "\(header.pages) pages; the limit is \(limits.maxPages) (limits.max_pages)")
+        return (nil, "\(header.pages) pages; the limit is \(limits.maxPages) (limits.max_pages)", false)
       }
-      return (header, nil)
+      return (header, nil, fromState)
     } catch {
-      return (nil, String(describing: error))
+      return (nil, String(describing: error), false)
     }
   }
 }

@@ -94,6 +94,11 @@ public enum SourceExpansion {
     paths.standard(joined(path, base: base))
   }
 
+  /// `absolute(_:base:paths:)`, with `StandardPaths.standard(_:plain:)`'s `plain`.
+  static func absolute(_ path: String, base: String, paths: inout StandardPaths, plain: inout Bool) -> String {
+    paths.standard(joined(path, base: base), plain: &plain)
+  }
+
   private static func joined(_ path: String, base: String) -> String {
     var joined = path.hasPrefix("/") ? path : (base as NSString).appendingPathComponent(path)
     if !joined.hasPrefix("/") {

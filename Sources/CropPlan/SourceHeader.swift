@@ -72,7 +72,12 @@ public struct SourceFileStatus: Sendable, Hashable {
   public static func of(path: String) -> SourceFileStatus? {
     var info = stat()
     guard stat(path, &info) == 0 else { return nil }
-    return SourceFileStatus(
+    return SourceFileStatus(info)
+  }
+
+  /// The status `stat` (or `lstat`) filled in.
+  init(_ info: stat) {
+    self.init(
       size: Int64(info.st_size), mtime: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec),
       inode: UInt64(info.st_ino))
   }

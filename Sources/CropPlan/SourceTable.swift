@@ -27,6 +27,13 @@ struct SourceTable {
   /// File sources by the hash of their absolute path (`hashes`), to find a source again.
   var byAbsolutePath = IndexTable()
   var hashes: [Int] = []
+  /// For each file source, whether its absolute path is its folder's standard form and its
+  /// name, the name no symlink (`StandardPaths.standard(_:plain:)`): found once, when the
+  /// sources are expanded, so that making the path again needs no `lstat`.
+  var plainPaths: [Bool] = []
+  /// For each file source, whether its header came from the state's record of it (the
+  /// file's size, mtime and inode as recorded): `PlannedSource.recordedIdentity`.
+  var recordedIdentity: [Bool] = []
 
   var count: Int { paths.count }
 
@@ -73,6 +80,7 @@ struct SourceTable {
       path: paths[index], absolutePath: absolute, header: header, error: errors[index], producedBy: range?.upstream,
       stage: range?.stage ?? 0, loadShrink: 1)
     source.regions = regions[index]
+    source.recordedIdentity = index < recordedIdentity.count && recordedIdentity[index]
     if withShrink, header != nil { source.loadShrink = max(1, Int(shrinks[index])) }
     return source
   }

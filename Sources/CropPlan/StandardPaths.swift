@@ -15,6 +15,16 @@ package struct StandardPaths {
 
   /// `(path as NSString).standardizingPath`.
   package mutating func standard(_ path: String) -> String {
+    var plain = false
+    return standard(path, plain: &plain)
+  }
+
+  /// `standard(_:)`, saying in `plain` whether the answer was its folder's standard form and
+  /// its name (the name no symlink). Given `plain` true (from an earlier call with the same
+  /// path), the name is taken to be no symlink still: no `lstat`.
+  package mutating func standard(_ path: String, plain: inout Bool) -> String {
+    let known = plain
+    plain = false
     guard let (folder, name) = Self.split(path) else { return (path as NSString).standardizingPath }
     let standardFolder: String?
     if let known = folders[folder] {
@@ -25,7 +35,11 @@ package struct StandardPaths {
     }
     guard let standardFolder else { return (path as NSString).standardizingPath }
     let standard = standardFolder + "/" + name
-    return Self.isSymlink(standard) ? (path as NSString).standardizingPath : standard
+    if known || !Self.isSymlink(standard) {
+      plain = true
+      return standard
+    }
+    return (path as NSString).standardizingPath
   }
 
   /// An absolute path's folder (as written: `standardizingPath` of it collapses `//` as it
@@ -56,5 +70,14 @@ package struct StandardPaths {
   static func isSymlink(_ path: String) -> Bool {
     var status = stat()
     return lstat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFLNK
+  }
+
+  /// `isSymlink`, with what `stat` of the path would say when it is not one (nil: nothing
+  /// there).
+  static func linkStatus(_ path: String) -> (isSymlink: Bool, status: SourceFileStatus?) {
+    var info = stat()
+    guard lstat(path, &info) == 0 else { return (false, nil) }
+    if (info.st_mode & S_IFMT) == S_IFLNK { return (true, nil) }
+    return (false, SourceFileStatus(info))
   }
 }

@@ -71,9 +71,17 @@ public struct UpToDateCheck: Sendable {
     try sourceState(source, outputs: outputs).record
   }
 
-  /// `sourceRecord`, saying whether the file was hashed.
-  public func sourceState(_ source: PlannedSource, outputs: [Int]) throws -> SourceState {
-    guard let identity = FileIdentity.of(path: source.absolutePath) else {
+  /// `sourceRecord`, saying whether the file was hashed. With `identityFromPlan`, a file
+  /// source the plan found as the state records it (`PlannedSource.recordedIdentity`) is
+  /// taken to be so still, without a `stat` (`run`'s first pass, which writes nothing; the
+  /// second checks again).
+  public func sourceState(_ source: PlannedSource, outputs: [Int], identityFromPlan: Bool = false) throws
+    -> SourceState
+  {
+    let planned =
+      identityFromPlan && source.recordedIdentity && source.producedBy == nil
+      ? sources[source.absolutePath]?.identity : nil
+    guard let identity = planned ?? FileIdentity.of(path: source.absolutePath) else {
       throw AtomicWriter.WriteError(path: source.absolutePath, message: AtomicWriter.errnoText())
     }
     let bytes = Int(identity.size)

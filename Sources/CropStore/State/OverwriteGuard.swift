@@ -40,7 +40,7 @@ public enum OverwriteGuard {
     public init(state: StateReader) { self.state = state }
 
     public func inspect(_ window: PlanWindow) {
-      let present = window.selected.filter { FileIdentity.of(path: window.plan.outputs[$0].absolutePath) != nil }
+      let present = window.selected.filter { window.outputFile($0) != nil }
       guard !present.isEmpty else { return }
       let known = state.window(outputs: present.map { window.plan.outputs[$0].path }, sources: [])
       for i in present where !known.isOwn(window.plan.outputs[i].path) {
