@@ -301,9 +301,9 @@ def folder_bytes(path):
 
 def scale(specs):
     """specs: N (plan, plan --format json, run, no-op re-run), N:plan (the two plans only) or
-    N:noop (the two plans and the no-op over the outputs and state an earlier N left in out-N,
-    keeping that earlier record's run: a change to the no-op measured without the first run,
-    which takes about 20 minutes at 100,000 sources).
+    N:noop (the no-op alone, over the outputs and state an earlier N left in out-N, keeping
+    that earlier record's plans and run: a change to the no-op measured without the first run,
+    which takes about 10-20 minutes at 100,000 sources).
     Run in $BENCH_WORK/scale with the job files S<N>.yaml; $CROPJOB is the binary."""
     cj = os.environ["CROPJOB"]
     recs = []
@@ -319,11 +319,13 @@ def scale(specs):
             earlier = [r for r in old if r["n"] == n and "run" in r]
             if not earlier or not os.path.isdir(f"out-{n}/.cropjob"):
                 sys.exit(f"scale {spec}: no earlier full run of {n} sources in {RES} and out-{n}")
-            rec["run"] = dict(earlier[0]["run"], earlier=earlier[0].get("date", "an earlier scale run"))
+            # The plans are of an output root without a state: kept from the earlier record.
+            rec["run"] = dict(earlier[0]["run"], earlier=earlier[0]["run"].get("date", "an earlier scale run"))
+            rec["plan"], rec["plan_json"] = earlier[0]["plan"], earlier[0]["plan_json"]
         else:
             shutil.rmtree(f"out-{n}", ignore_errors=True)
-        rec["plan"] = timed([cj, "plan", job])
-        rec["plan_json"] = timed([cj, "plan", job, "--format", "json"])
+            rec["plan"] = timed([cj, "plan", job])
+            rec["plan_json"] = timed([cj, "plan", job, "--format", "json"])
         if only != "plan":
             if only != "noop":
                 rec["run"] = timed([cj, "run", job, "-q"])
@@ -371,7 +373,7 @@ def scale_table(recs):
                        f"{b[key]['rss_kib'] / a[key]['rss_kib']:.2f}x (target ≤ 1.2x).")
     for r in recs:
         if "earlier" in r.get("run", {}):
-            out.append(f"{r['n']:,} sources: `run` from the scale run of {r['run']['earlier']}; its plans and "
+            out.append(f"{r['n']:,} sources: plans and `run` from the scale run of {r['run']['earlier']}; the "
                        f"no-op re-run measured again over that run's outputs and state (`SCALE_NOOP`).")
     for r in recs:
         if r["n"] >= 1_000_000:

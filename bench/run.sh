@@ -17,8 +17,8 @@
 #   scale    plan, run and no-op re-run over N sources each (SCALE="10000 100000"), and plan only over
 #            SCALE_PLAN ("1000000"): hard links to eleven 640-px JPEGs of the corpus in folders of 1,000,
 #            a circle 96 px as PNG and as JPEG per photo (issue 14); time, peak RSS, state and manifest size;
-#            SCALE_NOOP ("" by default) re-measures the plans and the no-op over the outputs an earlier
-#            scale run of that size left, keeping its run (a no-op change without the ~20 min first run)
+#            SCALE_NOOP ("" by default) re-measures the no-op alone over the outputs an earlier scale
+#            run of that size left, keeping its plans and run (a no-op change without the first run)
 #   table    print the markdown tables (also written to $BENCH_WORK/results/TABLE.md)
 #   all      setup build corpus gen bench verify focus scale table
 #
