@@ -19,3 +19,9 @@ int cj_sync_filesystem(const char *path) {
   errno = saved;
   return rc;
 }
+
+int cj_open_folder(const char *path) { return open(path, O_PATH | O_DIRECTORY | O_CLOEXEC); }
+
+int cj_lstat_in(int folder, const char *name, struct stat *status) {
+  return fstatat(folder, name, status, AT_SYMLINK_NOFOLLOW);
+}

@@ -57,7 +57,7 @@ public final class RunFirstPass {
       touched.insert(window.job)
       return
     }
-    let known = state.window(of: plan, selected: window.selected)
+    let known = state.lightWindow(of: plan, selected: window.selected)
     for (index, _) in existing where !known.isOwn(plan.outputs[index].path) {
       let output = plan.outputs[index]
       found.append(OverwriteGuard.Conflict(output: output, source: plan.sources[output.sourceIndex].path))
@@ -69,7 +69,7 @@ public final class RunFirstPass {
       touched.insert(window.job)
       return
     }
-    let check = UpToDateCheck(plan: plan, state: known)
+    let check = UpToDateCheck(plan: plan, previous: [:], sources: known.sources)
     let verdicts = Self.concurrentFlatMap(groups) { outputs in [Self.isUpToDate(outputs, check: check, known: known)] }
     guard verdicts.allSatisfy({ $0 }) else {
       touched.insert(window.job)
@@ -81,10 +81,12 @@ public final class RunFirstPass {
   }
 
   /// Whether the outputs of one source (their files known to have the recorded size) have
-  /// their recorded keys, without hashing a file source again.
-  static func isUpToDate(_ outputs: [Int], check: UpToDateCheck, known: StateSnapshot) -> Bool {
+  /// their recorded keys, without hashing a file source again. (A file source without
+  /// recorded facts would be hashed: not up to date.)
+  static func isUpToDate(_ outputs: [Int], check: UpToDateCheck, known: LightState) -> Bool {
     let source = check.plan.sources[check.plan.outputs[outputs[0]].sourceIndex]
     guard source.error == nil, source.header != nil,
+      source.producedBy != nil || known.sources[source.absolutePath] != nil,
       let sourceState = try? check.sourceState(source, outputs: outputs, identityFromPlan: true),
       !sourceState.hashed || source.producedBy != nil
     else { return false }

@@ -11,16 +11,30 @@ public enum OutputKey {
     job: String, guide: Guide, place: PlaceSpec, outputScale: Double, geometry: PlacementResult, encode: EncodeSpec,
     metadata: MetadataPolicy, style: RenderStyle, path: String
   ) -> String {
-    let parts = PartJSON.self
-    return
-      ([
-        "path=\(path)", "guide=\(parts.guide(guide))", "place=\(parts.place(place))", "scale=\(outputScale)",
-        "size=\(geometry.outputSize.width)x\(geometry.outputSize.height)",
-        "transform=\(parts.transform(geometry.transform))",
-        parts.tail(encode: encode, metadata: metadata, style: style) {
-          tail(encode: encode, metadata: metadata, style: style)
-        },
-      ]).joined(separator: "\n")
+    let parts = PartJSON.parts(guide: guide, place: place, transform: geometry.transform) {
+      PartJSON.tail(encode: encode, metadata: metadata, style: style) {
+        tail(encode: encode, metadata: metadata, style: style)
+      }
+    }
+    // The lines joined by "\n", appended to one string (no array of lines).
+    var text = "path="
+    text.reserveCapacity(
+      path.utf8.count + parts.guide.utf8.count + parts.place.utf8.count + parts.transform.utf8.count
+        + parts.tail.utf8.count + 96)
+    text += path
+    text += "\nguide="
+    text += parts.guide
+    text += "\nplace="
+    text += parts.place
+    text += "\nscale="
+    text += "\(outputScale)"
+    text += "\nsize="
+    text += "\(geometry.outputSize.width)x\(geometry.outputSize.height)"
+    text += "\ntransform="
+    text += parts.transform
+    text += "\n"
+    text += parts.tail
+    return text
   }
 
   /// The recipe's lines from `encode=` on: the same for most outputs of a batch (memoised).
@@ -43,6 +57,12 @@ public enum OutputKey {
 
   /// The output's key: its recipe's identity and its source's content hash.
   public static func key(recipe: String, sourceHash: String, engine: String) -> String {
-    SHA256.hex(Array("cropjob \(CropKitVersion.string)\nlibvips \(engine)\n\(recipe)\nsource=\(sourceHash)".utf8))
+    // One string hashed in place (no copy of its bytes into an array).
+    var text = "cropjob \(CropKitVersion.string)\nlibvips \(engine)\n"
+    text.reserveCapacity(text.utf8.count + recipe.utf8.count + 8 + sourceHash.utf8.count)
+    text += recipe
+    text += "\nsource="
+    text += sourceHash
+    return text.withUTF8 { SHA256.hex($0) }
   }
 }

@@ -34,6 +34,20 @@ enum PartJSON {
     memo(TailKey(encode: encode, metadata: metadata, style: style), \.tails, make)
   }
 
+  /// `guide(_:)`, `place(_:)` and `transform(_:)` of one recipe looked up under one lock, and
+  /// the recipe's tail lines (`tail()`, memoised by the caller).
+  static func parts(guide: Guide, place: PlaceSpec, transform: Affine, tail: () -> String) -> (
+    guide: String, place: String, transform: String, tail: String
+  ) {
+    let placeKey = PlaceKey(place)
+    let transformKey = AffineKey(transform)
+    let known = tables.withLock { t in (t.guides[guide], t.places[placeKey], t.transforms[transformKey]) }
+    return (
+      known.0 ?? memo(guide, \.guides) { json(guide) }, known.1 ?? memo(placeKey, \.places) { json(place) },
+      known.2 ?? memo(transformKey, \.transforms) { json(transform) }, tail()
+    )
+  }
+
   /// `JSONEncoder` with sorted keys; empty when the value cannot be encoded (a NaN).
   static func json<T: Encodable>(_ value: T) -> String {
     let encoder = JSONEncoder()

@@ -11,7 +11,8 @@ import XCTest
 final class StateReaderTests: XCTestCase {
   func entry(_ path: String, sha: String = "ab", source: String = "s.jpg") -> Manifest.Entry {
     Manifest.Entry(
-      path: path, job: "j", key: "k-\(path)", bytes: 10, width: 4, height: 3, sha256: sha, format: "png", quality: 85,
+      path: path, job: "j", key: "k-\(path)-\(sha)", bytes: 10 + sha.count, width: 4, height: 3, sha256: sha,
+      format: "png", quality: 85,
       encodes: 1, source: Manifest.SourceRecord(path: source, sha256: "cd", bytes: 99, mtime: 1_700_000_000),
       geometry: Manifest.GeometryRecord(
         crop: Rect(x: 0, y: 0, width: 4, height: 3), scale: 1, angle: 0, centre: Point(x: 2, y: 1.5),
@@ -71,6 +72,14 @@ final class StateReaderTests: XCTestCase {
       XCTAssertEqual(part.claims, whole.claims.filter { outputs.contains($0) })
       for path in outputs { XCTAssertEqual(part.isOwn(path), whole.isOwn(path), path) }
       XCTAssertTrue(reader.recordsOutputs)
+      // The light rows: the same outputs with their keys and byte counts, sources, claims.
+      let light = try reader.light(outputs: outputs, sources: sources)
+      XCTAssertEqual(
+        light.outputs, part.outputs.mapValues { RecordedOutput(key: $0.key, bytes: $0.bytes) },
+        "\(String(describing: shard))")
+      XCTAssertEqual(light.sources, part.sources)
+      XCTAssertEqual(light.claims, part.claims)
+      for path in outputs { XCTAssertEqual(light.isOwn(path), whole.isOwn(path), path) }
       // One path at a time, the same.
       for path in outputs {
         XCTAssertEqual(try reader.snapshot(outputs: [path], sources: []).outputs[path], whole.outputs[path], path)
@@ -82,6 +91,9 @@ final class StateReaderTests: XCTestCase {
     // What the test is about: rows that differ between the files.
     let whole = try StateSnapshot.load(root: root.path)
     XCTAssertEqual(whole.outputs["shared.png"]?.sha256, "one")
+    XCTAssertEqual(
+      try StateReader.open(root: root.path).light(outputs: ["shared.png"], sources: []).outputs["shared.png"]?.key,
+      "k-shared.png-one")
     XCTAssertNil(whole.outputs["gone.png"])
     XCTAssertNil(whole.outputs["b.png"])
     XCTAssertEqual(whole.sources["/p/a.jpg"]?.sha256, "zero")
@@ -101,6 +113,7 @@ final class StateReaderTests: XCTestCase {
     XCTAssertEqual(walked, paths.sorted())
     let some = Array(paths.shuffled().prefix(StateReader.batch + 5))
     XCTAssertEqual(try reader.snapshot(outputs: some, sources: []).outputs.count, some.count)
+    XCTAssertEqual(try reader.light(outputs: some, sources: []).outputs.count, some.count)
   }
 
   func testARootWithoutStateFilesIsReadFromItsManifestsWhole() throws {
@@ -114,6 +127,7 @@ final class StateReaderTests: XCTestCase {
     let reader = try StateReader.open(root: root.path)
     XCTAssertTrue(reader.recordsOutputs)
     XCTAssertEqual(try reader.snapshot(outputs: ["b.png", "c.png"], sources: []).outputs.keys.sorted(), ["b.png"])
+    XCTAssertEqual(try reader.light(outputs: ["b.png", "c.png"], sources: []).outputs.keys.sorted(), ["b.png"])
   }
 
   func testADamagedFileIsFoundWhenOpened() throws {

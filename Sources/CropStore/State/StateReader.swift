@@ -24,8 +24,8 @@ public final class StateReader: @unchecked Sendable {
   /// over an output root without recorded outputs has nothing up to date.
   public let recordsOutputs: Bool
   /// The state held whole: JSON manifests only, or given.
-  private let whole: StateSnapshot?
-  private let lock = NSLock()
+  let whole: StateSnapshot?
+  let lock = NSLock()
   private var files: [String]
   private var writer: StateWriter?
   private var kept: StateError?
@@ -89,14 +89,12 @@ public final class StateReader: @unchecked Sendable {
     lock.lock()
     defer { lock.unlock() }
     if let whole { return Self.restrict(whole, outputs: outputs, sources: sources) }
-    var merge = Merge()
-    let outputs = Self.unique(outputs)
-    let sources = Self.unique(sources)
-    guard !outputs.isEmpty || !sources.isEmpty else { return StateSnapshot() }
-    try eachFile { (connection) throws(SQLiteConnection.Failure) in
-      try merge.lookUp(outputs: outputs, sources: sources, in: connection)
-    }
-    return merge.snapshot()
+    let merge = try lookUp(Merge.full, outputs: outputs, sources: sources)
+    var result = StateSnapshot()
+    result.outputs = merge.mergedOutputs()
+    result.sources = merge.sources
+    result.claims = merge.claims
+    return result
   }
 
   /// What the state records of the outputs among `selected` in `plan` and of their file
@@ -118,10 +116,13 @@ public final class StateReader: @unchecked Sendable {
     do {
       return try snapshot(outputs: outputs, sources: sources)
     } catch {
-      lock.withLock { if kept == nil { kept = error } }
+      keep(error)
       return StateSnapshot()
     }
   }
+
+  /// Keeps `error` if it is the first failure.
+  func keep(_ error: StateError) { lock.withLock { if kept == nil { kept = error } } }
 
   /// Every recorded output path of every file, file by file, each in path order, a batch at
   /// a time (a file is not held between batches). A path recorded in several files comes
@@ -148,6 +149,19 @@ public final class StateReader: @unchecked Sendable {
         after = last
       }
     }
+  }
+
+  /// `merge` of the rows of every readable file for `outputs` and `sources` (the caller
+  /// holds `lock`).
+  func lookUp<Row>(_ merge: Merge<Row>, outputs: [String], sources: [String]) throws(StateError) -> Merge<Row> {
+    var merge = merge
+    let outputs = Self.unique(outputs)
+    let sources = Self.unique(sources)
+    guard !outputs.isEmpty || !sources.isEmpty else { return merge }
+    try eachFile { (connection) throws(SQLiteConnection.Failure) in
+      try merge.lookUp(outputs: outputs, sources: sources, in: connection)
+    }
+    return merge
   }
 
   /// Runs `body` on every readable file, in order.
@@ -196,39 +210,50 @@ public final class StateReader: @unchecked Sendable {
 
   /// The rows of several files for some paths, merged as `StateSnapshot.load` merges whole
   /// files: the newest row per path (the later file on a tie), removals newer than it
-  /// applied, claims of any file.
-  struct Merge {
-    var state = StateSnapshot()
+  /// applied, claims of any file. `Row` is what is kept of an output row: its full entry
+  /// (`Merge.full`) or what the first pass of `run` needs (`Merge.light`).
+  struct Merge<Row> {
+    /// The `outputs` columns selected (`recorded_ns` last) and the row made of them.
+    let columns: [String]
+    let decode: (SQLiteConnection.Statement) -> Row
+    var outputs: [String: Row] = [:]
+    var sources: [String: SourceFacts] = [:]
+    var claims = Set<String>()
     var outputTimes: [String: Int64] = [:]
     var sourceTimes: [String: Int64] = [:]
     var removals: [String: Int64] = [:]
 
+    init(columns: [String], decode: @escaping (SQLiteConnection.Statement) -> Row) {
+      self.columns = columns
+      self.decode = decode
+    }
+
     /// Looks `outputs` and `sources` up in one file (its `main` schema).
-    mutating func lookUp(outputs: [String], sources: [String], in connection: SQLiteConnection)
+    mutating func lookUp(outputs paths: [String], sources: [String], in connection: SQLiteConnection)
       throws(SQLiteConnection.Failure)
     {
-      if !outputs.isEmpty {
-        let columns = StateRows.outputColumns.split(separator: ", ").map { "o." + $0 }.joined(separator: ", ")
+      if !paths.isEmpty {
+        let n = Int32(columns.count)
         let select = try connection.prepare(
           """
-          SELECT \(columns), j.value, r.recorded_ns, c.path IS NOT NULL
+          SELECT \(columns.map { "o." + $0 }.joined(separator: ", ")), j.value, r.recorded_ns, c.path IS NOT NULL
           FROM json_each(?) j LEFT JOIN outputs o ON o.path = j.value LEFT JOIN removed r ON r.path = j.value
             LEFT JOIN claims c ON c.path = j.value
           WHERE o.path IS NOT NULL OR r.path IS NOT NULL OR c.path IS NOT NULL
           """)
-        for start in stride(from: 0, to: outputs.count, by: StateReader.batch) {
-          select.bind([.text(StateReader.jsonArray(outputs[start..<min(outputs.count, start + StateReader.batch)]))])
+        for start in stride(from: 0, to: paths.count, by: StateReader.batch) {
+          select.bind([.text(StateReader.jsonArray(paths[start..<min(paths.count, start + StateReader.batch)]))])
           while try select.next() {
-            let path = select.text(26)
+            let path = select.text(n)
             if !select.isNull(0) {
-              let time = select.int(25)
+              let time = select.int(n - 1)
               if time >= outputTimes[path] ?? .min {
                 outputTimes[path] = time
-                state.outputs[path] = StateRows.entry(select)
+                outputs[path] = decode(select)
               }
             }
-            if !select.isNull(27) { removals[path] = max(removals[path] ?? .min, select.int(27)) }
-            if select.int(28) != 0 { state.claims.insert(path) }
+            if !select.isNull(n + 1) { removals[path] = max(removals[path] ?? .min, select.int(n + 1)) }
+            if select.int(n + 2) != 0 { claims.insert(path) }
           }
         }
       }
@@ -244,18 +269,18 @@ public final class StateReader: @unchecked Sendable {
             let time = select.int(12)
             if time >= sourceTimes[path] ?? .min {
               sourceTimes[path] = time
-              state.sources[path] = facts
+              self.sources[path] = facts
             }
           }
         }
       }
     }
 
-    /// The merged state, removals applied.
-    func snapshot() -> StateSnapshot {
-      var result = state
+    /// The merged outputs, removals applied.
+    func mergedOutputs() -> [String: Row] {
+      var result = outputs
       for (path, time) in removals where time > outputTimes[path] ?? .max {
-        result.outputs[path] = nil
+        result[path] = nil
       }
       return result
     }
