@@ -53,6 +53,12 @@ public enum PlanRenderer {
         done[window.job, default: 0] += upToDate(window).count
       }
     }
+    return text(stream, upToDateCounts: done)
+  }
+
+  /// The text summary of a `PlanStream` given, per job, how many of its outputs are up to
+  /// date (counted in the first pass: no second pass).
+  public static func text(_ stream: PlanStream, upToDateCounts done: [String: Int]) -> String {
     let jobs = stream.jobFile.jobs.map { job in
       let counts = stream.jobCounts[job.name] ?? (0, 0)
       return JobSummary(sources: counts.sources, outputs: counts.outputs, upToDate: done[job.name] ?? 0)

@@ -35,17 +35,33 @@ public enum OverwriteGuard {
   /// looked up in the state (a first run looks up none).
   public final class Collector {
     let state: StateReader
+    let countsUpToDate: Bool
     private var found: [Conflict] = []
+    /// Per job, how many of its selected outputs are up to date (`UpToDateCheck`), when
+    /// asked to count them: `plan` (text) needs no second pass for its counts.
+    public private(set) var upToDate: [String: Int] = [:]
 
-    public init(state: StateReader) { self.state = state }
+    /// `countingUpToDate`: also count each window's up-to-date outputs (one state lookup
+    /// serves both).
+    public init(state: StateReader, countingUpToDate: Bool = false) {
+      self.state = state
+      countsUpToDate = countingUpToDate
+    }
 
     public func inspect(_ window: PlanWindow) {
       let present = window.selected.filter { window.outputFile($0) != nil }
       guard !present.isEmpty else { return }
-      let known = state.window(outputs: present.map { window.plan.outputs[$0].path }, sources: [])
+      let known =
+        countsUpToDate
+        ? state.window(of: window.plan, selected: window.selected)
+        : state.window(outputs: present.map { window.plan.outputs[$0].path }, sources: [])
       for i in present where !known.isOwn(window.plan.outputs[i].path) {
         let output = window.plan.outputs[i]
         found.append(Conflict(output: output, source: window.plan.sources[output.sourceIndex].path))
+      }
+      if countsUpToDate {
+        let done = UpToDateCheck(plan: window.plan, state: known).upToDatePaths(window.selected).count
+        upToDate[window.job, default: 0] += done
       }
     }
 

@@ -60,7 +60,9 @@ struct PlanCommand: ParsableCommand {
       if let failure = state.failure { return stateFailure(failure) }
       return printPlan(plan, format: format, shard: shard, state: snapshot, overwrite: overwrite)
     }
-    let guarded = OverwriteGuard.Collector(state: state)
+    // The text's counts of up-to-date outputs are made in the first pass, with the guard's
+    // lookup: no second pass (the outputs' keys do not depend on the shrink-on-load it sets).
+    let guarded = OverwriteGuard.Collector(state: state, countingUpToDate: format == .text && state.recordsOutputs)
     let stream = planning.stream(file, state: state, shard: shard, inspect: guarded.inspect)
     if let failure = state.failure { return stateFailure(failure) }
     let upToDate = { (window: PlanWindow) in
@@ -71,7 +73,7 @@ struct PlanCommand: ParsableCommand {
       // Streamed: a plan of a million outputs is never held as one string.
       PlanRenderer.writeJSON(stream, upToDate: upToDate) { FileHandle.standardOutput.write(Data($0)) }
     } else {
-      Console.out(PlanRenderer.text(stream, upToDate: state.recordsOutputs ? upToDate : nil))
+      Console.out(PlanRenderer.text(stream, upToDateCounts: guarded.upToDate))
     }
     if let failure = state.failure { return stateFailure(failure) }
     let conflicts = guarded.conflicts.map(\.output)
