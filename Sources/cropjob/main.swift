@@ -125,9 +125,6 @@ enum CLI {
   }
 }
 
-// Before any other thread: the heap's thresholds fixed, so that each window's arrays are
-// returned when freed (docs/scale.md, "Peak memory").
-ProcessMemory.keepLargeBlocksOffTheHeap()
 // While there is one thread: libvips may then start on whichever thread first needs it, and a
 // run that decodes nothing never starts it.
 Vips.prepareLazyStart()
