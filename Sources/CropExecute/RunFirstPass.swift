@@ -2,7 +2,6 @@ import CropPlan
 import CropSpec
 import CropStore
 import CropSupport
-import Dispatch
 import Foundation
 
 /// What `run` learns of each window in the first pass of its `PlanStream` (pass `inspect` as
@@ -49,7 +48,7 @@ public final class RunFirstPass {
     guard !window.selected.isEmpty else { return }
     // The files of the window's outputs: in the way, or up to date.
     let groups = Dictionary(grouping: window.selected, by: { plan.outputs[$0].sourceIndex }).values.map { $0 }
-    let present = Self.concurrentFlatMap(groups) { outputs in
+    let present = ConcurrentMap.flatMap(groups) { outputs in
       outputs.map { (index: $0, identity: window.outputFile($0)) }
     }
     let existing = present.filter { $0.identity != nil }
@@ -70,7 +69,7 @@ public final class RunFirstPass {
       return
     }
     let check = UpToDateCheck(plan: plan, previous: [:], sources: known.sources)
-    let verdicts = Self.concurrentFlatMap(groups) { outputs in [Self.isUpToDate(outputs, check: check, known: known)] }
+    let verdicts = ConcurrentMap.flatMap(groups) { outputs in [Self.isUpToDate(outputs, check: check, known: known)] }
     guard verdicts.allSatisfy({ $0 }) else {
       touched.insert(window.job)
       return
@@ -93,19 +92,6 @@ public final class RunFirstPass {
     return outputs.allSatisfy { i in
       check.key(of: check.plan.outputs[i], source: sourceState.record) == known.outputs[check.plan.outputs[i].path]?.key
     }
-  }
-
-  /// `transform` of each item, on every core, joined in the items' order.
-  static func concurrentFlatMap<T: Sendable, R: Sendable>(_ items: [T], _ transform: @Sendable (T) -> [R]) -> [R] {
-    let chunks = min(items.count, 4 * max(1, ProcessInfo.processInfo.activeProcessorCount))
-    guard chunks > 1 else { return items.flatMap(transform) }
-    let results = LockedBox([[R]](repeating: [], count: chunks))
-    DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
-      let range = (items.count * chunk / chunks)..<(items.count * (chunk + 1) / chunks)
-      let value = items[range].flatMap(transform)
-      results.withLock { $0[chunk] = value }
-    }
-    return results.withLock { $0.flatMap { $0 } }
   }
 }
 

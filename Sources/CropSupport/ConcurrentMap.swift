@@ -11,6 +11,20 @@ package enum ConcurrentMap {
     }
     return results.withLock { $0.map { $0! } }
   }
+
+  /// `transform` of each item, on every core, joined in the items' order: the items in a few
+  /// chunks per core (one lock per chunk, not per item), for many small items.
+  package static func flatMap<T: Sendable, R: Sendable>(_ items: [T], _ transform: @Sendable (T) -> [R]) -> [R] {
+    let chunks = min(items.count, 4 * max(1, ProcessInfo.processInfo.activeProcessorCount))
+    guard chunks > 1 else { return items.flatMap(transform) }
+    let results = LockedBox([[R]](repeating: [], count: chunks))
+    DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+      let range = (items.count * chunk / chunks)..<(items.count * (chunk + 1) / chunks)
+      let value = items[range].flatMap(transform)
+      results.withLock { $0[chunk] = value }
+    }
+    return results.withLock { $0.flatMap { $0 } }
+  }
 }
 
 /// A value guarded by a lock, for the few places that share state across threads.

@@ -6,23 +6,8 @@ import XCTest
 /// windows of 3 sources, over outputs recorded in the main file and in shard files, they
 /// answer what one window answers — the same up-to-date outputs, stale outputs, manifest.
 final class WindowedStateTests: XCTestCase {
-  static let job = """
-    version: 1
-    output: out
-    jobs:
-      square:
-        sources: photos
-        guide: {shape: square, size: 48}
-        place: {fit: cover}
-        outputs:
-          - {path: "square/{stem}-{width}.jpg", widths: [24, 48]}
-      dot:
-        from: square
-        guide: {shape: circle, size: 16}
-        outputs:
-          - {path: "dot/{stem}.png"}
-
-    """
+  /// The job of `StreamedRunTests`: a `from:` job reads the first job's outputs.
+  static let job = StreamedRunTests.job
 
   static let samples = ["astronaut.jpg", "bridge.jpg", "cat.png", "forest-path.jpg"]
 
