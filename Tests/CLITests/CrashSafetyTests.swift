@@ -53,6 +53,7 @@ final class CrashSafetyTests: XCTestCase {
 
     var random = SeededRandom(seed: 20_261_130)
     var summary: [String] = []
+    var midRun = 0
     let trials = 24
     for trial in 0..<trials {
       let root = folder.appendingPathComponent("out-\(trial)").path
@@ -96,6 +97,9 @@ final class CrashSafetyTests: XCTestCase {
           try DecodedSource.decode(path: path, header: try SourceHeader.read(path: path), shrink: 1), sample)
       }
 
+      let outputsLeft = left.keys.filter { !PathText.lastComponent($0).hasPrefix("cropjob-manifest") }.count
+      if killed && outputsLeft < samples.count * 4 { midRun += 1 }
+
       // A re-run finishes the batch, skipping what was recorded, byte-identical throughout.
       let rerun = try TimedRunner.run(
         ["run", job, "--output", root, "--json", "--jobs", "2"], cwd: folder, timeout: 120)
@@ -112,6 +116,10 @@ final class CrashSafetyTests: XCTestCase {
       )
       try? FileManager.default.removeItem(atPath: root)
     }
-    print("CrashSafetyTests: reference run \(String(format: "%.2f", duration)) s\n" + summary.joined(separator: "\n"))
+    // The kills must land while the run works, not after it finished, in most trials.
+    XCTAssertGreaterThan(midRun, trials / 2, "only \(midRun) of \(trials) kills landed mid-run")
+    print(
+      "CrashSafetyTests: \(midRun) of \(trials) kills mid-run; reference run \(String(format: "%.2f", duration)) s\n"
+        + summary.joined(separator: "\n"))
   }
 }

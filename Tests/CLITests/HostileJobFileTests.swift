@@ -119,7 +119,8 @@ final class HostileJobFileTests: XCTestCase {
       Array("version: 1\noutput: ".utf8) + [0xED, 0xA0, 0x80] + [0x0A], ["UTF-8"], name: "surrogate.yaml")
   }
 
-  /// Crashers the job-file fuzzer found, kept as regression tests.
+  /// Crashers the job-file fuzzer found, kept as regression tests: each is an invalid job file,
+  /// refused with exit 1 and at least one located error naming the file.
   func testFuzzCrashersAreDiagnosed() throws {
     let fixtures = CLIRunner.repoRoot.appendingPathComponent("Tests/CropKitTests/Fixtures/fuzz/jobfile")
     let names = try FileManager.default.contentsOfDirectory(atPath: fixtures.path).filter { !$0.hasSuffix(".md") }
@@ -130,7 +131,11 @@ final class HostileJobFileTests: XCTestCase {
       let result = try TimedRunner.run(["validate", path], timeout: 20)
       XCTAssertFalse(result.timedOut, name)
       XCTAssertNotNil(result.exitCode, "\(name) crashed cropjob: \(result.combined)")
-      XCTAssertTrue([0, 1].contains(result.exitCode ?? -1), "\(name): \(result.combined)")
+      XCTAssertEqual(result.exitCode, 1, "\(name): \(result.combined)")
+      let located = result.combined.split(separator: "\n").contains {
+        $0.hasPrefix("\(path):") && $0.contains(": error: ")
+      }
+      XCTAssertTrue(located, "\(name): no located error in \(result.combined)")
     }
   }
 }

@@ -175,7 +175,7 @@ final class DecodeReliabilityTests: XCTestCase {
         XCTAssertTrue(message.contains(expected), "\(name): \(message)")
         XCTAssertTrue(message.contains("cropjob reads jpeg, png"), "\(name): \(message)")
       }
-      XCTAssertLessThan(Date().timeIntervalSince(started), 1)
+      XCTAssertLessThan(Date().timeIntervalSince(started), 15, "\(name): a hang guard, not a speed assertion")
     }
     // Real files of formats libvips could read through other loaders (ImageMagick, OpenJPEG).
     let afl = Corpora.root.appendingPathComponent("afl-testcases-images")

@@ -29,7 +29,7 @@ final class JobFileHostileInputTests: XCTestCase {
     try text.write(to: url, atomically: true, encoding: .utf8)
     let start = Date()
     let result = JobFileLoader.load(path: url.path)
-    XCTAssertLessThan(Date().timeIntervalSince(start), 1)
+    XCTAssertLessThan(Date().timeIntervalSince(start), 15, "a hang guard, not a speed assertion")
     XCTAssertEqual(
       result.diagnostics.map(\.description),
       ["\(url.path):0:0: error: the job file is \(text.utf8.count) bytes; the limit is 1048576 bytes"])
@@ -166,7 +166,7 @@ final class JobFileHostileInputTests: XCTestCase {
         atPath: url.deletingLastPathComponent().appendingPathComponent("error").path)
       if isError { XCTAssertTrue(result.diagnostics.hasErrors, url.path) }
     }
-    XCTAssertLessThan(slowest, 1)
+    XCTAssertLessThan(slowest, 15, "a hang guard, not a speed assertion")
     print(
       "yaml-test-suite through JobFileLoader: \(inputs.count) inputs, slowest \(slowest) s, \(yamlErrors) with file-level errors"
     )

@@ -7,25 +7,11 @@ import XCTest
 /// with an independent validator (Python's jsonschema) and against the reference.
 final class JobSchemaTests: XCTestCase {
   static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
-  static let checker = TestPaths.repoRoot.appendingPathComponent("scripts/jsonschema-check.py")
 
-  /// Runs Python's jsonschema over `files`; verdicts by path. Skips without python3-jsonschema.
+  /// Runs Python's jsonschema over `files`; verdicts by path. Skips without python3-jsonschema,
+  /// so callers check the decoder before asking.
   func schemaVerdicts(_ files: [String]) throws -> [String: (valid: Bool, errors: [String])] {
-    guard let python = TestPaths.python else { throw XCTSkip("no /usr/bin/python3") }
-    let schema = TestPaths.scratch().appendingPathComponent("job-file.schema.json")
-    try JobSchema.text.write(to: schema, atomically: true, encoding: .utf8)
-    let checked = try Subprocess.run(python, [Self.checker.path, schema.path] + files)
-    let (data, errors) = (checked.stdoutData, checked.stderr)
-    if checked.status == 3 { throw XCTSkip("python3-jsonschema or python3-yaml missing: \(errors)") }
-    XCTAssertEqual(checked.status, 0, "the schema is not a valid draft 2020-12 schema: \(errors)")
-    var verdicts: [String: (Bool, [String])] = [:]
-    for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
-      let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-      let messages = (object["errors"] as? [[String: Any]] ?? []).map { "\($0["path"] ?? ""): \($0["message"] ?? "")" }
-      verdicts[object["file"] as! String] = (object["valid"] as! Bool, messages)
-    }
-    XCTAssertEqual(verdicts.count, files.count)
-    return verdicts
+    try JobSchemaAgreementTests.schemaVerdicts(files)
   }
 
   static func yamlFiles(in folder: URL) throws -> [String] {
@@ -205,11 +191,12 @@ final class JobSchemaTests: XCTestCase {
     let files =
       try Self.yamlFiles(in: TestPaths.jobs) + Self.yamlFiles(in: Self.fixtures.appendingPathComponent("valid"))
     XCTAssertGreaterThanOrEqual(files.count, 3)
+    for file in files {
+      XCTAssertEqual(JobFileLoader.load(path: file).diagnostics.map(\.description), [], file)
+    }
     let verdicts = try schemaVerdicts(files)
     for file in files {
       XCTAssertEqual(verdicts[file]?.valid, true, "\(file): \(verdicts[file]?.errors ?? [])")
-      let result = JobFileLoader.load(path: file)
-      XCTAssertEqual(result.diagnostics.map(\.description), [], file)
     }
   }
 
@@ -219,8 +206,7 @@ final class JobSchemaTests: XCTestCase {
   func testInvalidFixturesDecoderAndSchemaAgree() throws {
     let files = try Self.yamlFiles(in: Self.fixtures.appendingPathComponent("invalid"))
     XCTAssertGreaterThanOrEqual(files.count, 30)
-    let verdicts = try schemaVerdicts(files)
-    var rejected = 0
+    var schemaRejects: [String: Bool] = [:]
     for file in files {
       let text = try String(contentsOfFile: file, encoding: .utf8)
       let lines = text.split(separator: "\n").map(String.init)
@@ -231,12 +217,15 @@ final class JobSchemaTests: XCTestCase {
       let result = JobFileLoader.load(path: file)
       XCTAssertNil(result.jobFile, file)
       XCTAssertEqual(result.diagnostics.map { String($0.description.dropFirst(file.count + 1)) }, expected, file)
-      let schemaRejects = schema.hasPrefix("# schema: rejects")
-      XCTAssertTrue(schemaRejects || schema.hasPrefix("# schema: accepts ("), "\(file): \(schema)")
-      XCTAssertEqual(verdicts[file]?.valid, !schemaRejects, "\(file): schema says \(verdicts[file]?.errors ?? [])")
-      if schemaRejects { rejected += 1 }
+      schemaRejects[file] = schema.hasPrefix("# schema: rejects")
+      XCTAssertTrue(schemaRejects[file]! || schema.hasPrefix("# schema: accepts ("), "\(file): \(schema)")
     }
+    let rejected = schemaRejects.values.filter { $0 }.count
     XCTAssertGreaterThanOrEqual(rejected, files.count * 2 / 3, "most mistakes should be visible to editors")
+    let verdicts = try schemaVerdicts(files)
+    for (file, rejects) in schemaRejects {
+      XCTAssertEqual(verdicts[file]?.valid, !rejects, "\(file): schema says \(verdicts[file]?.errors ?? [])")
+    }
   }
 
   /// For every integer and number field: the bounds are accepted and one step beyond them is
@@ -273,10 +262,12 @@ final class JobSchemaTests: XCTestCase {
       }
     }
     XCTAssertGreaterThanOrEqual(cases.count, 4 * 18)
-    let verdicts = try schemaVerdicts(cases.map(\.file))
     for c in cases {
       let result = JobFileLoader.load(path: c.file)
       XCTAssertEqual(!result.diagnostics.hasErrors, c.accepted, "decoder, \(c.what): \(result.diagnostics)")
+    }
+    let verdicts = try schemaVerdicts(cases.map(\.file))
+    for c in cases {
       XCTAssertEqual(verdicts[c.file]?.valid, c.accepted, "schema, \(c.what): \(verdicts[c.file]?.errors ?? [])")
     }
   }

@@ -375,7 +375,7 @@ final class YAMLTests: XCTestCase {
     let block = String(repeating: "- ", count: 100_000) + "x\n"
     let blockStart = Date()
     XCTAssertEqual(failure(block)?.mark, mark(1, 129))
-    XCTAssertLessThan(Date().timeIntervalSince(blockStart), 2)
+    XCTAssertLessThan(Date().timeIntervalSince(blockStart), 15, "a hang guard, not a speed assertion")
   }
 
   func testBillionLaughsIsRejected() throws {
@@ -388,7 +388,7 @@ final class YAMLTests: XCTestCase {
     }
     let start = Date()
     let error = try XCTUnwrap(failure(text))
-    XCTAssertLessThan(Date().timeIntervalSince(start), 2)
+    XCTAssertLessThan(Date().timeIntervalSince(start), 15, "a hang guard, not a speed assertion")
     XCTAssertTrue(error.message.contains("more than 100000 nodes"), error.message)
     XCTAssertEqual(error.mark, mark(6, 8), "the first alias of f pushes the count past the limit")
   }
@@ -442,6 +442,71 @@ final class YAMLTests: XCTestCase {
     "YJV2",  // `[-]`
   ]
 
+  /// Valid inputs that libyaml 0.2.5 refuses: its own known failures of the suite (tabs as
+  /// separation, flow keys on a later line, `:` adjacent in flow, directive forms, empty keys).
+  /// The job-file language's own restrictions (one document per file, scalar keys) are apart:
+  /// `jobFileRestrictions`.
+  private static let knownRefusedValid: Set<String> = [
+    "2JQS",  // did not find expected key
+    "2LFX",  // found unknown directive name
+    "2SXE",  // mapping values are not allowed in this context
+    "4ABK",  // found unexpected ':'
+    "4MUZ/00",  // did not find expected ',' or '}'
+    "4MUZ/01",  // did not find expected ',' or '}'
+    "4MUZ/02",  // did not find expected ',' or '}'
+    "58MP",  // did not find expected node content
+    "5MUD",  // did not find expected ',' or '}'
+    "5T43",  // did not find expected node content
+    "6BCT",  // tabs are not allowed for indentation; indent with spaces
+    "6CA3",  // tabs are not allowed for indentation; indent with spaces
+    "6LVF",  // found unknown directive name
+    "6M2F",  // did not find expected key
+    "7Z25",  // did not find expected <document start>
+    "8XYN",  // did not find expected alphabetic or numeric character
+    "96NN/00",  // tabs are not allowed for indentation; indent with spaces
+    "96NN/01",  // tabs are not allowed for indentation; indent with spaces
+    "9SA2",  // did not find expected ',' or '}'
+    "A2M4",  // tabs are not allowed for indentation; indent with spaces
+    "BEC7",  // found incompatible YAML document
+    "CFD4",  // did not find expected node content
+    "DBG4",  // did not find expected node content
+    "DK3J",  // did not find expected <document start>
+    "DK95/00",  // tabs are not allowed for indentation; indent with spaces
+    "DK95/03",  // tabs are not allowed for indentation; indent with spaces
+    "DK95/04",  // tabs are not allowed for indentation; indent with spaces
+    "FP8R",  // did not find expected <document start>
+    "FRK4",  // found unexpected ':'
+    "HM87/00",  // did not find expected node content
+    "HWV9",  // did not find expected node content
+    "K3WX",  // did not find expected ',' or '}'
+    "M7A3",  // did not find expected <document start>
+    "MUS6/05",  // found unknown directive name
+    "MUS6/06",  // found unknown directive name
+    "NHX8",  // did not find expected key
+    "NJ66",  // did not find expected ',' or '}'
+    "NKF9",  // did not find expected key
+    "Q5MG",  // tabs are not allowed for indentation; indent with spaces
+    "QT73",  // did not find expected node content
+    "R4YG",  // tabs are not allowed for indentation; indent with spaces
+    "S3PD",  // did not find expected key
+    "SM9W/01",  // did not find expected key
+    "UKK6/00",  // did not find expected key
+    "UT92",  // did not find expected ',' or '}'
+    "VJP3/01",  // did not find expected ',' or '}'
+    "W4TN",  // could not find expected directive name
+    "W5VH",  // did not find expected alphabetic or numeric character
+    "Y79Y/001",  // tabs are not allowed for indentation; indent with spaces
+    "Y79Y/010",  // tabs are not allowed for indentation; indent with spaces
+  ]
+
+  /// What the job-file reader refuses on purpose in valid YAML: a second document, and keys
+  /// that are not scalars. Every refused valid input has one of these messages or is listed in
+  /// `knownRefusedValid`.
+  private static let jobFileRestrictions = [
+    "found a second YAML document; expected exactly one document per file",
+    "mapping keys must be scalars",
+  ]
+
   private final class Outcome: @unchecked Sendable {
     private let lock = NSLock()
     private var stored: Result<YAMLNode?, YAMLError>?
@@ -487,8 +552,10 @@ final class YAMLTests: XCTestCase {
     XCTAssertGreaterThan(inputs.count, 300)
 
     var errorCases = 0
+    var validCases = 0
     var rejected = 0
     var accepted: Set<String> = []
+    var refusedValid: Set<String> = []
     for input in inputs {
       let folder = input.deletingLastPathComponent()
       let id = String(folder.path.dropFirst(data.path.count + 1))
@@ -504,7 +571,15 @@ final class YAMLTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(error.mark.column, 1, "\(id): \(error)")
         XCTAssertFalse(error.message.isEmpty, id)
       }
-      guard expectsError else { continue }
+      guard expectsError else {
+        validCases += 1
+        if case .failure(let error) = result,
+          !Self.jobFileRestrictions.contains(where: { error.message.hasPrefix($0) })
+        {
+          refusedValid.insert(id)
+        }
+        continue
+      }
       errorCases += 1
       switch result {
       case .failure: rejected += 1
@@ -512,8 +587,12 @@ final class YAMLTests: XCTestCase {
       }
     }
     XCTAssertEqual(accepted, Self.knownAcceptedInvalid, "invalid inputs that parsed")
+    XCTAssertEqual(refusedValid, Self.knownRefusedValid, "valid inputs that were refused")
     XCTAssertEqual(rejected + accepted.count, errorCases)
     XCTAssertGreaterThan(errorCases, 80)
-    print("yaml-test-suite: \(inputs.count) inputs, \(errorCases) invalid, \(rejected) rejected")
+    XCTAssertGreaterThan(validCases, 250)
+    print(
+      "yaml-test-suite: \(inputs.count) inputs, \(validCases) valid (\(refusedValid.count) refused by libyaml), "
+        + "\(errorCases) invalid (\(rejected) rejected)")
   }
 }
