@@ -91,6 +91,12 @@ final class CrashSafetyTests: XCTestCase {
       for (relative, _) in recorded {
         XCTAssertNotNil(left[relative], "trial \(trial): \(relative) recorded but absent")
       }
+      // The state database as sqlite3 reads it: what it records is on disk, byte for byte.
+      let database = root + "/.cropjob/state.sqlite3"
+      if FileManager.default.fileExists(atPath: database) {
+        let rows = try assertStateMatchesFiles(root: root, jobFolder: folder.path)
+        XCTAssertEqual(Set(rows.keys), Set(recorded.keys), "trial \(trial): state and manifest disagree")
+      }
       if let sample = left.keys.sorted().first(where: { !$0.hasPrefix("cropjob-manifest") }) {
         let path = (root as NSString).appendingPathComponent(sample)
         XCTAssertNoThrow(
@@ -108,6 +114,8 @@ final class CrashSafetyTests: XCTestCase {
       XCTAssertEqual(finished["upToDate"] as? Int, recorded.count, "trial \(trial): recorded outputs were redone")
       let after = try treeContents(root)
       XCTAssertEqual(Set(after.keys), Set(expected.keys), "trial \(trial)")
+      let finalRows = try assertStateMatchesFiles(root: root, jobFolder: folder.path)
+      XCTAssertEqual(finalRows.count, samples.count * 4, "trial \(trial): rows after the re-run")
       for (relative, bytes) in expected {
         XCTAssertEqual(after[relative], bytes, "trial \(trial): \(relative) differs from the uninterrupted run")
       }

@@ -53,6 +53,9 @@ final class StateCommandTests: XCTestCase {
     let again = try s.run(["run", "job.yaml", "--force", "--json"])
     XCTAssertEqual(again.status, 0, again.stderr)
     XCTAssertEqual(try s.run(["plan", "job.yaml"]).status, 0)
+    // The state, read by sqlite3: both outputs, each with the file's bytes and its source's hash.
+    let rows = try assertStateMatchesFiles(root: s.path("out"), jobFolder: s.folder.path)
+    XCTAssertEqual(rows.keys.sorted(), ["cat-x.jpg", "kite-x.jpg"])
   }
 
   func testPruneDeletesOnlyWhatCropjobWrote() throws {
@@ -67,6 +70,9 @@ final class StateCommandTests: XCTestCase {
     XCTAssertEqual(
       try FileManager.default.contentsOfDirectory(atPath: s.path("out")).filter { !$0.hasPrefix(".") }.sorted(),
       ["cat-y.jpg", "cropjob-manifest.json", "kite-y.jpg", "notes.jpg"])
+    // The pruned outputs left the state too (sqlite3 reads it).
+    let rows = try assertStateMatchesFiles(root: s.path("out"), jobFolder: s.folder.path)
+    XCTAssertEqual(rows.keys.sorted(), ["cat-y.jpg", "kite-y.jpg"])
   }
 
   func testADamagedStateStopsTheRunUntilRebuilt() throws {
@@ -89,6 +95,9 @@ final class StateCommandTests: XCTestCase {
     XCTAssertEqual(finished["upToDate"] as? Int, 2, rebuilt.stdout)
     XCTAssertEqual(finished["written"] as? Int, 0, rebuilt.stdout)
     XCTAssertEqual(try s.run(["plan", "job.yaml"]).status, 0)
+    // The rebuilt database, read by sqlite3, describes the files on disk.
+    let rows = try assertStateMatchesFiles(root: s.path("out"), jobFolder: s.folder.path)
+    XCTAssertEqual(rows.keys.sorted(), ["cat-x.jpg", "kite-x.jpg"])
   }
 
   func testAStateOfANewerCropjobIsRefusedNamingTheVersion() throws {
@@ -114,6 +123,9 @@ final class StateCommandTests: XCTestCase {
     XCTAssertEqual(merged.status, 0, merged.stderr)
     XCTAssertTrue(merged.stdout.contains("merged 3 shard state files"), merged.stdout)
     XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: s.path("out/.cropjob")), ["state.sqlite3"])
+    // The merged database, read by sqlite3, holds every shard's outputs with the files' hashes.
+    let rows = try assertStateMatchesFiles(root: s.path("out"), jobFolder: s.folder.path)
+    XCTAssertEqual(rows.keys.sorted(), ["cat-x.jpg", "kite-x.jpg"])
     XCTAssertEqual(try s.run(["manifest", "job.yaml", "--format", "jsonl"]).stdout, before.stdout)
     let rerun = try s.run(["run", "job.yaml", "--json"])
     XCTAssertEqual(CLIJob.events(rerun.stdout).last?["upToDate"] as? Int, 2, rerun.stdout)
