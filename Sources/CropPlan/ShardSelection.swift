@@ -19,7 +19,8 @@ public enum ShardSelection {
   /// Slurm job arrays ((SLURM_ARRAY_TASK_ID − SLURM_ARRAY_TASK_MIN) / SLURM_ARRAY_TASK_STEP
   /// of SLURM_ARRAY_TASK_COUNT, so `--array=10-13` and `--array=0-6:2` both give 0..<4),
   /// Kubernetes Indexed Jobs (JOB_COMPLETION_INDEX of `count`), AWS Batch array jobs
-  /// (AWS_BATCH_JOB_ARRAY_INDEX of `count`). `count` comes from `--shard-count`.
+  /// (AWS_BATCH_JOB_ARRAY_INDEX of `count`). `count` comes from `--shard-count`; a count
+  /// with none of these variables set is a problem, not a whole unsharded run.
   public static func fromEnvironment(_ env: [String: String], count: Int?) throws(Problem) -> Shard? {
     func int(_ key: String) throws(Problem) -> Int? {
       guard let text = env[key] else { return nil }
@@ -52,8 +53,18 @@ public enum ShardSelection {
         return try checked(index, count, key)
       }
     }
+    // A count with no index would run the whole batch on every worker, each exiting 0.
+    if let count {
+      throw Problem(
+        description:
+          "--shard-count \(count) needs a shard index, but none of \(indexVariables.joined(separator: ", ")) is set: pass --shard I/\(count), or run under the batch engine that sets one"
+      )
+    }
     return nil
   }
+
+  /// The environment variables that give a shard index, in the order they are read.
+  public static let indexVariables = ["SLURM_ARRAY_TASK_ID", "JOB_COMPLETION_INDEX", "AWS_BATCH_JOB_ARRAY_INDEX"]
 
   private static func checked(_ index: Int, _ count: Int, _ source: String) throws(Problem) -> Shard {
     guard count >= 1, index >= 0, index < count else {

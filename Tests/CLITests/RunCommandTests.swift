@@ -270,6 +270,18 @@ final class RunCommandTests: XCTestCase {
       environment: ["JOB_COMPLETION_INDEX": "1"])
     XCTAssertEqual(missing.status, 64, missing.stderr)
     XCTAssertTrue(missing.stderr.contains("--shard-count"), missing.stderr)
+    // The reverse, a count with no index, would run the whole batch on every worker: refused
+    // by `run` and `plan`, naming the variables read. Nothing is written.
+    for command in ["run", "plan"] {
+      let countOnly = try s.run(
+        [command, "jobs/thumbnails.yaml", "--output", s.path("count-only"), "--shard-count", "4"],
+        cwd: CLIRunner.repoRoot)
+      XCTAssertEqual(countOnly.status, 64, countOnly.stderr)
+      for name in ["--shard-count 4", "SLURM_ARRAY_TASK_ID", "JOB_COMPLETION_INDEX", "AWS_BATCH_JOB_ARRAY_INDEX"] {
+        XCTAssertTrue(countOnly.stderr.contains(name), "\(command): \(countOnly.stderr)")
+      }
+      XCTAssertFalse(FileManager.default.fileExists(atPath: s.path("count-only")), command)
+    }
     // The plan of a shard lists that shard's outputs only.
     var planned = 0
     for index in 0..<4 {

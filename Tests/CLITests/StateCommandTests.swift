@@ -131,4 +131,33 @@ final class StateCommandTests: XCTestCase {
     XCTAssertEqual(CLIJob.events(rerun.stdout).last?["upToDate"] as? Int, 2, rerun.stdout)
     XCTAssertEqual(try s.run(["state", "fold", "job.yaml"]).status, 64)
   }
+
+  /// Shard membership changed in 0.2.0: over a root that shards of the same count recorded
+  /// under the old assignment, a worker's outputs are in a sibling's file, which it does not
+  /// read. Simulated by swapping the two shard files: the run is refused with the way out
+  /// (`state merge`), and after the merge every shard finds its outputs up to date.
+  func testAfterAMembershipChangeStateMergeMakesEveryShardUpToDate() throws {
+    let s = try scratch()
+    defer { s.remove() }
+    for index in 0..<2 { XCTAssertEqual(try s.run(["run", "job.yaml", "-q", "--shard", "\(index)/2"]).status, 0) }
+    let folder = s.path("out/.cropjob")
+    let (a, b) = (folder + "/state.shard-0-of-2.sqlite3", folder + "/state.shard-1-of-2.sqlite3")
+    try FileManager.default.moveItem(atPath: a, toPath: folder + "/swap")
+    try FileManager.default.moveItem(atPath: b, toPath: a)
+    try FileManager.default.moveItem(atPath: folder + "/swap", toPath: b)
+    let refused = (0..<2).map { try? s.run(["run", "job.yaml", "-q", "--shard", "\($0)/2"]) }
+    XCTAssertTrue(refused.contains { $0?.status == 2 }, "\(refused.map { $0?.stderr ?? "" })")
+    for run in refused where run?.status == 2 {
+      XCTAssertTrue(run?.stderr.contains("run `cropjob state merge`") ?? false, run?.stderr ?? "")
+    }
+    XCTAssertEqual(try s.run(["state", "merge", "job.yaml"]).status, 0)
+    var upToDate = 0
+    for index in 0..<2 {
+      let run = try s.run(["run", "job.yaml", "--json", "--shard", "\(index)/2"])
+      XCTAssertEqual(run.status, 0, run.stderr)
+      XCTAssertEqual(CLIJob.events(run.stdout).last?["written"] as? Int, 0, run.stdout)
+      upToDate += CLIJob.events(run.stdout).last?["upToDate"] as? Int ?? 0
+    }
+    XCTAssertEqual(upToDate, 2)
+  }
 }

@@ -258,14 +258,14 @@ final class PlannerTests: XCTestCase {
   }
 
   func testShardIsStableAcrossProcesses() {
-    // FNV-1a, not Swift's per-process seeded hash: these values must never change, or
-    // workers of one batch built at different times would disagree.
+    // A fixed hash, not Swift's per-process seeded one: these values must not change within
+    // a version, or workers of one batch built at different times would disagree. The
+    // expected shards were computed by an independent Python implementation (FNV-1a 64,
+    // MurmurHash3's fmix64, (hash × n) >> 64).
     XCTAssertEqual((0..<4).filter { Shard(index: $0, count: 4).contains("../samples/kite.jpg") }.count, 1)
-    XCTAssertEqual(
-      ["a", "b", "photos/kite.jpg", "../samples/bridge.jpg"].map { p in
-        (0..<4).first { Shard(index: $0, count: 4).contains(p) }!
-      },
-      [0, 1, 3, 2])
+    let paths = ["a", "b", "photos/kite.jpg", "../samples/bridge.jpg"]
+    XCTAssertEqual(paths.map { p in (0..<4).first { Shard(index: $0, count: 4).contains(p) }! }, [2, 1, 2, 3])
+    XCTAssertEqual(paths.map { Shard.index(of: $0, count: 100) }, [51, 43, 58, 77])
   }
 
   func testShardSelectionFromTheCommandLineAndTheEnvironment() throws {
@@ -326,7 +326,14 @@ final class PlannerTests: XCTestCase {
     XCTAssertEqual(
       try ShardSelection.fromEnvironment(["AWS_BATCH_JOB_ARRAY_INDEX": "0"], count: 2), Shard(index: 0, count: 2))
     XCTAssertThrowsError(try ShardSelection.fromEnvironment(["AWS_BATCH_JOB_ARRAY_INDEX": "x"], count: 2))
-    XCTAssertNil(try ShardSelection.fromEnvironment(["HOME": "/root"], count: 4))
+    XCTAssertNil(try ShardSelection.fromEnvironment(["HOME": "/root"], count: nil))
+    // A count without an index is refused, naming every variable read.
+    XCTAssertThrowsError(try ShardSelection.fromEnvironment(["HOME": "/root"], count: 4)) { error in
+      let text = String(describing: error)
+      for name in ["--shard-count 4", "SLURM_ARRAY_TASK_ID", "JOB_COMPLETION_INDEX", "AWS_BATCH_JOB_ARRAY_INDEX"] {
+        XCTAssertTrue(text.contains(name), text)
+      }
+    }
   }
 
   // MARK: Renderers

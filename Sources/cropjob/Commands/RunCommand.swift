@@ -95,6 +95,13 @@ struct RunCommand: ParsableCommand {
     if !conflicts.isEmpty && !execution.overwrite {
       for conflict in conflicts { Console.err("cropjob: \(OverwriteGuard.message(conflict.output))") }
       Console.err("cropjob: nothing was written; --overwrite replaces these files")
+      if let shard = execution.shard, shard.count > 1 {
+        // Shard membership changed in 0.2.0: outputs recorded by the other shards of this
+        // count, which a worker does not read, may now be this shard's (docs/sharding.md).
+        Console.err(
+          "cropjob: if shards of an earlier cropjob wrote this root, run `cropjob state merge` on the job file once first"
+        )
+      }
       return ExitCode.invalidJob
     }
     let mode: ConsoleReporter.Mode = json ? .json : quiet ? .quiet : Console.stderrIsTerminal ? .bar : .lines
