@@ -43,7 +43,10 @@ final class ArgumentTableTests: XCTestCase {
       if option.isFlag {
         XCTAssertThrowsError(
           try CommandLineParser.parse(
-            positionals + ["\(option.long)=x"], into: Command(), table: Command.arguments, command: name))
+            positionals + ["\(option.long)=x"], into: Command(), table: Command.arguments, command: name)
+        ) { error in
+          XCTAssertEqual((error as? UsageError)?.message, "\(option.long) takes no value", "\(name)")
+        }
       }
     }
   }
@@ -82,7 +85,12 @@ final class ArgumentTableTests: XCTestCase {
       }
       XCTAssertNoThrow(try parse(range.lowerBound))
       XCTAssertNoThrow(try parse(range.upperBound))
-      XCTAssertThrowsError(try parse(range.lowerBound - 1))
+      XCTAssertThrowsError(try parse(range.lowerBound - 1)) { error in
+        XCTAssertEqual(
+          (error as? UsageError)?.message,
+          "\(long) expects an integer between \(range.lowerBound) and \(range.upperBound), got \"\(range.lowerBound - 1)\""
+        )
+      }
       XCTAssertThrowsError(try parse(range.upperBound + 1)) { error in
         XCTAssertEqual(
           (error as? UsageError)?.message,

@@ -237,7 +237,10 @@ final class DecodeReliabilityTests: XCTestCase {
     let kite = try SourceHeader.read(path: TestPaths.sample("kite.jpg"))
     let raster = try Raster.decode(path: TestPaths.sample("kite.jpg"))
     try Data(try raster.pngBytes()).write(to: URL(fileURLWithPath: png))
-    XCTAssertThrowsError(try DecodedSource.decode(path: png, header: kite, shrink: 1))
+    XCTAssertThrowsError(try DecodedSource.decode(path: png, header: kite, shrink: 1)) { error in
+      XCTAssertTrue("\(error)".contains("changed since it was planned"), "\(error)")
+      XCTAssertTrue("\(error)".contains(png), "\(error)")
+    }
   }
 
   // MARK: - The public corpora

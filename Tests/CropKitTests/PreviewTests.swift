@@ -436,7 +436,11 @@ final class PreviewTests: XCTestCase {
       """, in: folder)
     for inside in ["out", "out/preview", "out/../out/x"] {
       let options = ProofSheetOptions(directory: folder.appendingPathComponent(inside).path)
-      XCTAssertThrowsError(try ProofSheet.write(plan: plan, options: options), inside)
+      XCTAssertThrowsError(try ProofSheet.write(plan: plan, options: options), inside) { error in
+        XCTAssertTrue(
+          "\(error)".contains("is inside the job's output root") && "\(error)".contains("choose another with --out"),
+          "\(inside): \(error)")
+      }
     }
     XCTAssertNil(
       ProofSheet.directoryProblem(folder.appendingPathComponent("outside").path, outputRoot: plan.outputRoot))

@@ -63,15 +63,18 @@ final class StageSeamTests: XCTestCase {
     XCTAssertNotNil(result.jobFile, result.diagnostics.map(\.description).joined(separator: "\n"))
   }
 
+  struct Unknown: Error, CustomStringConvertible {
+    var path: String
+    var description: String { "KnownHeaders has no header for \(path)" }
+  }
+
   /// A header reader that knows each file's header in advance (no image is opened).
   struct KnownHeaders: SourceHeaderReading {
     var headers: [String: SourceHeader]
     var engineVersion: String { "known-headers 1" }
     func start() {}
     func header(path: String) throws -> SourceHeader {
-      guard let header = headers[(path as NSString).lastPathComponent] else {
-        throw CocoaError(.fileReadCorruptFile)
-      }
+      guard let header = headers[(path as NSString).lastPathComponent] else { throw Unknown(path: path) }
       return header
     }
   }
@@ -113,7 +116,10 @@ final class StageSeamTests: XCTestCase {
     XCTAssertEqual(wide.loadShrink, 4)
     let broken = try XCTUnwrap(plan.sources.first { $0.path.hasSuffix("broken.jpg") })
     XCTAssertNil(broken.header)
-    XCTAssertNotNil(broken.error)
+    // The reader's own error reaches the plan, naming the file.
+    let error = try XCTUnwrap(broken.error)
+    XCTAssertTrue("\(error)".contains("KnownHeaders has no header for"), "\(error)")
+    XCTAssertTrue("\(error)".contains("broken.jpg"), "\(error)")
     XCTAssertNil(byName["broken.png"])
   }
 }

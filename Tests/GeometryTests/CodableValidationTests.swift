@@ -56,29 +56,29 @@ final class CodableValidationTests: XCTestCase {
     XCTAssertEqual(
       Geometry.validate(
         source: Size(width: 0, height: 10), guide: .square(10), placement: Placement()
-      ).count, 1)
+      ).map { $0.contains("source size") }, [true])
     XCTAssertEqual(
       Geometry.validate(
         source: Size(width: 10, height: 10), guide: .square(0), placement: Placement()
-      ).count, 1)
+      ).map { $0.contains("guide size") }, [true])
     XCTAssertEqual(
       Geometry.validate(
         source: Size(width: 10, height: 10), guide: .square(10), placement: Placement(zoom: 0)
-      ).count, 1)
+      ).map { $0.contains("zoom 0.0 must be positive") }, [true])
     XCTAssertEqual(
       Geometry.validate(
         source: Size(width: 10, height: 10), guide: .square(10), placement: Placement(rotate: .nan)
-      ).count, 1)
+      ).map { $0.contains("rotate must be finite") }, [true])
     XCTAssertEqual(
       Geometry.validate(
         source: Size(width: 10, height: 10), guide: .square(10),
         placement: Placement(crop: CropRect(x: 0, y: 0, width: 0, height: 5))
-      ).count, 1)
+      ).map { $0.contains("crop size 0.0x5.0 must be positive") }, [true])
     XCTAssertEqual(
       Geometry.validate(
         source: Size(width: 10, height: 10), guide: .square(10), placement: Placement(),
         outputScale: -1
-      ).count, 1)
+      ).map { $0.contains("output scale -1.0 must be positive") }, [true])
     // A crop replaces zoom, so a zero zoom next to a crop is not a problem.
     XCTAssertEqual(
       Geometry.validate(
