@@ -8,11 +8,12 @@
 #   tests:  libvips-tools (vips CLI), python3-pil + python3-numpy (image oracle),
 #           python3-jsonschema + python3-yaml (schema checks), libimage-exiftool-perl (metadata checks),
 #           sqlite3 (state database tests), python3-opencv (independent face detection check),
-#           time (/usr/bin/time: peak memory of a run), graphviz (dot: the plan's DOT output parses)
+#           time (/usr/bin/time: peak memory of a run), graphviz (dot: the plan's DOT output parses),
+#           groff-base (the generated man page renders)
 set -euo pipefail
 packages=(libvips-dev libyaml-dev libsqlite3-dev libturbojpeg0-dev libjpeg-dev pkg-config libopencv-objdetect-dev opencv-data
   libvips-tools python3-pil python3-numpy python3-jsonschema python3-yaml libimage-exiftool-perl sqlite3 python3-opencv
-  time graphviz)
+  time graphviz groff-base)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

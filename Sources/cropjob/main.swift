@@ -16,7 +16,7 @@ enum CLI {
   static var commands: [any ParsableCommand.Type] {
     [
       RunCommand.self, PlanCommand.self, ValidateCommand.self, SchemaCommand.self, PreviewCommand.self,
-      ManifestCommand.self, StateCommand.self, FormatsCommand.self,
+      ManifestCommand.self, StateCommand.self, FormatsCommand.self, CompletionsCommand.self, ManCommand.self,
     ]
   }
 
