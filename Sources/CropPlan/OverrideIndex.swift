@@ -1,3 +1,4 @@
+import CropGeometry
 import CropSpec
 import CropSupport
 import Foundation
@@ -70,6 +71,32 @@ struct OverrideIndex {
   func place(_ place: PlaceSpec, job: String, source: PlannedSource) -> PlaceSpec {
     var result = place
     for index in indices(of: source) where applies(index, to: job) { result = result.applying(overrides[index]) }
+    return result
+  }
+
+  /// What the overrides of a source do for one job: its placement, or why it fails.
+  struct Applied {
+    var place: PlaceSpec
+    /// A crop table row with problems under `on_error: fail-row`: the source fails.
+    var failure: String?
+    /// Whether a row of the crop table applies (for `require_crop`).
+    var hasRow: Bool
+  }
+
+  /// `place` with every override of `source` for `job` applied in order, a crop table's
+  /// framed or relative crops made cropjob's crops for `header` (`settings`: the table's).
+  func apply(
+    _ place: PlaceSpec, job: String, source: PlannedSource, header: SourceHeader, settings: CropTableSettings
+  ) -> Applied {
+    var result = Applied(place: place, failure: nil, hasRow: false)
+    let photo = Size(width: Double(header.width), height: Double(header.height))
+    let folded = settings.foldedOrientation(isJPEG: header.format == .jpeg, orientation: header.orientation)
+    for index in indices(of: source) where applies(index, to: job) {
+      let override = overrides[index]
+      if index < overrides.table.count { result.hasRow = true }
+      if let failure = override.failure, result.failure == nil { result.failure = failure }
+      result.place = result.place.applying(override.resolved(photo: photo, folded: folded))
+    }
     return result
   }
 

@@ -8,6 +8,26 @@ extension PlanDraft {
   /// match no source of the jobs they apply to — a source no job reads, or one the job they
   /// name does not read — with their count and the first few. `unused`: their indices, found
   /// in one pass over what each job reads (`OverrideIndex.markUsed`): never overrides × sources.
+  /// Under the crop table's `on_unmatched_row: error`, its rows that match no source are an
+  /// error that stops the run instead, and the warning names the inline overrides only.
+  static func unusedOverridesIssues(file: JobFile, unused: [Int]) -> [PlanIssue] {
+    guard file.cropTableSettings.onUnmatchedRow == .error else {
+      return unusedOverridesWarning(file: file, unused: unused).map { [$0] } ?? []
+    }
+    let rows = unused.filter { $0 < file.cropTableRows }
+    var issues: [PlanIssue] = []
+    if var error = unusedOverridesWarning(file: file, unused: rows) {
+      error.severity = .error
+      error.blocksRun = true
+      error.message += " (on_unmatched_row: error)"
+      issues.append(error)
+    }
+    if let warning = unusedOverridesWarning(file: file, unused: unused.filter { $0 >= file.cropTableRows }) {
+      issues.append(warning)
+    }
+    return issues
+  }
+
   static func unusedOverridesWarning(file: JobFile, unused: [Int]) -> PlanIssue? {
     guard !unused.isEmpty else { return nil }
     let named = unused.prefix(Self.unusedOverridesNamed).map { index -> String in

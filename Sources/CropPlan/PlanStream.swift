@@ -160,11 +160,7 @@ public final class PlanStream {
     }
     inspecting?.finish()
     stream.decodeCount = colours.reduce(0) { $0 + $1.nonzeroBitCount }
-    if let warning = PlanDraft.unusedOverridesWarning(
-      file: file, unused: used.indices.filter { !used[$0] })
-    {
-      stream.issues.append(warning)
-    }
+    stream.issues += PlanDraft.unusedOverridesIssues(file: file, unused: used.indices.filter { !used[$0] })
     if checks.suspected {
       // Two outputs' paths hash alike: the checks again, exactly, naming the first writer.
       var exact = PathChecks(root: stream.outputRoot, exact: true, suspects: checks.suspects)

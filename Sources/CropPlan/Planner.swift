@@ -47,7 +47,20 @@ public struct Planner: Sendable {
         continue
       }
       guard let header = source.header else { continue }
-      let place = draft.overrides.place(job.place, job: job.name, source: source)
+      let settings = draft.file.cropTableSettings
+      let applied = draft.overrides.apply(
+        job.place, job: job.name, source: source, header: header, settings: settings)
+      if let failure = applied.failure {
+        draft.issue(.error, job: job.name, source: source.path, failure)
+        continue
+      }
+      if settings.requireCrop, case .sources = job.input, !applied.hasRow {
+        draft.issue(
+          .error, job: job.name, source: source.path,
+          "no row of the crop table \(draft.file.cropTable ?? "") for this photo (require_crop: true)")
+        continue
+      }
+      let place = applied.place
       for (entry, spec) in job.outputs.enumerated() {
         for (sizeIndex, outputScale) in Self.scales(spec.sizes, guide: job.guide).enumerated() {
           let result = plannedOutput(

@@ -22,10 +22,10 @@ extension JobSchema {
         "overrides", .list(.ref("override"), minItems: 0, unique: true),
         "Exact placements for single sources (e.g. saved from an interactive cropper); they win over the job's."),
       SchemaField(
-        "overrides_from", .string(pattern: cropTablePattern),
+        "overrides_from", .oneOf([.string(pattern: cropTablePattern), .ref("crop_table")]),
         "A crop table: a CSV (.csv) or JSON Lines (.jsonl) file of overrides, one row per source, with the columns "
           + "of crop_table_row; relative to the job file's folder. Its rows apply before overrides, so an inline "
-          + "override wins."),
+          + "override wins. The path alone, or a mapping with the path and how to read the table (crop_table)."),
     ],
     rules: [
       SchemaRule(

@@ -180,7 +180,7 @@ public enum JobSchema {
   public static func elsewhere(_ key: String, notIn known: [String]) -> String {
     let names = [
       "file": "the top level", "limits": "limits", "job": "a job", "guide": "guide", "place": "place",
-      "crop": "place.crop", "output": "an output", "encode": "encode",
+      "crop": "place.crop", "output": "an output", "encode": "encode", "crop_table": "overrides_from",
     ]
     let homes = objects.filter { $0.keys.contains(key) && $0.keys != known }.compactMap { names[$0.name] }
     guard !homes.isEmpty else { return "" }
@@ -189,6 +189,6 @@ public enum JobSchema {
 
   /// Every mapping, in the order the schema and the reference list them.
   public static let objects: [SchemaObject] = [
-    file, limits, defaults, job, guide, place, crop, output, encode, override,
+    file, limits, defaults, job, guide, place, crop, output, encode, override, cropTableSettings,
   ]
 }

@@ -19,6 +19,8 @@ public struct JobFile: Sendable {
   /// if the file has one; its rows are the first `cropTableRows` of `overrides`.
   public var cropTable: String? = nil
   public var cropTableRows = 0
+  /// How the crop table is read and what it demands (`overrides_from` as a mapping).
+  public var cropTableSettings = CropTableSettings()
 }
 
 /// Input limits checked from each source's header before any pixel is decoded.
@@ -193,4 +195,26 @@ public struct Override: Sendable {
   public var fields: Set<String>
   /// Where it is written: in the job file, or (for a crop table's row) the row's line, column 1.
   public var mark: SourceMark
+  /// A crop table's crop in a cropper's frame or in relative units: `place.crop` holds its
+  /// numbers as written until the planner makes it cropjob's crop from the photo's header
+  /// (`resolved(for:)`).
+  public var framedCrop: FramedCrop? = nil
+  /// A crop table row with problems under `on_error: fail-row`: its source fails with this
+  /// message (and the override sets nothing).
+  public var failure: String? = nil
+
+  /// This override with its framed crop made cropjob's crop for a photo `photo` pixels in size
+  /// after EXIF orientation, `folded` the orientation a cropper folded into it (1: none).
+  public func resolved(photo: Size, folded: Int) -> Override {
+    guard let framedCrop else { return self }
+    var o = self
+    let resolved = framedCrop.resolved(photo: photo, folded: folded)
+    o.place.crop = resolved.crop
+    if framedCrop.frame != .upright {
+      o.place.flipHorizontal = resolved.flipHorizontal
+      o.place.flipVertical = resolved.flipVertical
+    }
+    o.framedCrop = nil
+    return o
+  }
 }

@@ -25,6 +25,13 @@ package struct NodeReader {
     if reported.insert(diagnostic).inserted { diagnostics.append(diagnostic) }
   }
 
+  /// Makes the diagnostics from index `start` on warnings (a crop table's row under
+  /// `on_error: fail-row`); returns them.
+  mutating func demoteToWarnings(from start: Int) -> ArraySlice<Diagnostic> {
+    for i in start..<diagnostics.count { diagnostics[i].severity = .warning }
+    return diagnostics[start...]
+  }
+
   /// Adds diagnostics found by another reader (a crop table's), in their order.
   mutating func append(_ found: [Diagnostic]) {
     for diagnostic in found { add(diagnostic) }
@@ -72,7 +79,8 @@ package struct NodeReader {
     return digits > 0 && !overflow ? value : nil
   }
 
-  /// `[-+]?(.[0-9]+|[0-9]+(.[0-9]*)?)([eE][-+]?[0-9]+)?`: no hex, no `inf`, no `nan`.
+  /// `[-+]?(.[0-9]+|[0-9][0-9_]*(.[0-9]*)?)([eE][-+]?[0-9]+)?`: no hex, no `inf`, no `nan`;
+  /// the whole part's digits may be grouped with `_` as an integer's may (`1_000.5`).
   package static func numberValue(_ text: String) -> Double? {
     var text = text
     return text.withUTF8 { numberValue($0) }
@@ -106,7 +114,16 @@ package struct NodeReader {
         negative = byte == UInt8(ascii: "-")
         state = 1
       case 0, 1: if digit { state = 2 } else if dot { state = 3 } else { return nil }
-      case 2: if digit { state = 2 } else if dot { state = 4 } else if e { state = 5 } else { return nil }
+      case 2:
+        if digit || byte == UInt8(ascii: "_") {
+          state = 2
+        } else if dot {
+          state = 4
+        } else if e {
+          state = 5
+        } else {
+          return nil
+        }
       case 3: if digit { state = 4 } else { return nil }
       case 4: if digit { state = 4 } else if e { state = 5 } else { return nil }
       case 5: if sign { state = 6 } else if digit { state = 7 } else { return nil }
@@ -118,7 +135,8 @@ package struct NodeReader {
       let magnitude = Double(mantissa) / powersOfTen[fractionDigits]
       return negative ? -magnitude : magnitude
     }
-    guard let value = Double(String(decoding: bytes, as: UTF8.self)), value.isFinite else { return nil }
+    let text = String(decoding: bytes.lazy.filter { $0 != UInt8(ascii: "_") }, as: UTF8.self)
+    guard let value = Double(text), value.isFinite else { return nil }
     return value
   }
 

@@ -237,7 +237,8 @@ extension SpecDecoder {
         ok = false
         return 0
       }
-      guard let v = reader.double(n, join(field, key), JobSchema.crop[key].type) else {
+      let range = JobSchema.cropTableRange(key, units: tableSettings?.units ?? .pixels)
+      guard let v = reader.double(n, join(field, key), in: range) else {
         ok = false
         return 0
       }

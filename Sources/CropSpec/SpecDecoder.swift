@@ -22,6 +22,8 @@ package struct SpecDecoder {
   let tableLimits: CropTableLimits
   /// Which decoder reads the crop table's rows.
   package var tableDecoding = CropTableDecoding.fast
+  /// The settings of the crop table being read (nil outside one): the units of its crops.
+  var tableSettings: CropTableSettings? = nil
 
   package init(file: String, formats: FormatAvailability, tableLimits: CropTableLimits = CropTableLimits()) {
     reader = NodeReader(file: file)
@@ -52,6 +54,7 @@ package struct SpecDecoder {
   package static let encodeKeys = JobSchema.encode.keys
   package static let limitKeys = JobSchema.limits.keys
   package static let overrideKeys = JobSchema.override.keys
+  package static let cropTableKeys = JobSchema.cropTableSettings.keys
   /// Placeholders a path template may use.
   static let placeholders = JobSchema.placeholders.map(\.name)
   /// Place fields an exact `crop` replaces.
@@ -133,7 +136,7 @@ package struct SpecDecoder {
     }
     let base = PathText.deletingLastComponent(path)
     // The table's rows first, so that an inline override wins over a row.
-    var table: (file: String, rows: CropTableRows)? = nil
+    var table: (file: String, rows: CropTableRows, settings: CropTableSettings)? = nil
     if let node = top["overrides_from"] { table = cropTable(node, base: base.isEmpty ? "." : base) }
     var overrides: [Override] = []
     if let node = top["overrides"], let items = reader.list(node, "overrides", what: "a list of overrides") {
@@ -147,7 +150,8 @@ package struct SpecDecoder {
     return JobFile(
       path: path, baseDirectory: base.isEmpty ? "." : base, version: version, outputRoot: outputRoot, limits: limits,
       jobs: jobs, overrides: OverrideList(table: table?.rows ?? CropTableRows(), inline: overrides),
-      cropTable: table?.file, cropTableRows: table?.rows.count ?? 0)
+      cropTable: table?.file, cropTableRows: table?.rows.count ?? 0,
+      cropTableSettings: table?.settings ?? CropTableSettings())
   }
 
   /// ASCII letters, digits, `-` and `_` (names appear in output paths through `{job}`).

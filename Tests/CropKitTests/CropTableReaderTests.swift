@@ -164,7 +164,7 @@ final class CropTableReaderTests: XCTestCase {
       located(load("source,widht,zoom,zoom\n").0),
       [
         "1:8: error: expected one of the columns source, job, x, y, width, height, angle, zoom, focus_x, focus_y, "
-          + "offset_x, offset_y, rotate but received the unknown column \"widht\"; did you mean \"width\"?",
+          + "offset_x, offset_y, rotate, flip, scaleX, scaleY but received the unknown column \"widht\"; did you mean \"width\"?",
         "1:19: error: expected each column once but received \"zoom\" again",
       ])
     XCTAssertEqual(
@@ -174,7 +174,7 @@ final class CropTableReaderTests: XCTestCase {
       located(load("source,job\na.jpg,a\n").0),
       [
         "1:1: error: expected a column of the crop or of a place field (x, y, width, height, angle, zoom, focus_x, "
-          + "focus_y, offset_x, offset_y, rotate) but received only source, job"
+          + "focus_y, offset_x, offset_y, rotate, flip, scaleX, scaleY) but received only source, job"
       ])
     XCTAssertEqual(located(load("").0), ["1:1: error: expected a header row naming the columns but received none"])
   }
@@ -216,7 +216,7 @@ final class CropTableReaderTests: XCTestCase {
         "2:29: error: zoom: expected a number between 0.2 and 5 but received the string \"2\"",
         "3:12: error: source: expected a source path but received the number 5 (quote it: \"5\")",
         "3:26: error: expected one of the columns source, job, x, y, width, height, angle, zoom, focus_x, focus_y, "
-          + "offset_x, offset_y, rotate but received the unknown column \"zom\"; did you mean \"zoom\"?",
+          + "offset_x, offset_y, rotate, flip, scaleX, scaleY but received the unknown column \"zom\"; did you mean \"zoom\"?",
         "4:31: error: expected a key in double quotes but received \"}\"",
         "5:32: error: focus_x: expected a number between 0 and 1 but received a list",
         "5:48: error: focus_y: expected a number between 0 and 1 but received null",

@@ -68,7 +68,7 @@ final class JobSchemaTests: XCTestCase {
   static let probePaths = [
     "file": "", "limits": "limits", "defaults": "defaults", "job": "jobs.a", "guide": "jobs.a.guide",
     "place": "jobs.a.place", "crop": "jobs.a.place.crop", "output": "jobs.a.outputs[0]",
-    "encode": "jobs.a.outputs[0].encode", "override": "overrides[0]",
+    "encode": "jobs.a.outputs[0].encode", "override": "overrides[0]", "crop_table": "overrides_from",
   ]
 
   /// A valid job file, with one of each mapping (a crop only when `object` is crop), whose
@@ -95,7 +95,8 @@ final class JobSchemaTests: XCTestCase {
       [
         "version": "1", "output": "out", "limits": mapping("limits", [:]), "defaults": mapping("defaults", [:]),
         "jobs": "{a: \(job)}", "overrides": "[\(mapping("override", ["source": "a.jpg", "zoom": "1"]))]",
-      ]) + "\n"
+      ].merging(object == "crop_table" ? ["overrides_from": mapping("crop_table", ["path": "t.csv"])] : [:]) { $1 })
+      + "\n"
   }
 
   /// The keys an unknown-key diagnostic says are known ("expected one of the keys a, b but

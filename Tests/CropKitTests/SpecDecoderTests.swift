@@ -137,6 +137,13 @@ final class SpecDecoderTests: XCTestCase {
     XCTAssertEqual(file.cropTableRows, 1)
     XCTAssertEqual(file.overrides[0].source, "people/ann.jpg")
     XCTAssertEqual(file.overrides[0].place.crop, CropRect(x: 12, y: 34, width: 560, height: 560, angle: -3))
+    XCTAssertEqual(
+      file.overrides[0].framedCrop,
+      FramedCrop(
+        frame: .cropperjs, units: .pixels, x: 12, y: 34, width: 560, height: 560, rotate: -3, flipHorizontal: true))
+    XCTAssertEqual(file.overrides[0].fields, ["crop", "flip"])
+    XCTAssertEqual(file.cropTableSettings.onError, .failRow)
+    XCTAssertFalse(file.cropTableSettings.checkOrientation)
     XCTAssertEqual(file.overrides[1].job, "avatar")
     XCTAssertEqual(file.overrides[1].source, "people/ken.jpg")
     XCTAssertEqual(file.overrides[1].fields, ["crop"])

@@ -9,6 +9,8 @@ struct TableLayout: Sendable {
   let names = TableColumns.names
   let source: Int
   let job: Int
+  /// The mirror columns of croppers' frames (`flip`, `scaleX`, `scaleY`).
+  let frameColumns: [Int]
   /// The crop's columns, each with its key in `crop` (`x` is `crop.x`), and by key.
   let crop: [(column: Int, key: String)]
   let cropRect: (x: Int, y: Int, width: Int, height: Int, angle: Int)
@@ -45,11 +47,13 @@ struct TableLayout: Sendable {
     }
     source = index("source")
     job = index("job")
+    frameColumns = JobSchema.cropTableFrameColumns.map(index)
     crop = JobSchema.cropTableCropColumns.map { (index($0), $0) }
     cropRect = (index("x"), index("y"), index("width"), index("height"), index("angle"))
     pairs = JobSchema.cropTablePairs.map { (index($0.0), index($0.1), $0.2) }
     let paired = Set(pairs.flatMap { [$0.x, $0.y] })
-    let text = Set(JobSchema.cropTableTextColumns.map(index))
+    // Text columns, and the mirror columns of croppers' frames (read by the general decoder).
+    let text = Set((JobSchema.cropTableTextColumns + JobSchema.cropTableFrameColumns).map(index))
     let cropColumns = Set(crop.map(\.column))
     singles = names.indices.filter { !text.contains($0) && !cropColumns.contains($0) && !paired.contains($0) }
       .map { column in
@@ -60,7 +64,10 @@ struct TableLayout: Sendable {
     var cropSlots = 0
     var placeSlots = 0
     for column in names.indices where !text.contains(column) {
-      guard let range = JobSchema.cropTable[names[column]].type.numberRange else {
+      // A crop's columns in pixels (the fast decoder reads tables in pixels only).
+      let type =
+        cropColumns.contains(column) ? JobSchema.crop[names[column]].type : JobSchema.cropTable[names[column]].type
+      guard let range = type.numberRange else {
         preconditionFailure("crop table column \(names[column]) is no number")
       }
       if cropColumns.contains(column) {

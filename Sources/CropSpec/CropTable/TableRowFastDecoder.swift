@@ -41,6 +41,7 @@ struct TableRowFastDecoder {
       (cell.kind == .csv || cell.kind == .jsonString) && cell.end > cell.start
     }
     guard let source = cells[layout.source], isString(source) else { return nil }
+    for column in layout.frameColumns where cells[column] != nil { return nil }
     var job: UInt32 = 0
     if let cell = cells[layout.job] {
       guard isString(cell), let index = jobNames.firstIndex(where: { $0.elementsEqual(text(cell)) }) else {

@@ -1,3 +1,5 @@
+import CropGeometry
+
 /// The general decoder of a crop table's rows: a row becomes the YAML node of the inline
 /// override it stands for (`{source, job, crop: {x, y, width, height, angle}, zoom, focus:
 /// [focus_x, focus_y], offset: [offset_x, offset_y], rotate}`, each value located at its
@@ -28,18 +30,34 @@ struct TableRowShape {
       pairs.append(YAMLPair(key: YAMLNode(value: .scalar(key, .plain), mark: value.mark), value: value))
     }
     func node(_ cell: TableCell, text: Bool = false) -> YAMLNode { Self.node(cell, of: row, text: text) }
+    let settings = decoder.tableSettings ?? CropTableSettings()
+    let framed = settings.frame != .upright
+    var ok = true
     if let cell = cells[layout.source] { add("source", node(cell, text: true)) }
     if let cell = cells[layout.job] { add("job", node(cell, text: true)) }
-    let cropCells = layout.crop.compactMap { entry in cells[entry.column].map { (entry.key, $0) } }
+    ok = frameColumns(row, framed: framed, frame: settings.frame, with: &decoder) && ok
+    // In a cropper's frame `rotate` is the crop's own turn: its `angle`.
+    var cropCells = layout.crop.compactMap { entry in cells[entry.column].map { (entry.key, $0) } }
+    if framed {
+      cropCells = cropCells.filter { $0.0 != "angle" } + (cells[layout.column("rotate")].map { [("angle", $0)] } ?? [])
+      if cropCells.isEmpty {
+        decoder.reader.error(
+          SourceMark(line: line, column: 1), "x",
+          Diagnostic.expected(
+            "a crop (x, y, width, height) in frame \(settings.frame.rawValue)", received: "a row without one"))
+        ok = false
+      }
+    }
     if let first = cropCells.first {
       let entries = cropCells.map {
         YAMLPair(key: YAMLNode(value: .scalar($0.0, .plain), mark: $0.1.mark), value: node($0.1))
       }
       add("crop", YAMLNode(value: .mapping(entries), mark: first.1.mark))
     }
-    for (column, field) in layout.singles { if let cell = cells[column] { add(field, node(cell)) } }
-    var ok = true
-    for (x, y, place) in layout.pairs {
+    let (mirrorsOK, flip) = mirrors(row, with: &decoder)
+    if let flip { add("flip", flip) }
+    ok = mirrorsOK && ok
+    for (x, y, place) in framed ? [] : layout.pairs {
       switch (cells[x], cells[y]) {
       case (let cx?, let cy?):
         // A point's cells are numbers: a name there (`faces`, `centre`) is the number error
@@ -64,11 +82,72 @@ struct TableRowShape {
       case (nil, nil): break
       }
     }
+    if !framed {
+      for (column, field) in layout.singles { if let cell = cells[column] { add(field, node(cell)) } }
+    }
     let mark = SourceMark(line: line, column: 1)
     let node = YAMLNode(value: .mapping(pairs), mark: mark)
     var key = KeyRecorder()
-    let decoded = decoder.override(node, "", index: line, seen: &key)
+    var decoded = decoder.override(node, "", index: line, seen: &key)
+    if var o = decoded, let crop = o.place.crop, !settings.isPlain {
+      // Made cropjob's crop by the planner, from the photo's header.
+      o.framedCrop = FramedCrop(
+        frame: settings.frame, units: settings.units, x: crop.x, y: crop.y, width: crop.width, height: crop.height,
+        rotate: crop.angle, flipHorizontal: framed && o.place.flipHorizontal,
+        flipVertical: framed && o.place.flipVertical)
+      // A cropper's crop is the whole picture: its mirror replaces the job's.
+      if framed { o.fields.insert("flip") }
+      decoded = o
+    }
     return Decoded(override: ok ? decoded : nil, key: key.key, sourceMark: cells[layout.source]?.mark ?? mark)
+  }
+
+  /// Reports the columns the table's frame does not have: in a cropper's frame a row is a
+  /// crop (`x, y, width, height, rotate` and mirrors), in cropjob's `scaleX` and `scaleY`
+  /// (Cropper.js's) are not columns. False when there is one.
+  private func frameColumns(_ row: TableRowCells, framed: Bool, frame: CropFrame, with decoder: inout SpecDecoder)
+    -> Bool
+  {
+    let foreign = framed ? ["angle", "zoom", "focus_x", "focus_y", "offset_x", "offset_y"] : ["scaleX", "scaleY"]
+    var ok = true
+    for name in foreign {
+      guard let cell = row.cells[layout.column(name)] else { continue }
+      let what =
+        framed
+        ? "a column of a crop in frame \(frame.rawValue) (x, y, width, height, rotate, flip, scaleX, scaleY)"
+        : "a column of frame upright (scaleX and scaleY are Cropper.js's: frame cropperjs)"
+      decoder.reader.error(cell.mark, name, Diagnostic.expected(what, received: name))
+      ok = false
+    }
+    return ok
+  }
+
+  /// The `flip` node of a row's mirrors: its `flip` cell, or its `scaleX` and `scaleY`
+  /// (1, or -1 for a mirror) as the list of names they make; nil when none is set. Not ok
+  /// after reporting a problem.
+  private func mirrors(_ row: TableRowCells, with decoder: inout SpecDecoder) -> (ok: Bool, node: YAMLNode?) {
+    let scales = [("scaleX", "horizontal"), ("scaleY", "vertical")].compactMap { column, name in
+      row.cells[layout.column(column)].map { (column, name, $0) }
+    }
+    if let flip = row.cells[layout.column("flip")] {
+      guard let (column, _, cell) = scales.first else { return (true, Self.node(flip, of: row)) }
+      decoder.reader.error(
+        cell.mark, column, Diagnostic.expected("flip or scaleX and scaleY", received: "flip and \(column)"))
+      return (false, nil)
+    }
+    guard let first = scales.first else { return (true, nil) }
+    var names: [YAMLNode] = []
+    var ok = true
+    for (column, name, cell) in scales {
+      let node = Self.node(cell, of: row)
+      if let text = NodeReader.plainText(node), let value = NodeReader.numberValue(text), value == 1 || value == -1 {
+        if value == -1 { names.append(YAMLNode(value: .scalar(name, .plain), mark: cell.mark)) }
+      } else {
+        decoder.reader.expected(node, column, "1 or -1 (Cropper.js's \(column); -1 mirrors the image)")
+        ok = false
+      }
+    }
+    return (ok, ok ? YAMLNode(value: .sequence(names), mark: first.2.mark) : nil)
   }
 
   /// The YAML node a cell stands for. A CSV cell is a plain scalar, read as the number, the
