@@ -8,10 +8,6 @@ let package = Package(
   products: [
     .library(name: "CropKit", targets: ["CropKit"]),
     .executable(name: "cropjob", targets: ["cropjob"]),
-    // The face detector (OpenCV), a shared library that `focus: faces` opens on first use
-    // (CFaceDetect): libCropjobFaces.so, written beside cropjob. Not linked into anything, so
-    // that no other command pays for loading OpenCV.
-    .library(name: "CropjobFaces", type: .dynamic, targets: ["CFaceDetectOpenCV"]),
   ],
   targets: [
     // System libraries, found through pkg-config (Debian: libvips-dev, libyaml-dev, libsqlite3-dev,
@@ -29,19 +25,10 @@ let package = Package(
     .systemLibrary(
       name: "CTurboJPEG", path: "Sources/CTurboJPEG", pkgConfig: "libturbojpeg",
       providers: [.apt(["libturbojpeg0-dev"])]),
-    // OpenCV's cascade face detector behind a C interface: a small loader that opens the
-    // CropjobFaces library (below) with dlopen on first use, so that OpenCV is not linked.
+    // The face detector (libfacedetection's YuNet CNN) behind a C interface: a small loader that
+    // opens the prebuilt library scripts/install-deps.sh installs (from a PyPI wheel) with dlopen
+    // on first use, so that nothing else loads it or its OpenMP runtime.
     .target(name: "CFaceDetect", path: "Sources/CFaceDetect", linkerSettings: [.linkedLibrary("dl")]),
-    // The detector itself, built only as the CropjobFaces product (Debian:
-    // libopencv-objdetect-dev, which ships no pkg-config file): headers through the `opencv4`
-    // link to /usr/include/opencv4 and cj_faces.h from CFaceDetect, only the three libraries it
-    // needs.
-    .target(
-      name: "CFaceDetectOpenCV", path: "Sources/CFaceDetectOpenCV", exclude: ["opencv4"],
-      cxxSettings: [.headerSearchPath("opencv4"), .headerSearchPath("../CFaceDetect/include")],
-      linkerSettings: [
-        .linkedLibrary("opencv_objdetect"), .linkedLibrary("opencv_imgproc"), .linkedLibrary("opencv_core"),
-      ]),
     // Fixed-arity C wrappers over libvips' variadic API (Swift cannot call C variadics).
     // gmodule: cj_init opens libvips' heif module itself (the others are not loaded); jpeg:
     // libjpeg (Debian libjpeg-dev, which libvips-dev depends on) for JPEG outputs written
@@ -62,8 +49,8 @@ let package = Package(
     // Source expansion, headers through a reader it is given, geometry, names, keys, shards.
     .target(
       name: "CropPlan", dependencies: ["CropSpec", "CropGeometry", "CropSupport"], path: "Sources/CropPlan"),
-    // The only Swift target that sees libvips, libjpeg-turbo and OpenCV: decode, render, smart
-    // focus, faces, encode.
+    // The only Swift target that sees libvips, libjpeg-turbo and the face detector: decode,
+    // render, smart focus, faces, encode.
     .target(
       name: "CropImaging",
       dependencies: [

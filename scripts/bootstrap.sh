@@ -7,8 +7,8 @@ cd "$(dirname "$0")/.."
 
 ./scripts/install-deps.sh
 
-# Every product: cropjob, and beside it libCropjobFaces.so, the face detector (OpenCV) that
-# cropjob opens only for jobs with `focus: faces`. Copy both when installing cropjob elsewhere.
+# cropjob opens the face detector (libfacedetection, installed by install-deps.sh under
+# /usr/local/lib/cropjob) only for jobs with `focus: faces`.
 swift build -c release
 bin=$(swift build -c release --show-bin-path)/cropjob
 "$bin" --version
@@ -16,4 +16,4 @@ bin=$(swift build -c release --show-bin-path)/cropjob
 "$bin" run jobs/thumbnails.yaml
 echo
 echo "Outputs are in out/: e.g. out/avatars/astronaut@2x.png. The manifest is out/avatars/cropjob-manifest.json."
-echo "The binary is $bin (with the face detector's library beside it: $(dirname "$bin")/libCropjobFaces.so)"
+echo "The binary is $bin"

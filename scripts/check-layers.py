@@ -26,8 +26,6 @@ ALLOWED = {
     "CVipsShim": {"CVips"},
     "CSystem": set(),
     "CFaceDetect": set(),
-    # Built only as the CropjobFaces library, which CFaceDetect opens with dlopen: nothing links it.
-    "CFaceDetectOpenCV": set(),
     "CropGeometry": set(),
     "CropSupport": {"CSystem"},
     "CropSpec": {"CropGeometry", "CropSupport", "CYAML"},
@@ -52,7 +50,6 @@ ALLOWED = {
 C_OWNERS = {
     "CVipsShim": ["Sources/CropImaging"],
     "CFaceDetect": ["Sources/CropImaging"],
-    "CFaceDetectOpenCV": [],
     "CVips": [],
     "CTurboJPEG": ["Sources/CropImaging"],
     "CYAML": ["Sources/CropSpec/YAML"],

@@ -2,17 +2,20 @@
 # Installs the Debian packages cropjob builds and tests with, when they are missing.
 #   build:  libvips-dev (pkg-config vips), libyaml-dev (pkg-config yaml-0.1), libsqlite3-dev (pkg-config
 #           sqlite3), libturbojpeg0-dev (pkg-config libturbojpeg), libjpeg-dev (jpeglib.h, -ljpeg: JPEG
-#           headers and outputs through libjpeg directly; libvips-dev depends on it too), pkg-config,
-#           libopencv-objdetect-dev (face detector; no pkg-config file)
-#   run:    opencv-data (the face cascades, for `focus: faces`)
+#           headers and outputs through libjpeg directly; libvips-dev depends on it too), pkg-config
+#   run:    libfacedetection (YuNet), for `focus: faces`: no Debian package has it, so the prebuilt
+#           library from the PyPI wheel yuface 2023.5.1 (pinned by version and sha256, fetched with
+#           python3-pip) is unpacked into /usr/local/lib/cropjob/yuface-2023.5.1 (the wheel's own
+#           layout: the library finds its OpenMP runtime beside it). Licence: BSD-3-Clause,
+#           LICENSES/libfacedetection.txt. cropjob opens it with dlopen (Sources/CFaceDetect).
 #   tests:  libvips-tools (vips CLI), python3-pil + python3-numpy (image oracle),
 #           python3-jsonschema + python3-yaml (schema checks), libimage-exiftool-perl (metadata checks),
-#           sqlite3 (state database tests), python3-opencv (independent face detection check),
-#           time (/usr/bin/time: peak memory of a run), graphviz (dot: the plan's DOT output parses),
-#           groff-base (the generated man page renders)
+#           sqlite3 (state database tests), time (/usr/bin/time: peak memory of a run), graphviz (dot:
+#           the plan's DOT output parses), groff-base (the generated man page renders); the wheel's
+#           Python module (yuface) is the face tests' independent caller of the same library
 set -euo pipefail
-packages=(libvips-dev libyaml-dev libsqlite3-dev libturbojpeg0-dev libjpeg-dev pkg-config libopencv-objdetect-dev opencv-data
-  libvips-tools python3-pil python3-numpy python3-jsonschema python3-yaml libimage-exiftool-perl sqlite3 python3-opencv
+packages=(libvips-dev libyaml-dev libsqlite3-dev libturbojpeg0-dev libjpeg-dev pkg-config python3-pip
+  libvips-tools python3-pil python3-numpy python3-jsonschema python3-yaml libimage-exiftool-perl sqlite3
   time graphviz groff-base)
 missing=()
 for p in "${packages[@]}"; do
@@ -24,4 +27,22 @@ if [ ${#missing[@]} -gt 0 ]; then
   [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
   "${sudo_cmd[@]}" apt-get update -qq
   DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+# libfacedetection from the PyPI wheel, pinned: fetched once, checked, unpacked; nothing is
+# fetched at run time.
+face_wheel=yuface-2023.5.1-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64.whl
+face_sha256=fd03270a672da75b89809a2c999d5728ef19c6e701408a4d0bc9c00480c864a0
+face_folder=/usr/local/lib/cropjob/yuface-2023.5.1
+if [ "$(uname -m)" = x86_64 ] && [ ! -f "$face_folder/yuface/libfacedetection.so" ]; then
+  echo "Installing libfacedetection (PyPI yuface 2023.5.1) into $face_folder"
+  sudo_cmd=()
+  [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+  wheel_dir="$(mktemp -d)"
+  trap 'rm -rf "$wheel_dir"' EXIT
+  /usr/bin/python3 -m pip download -q --no-deps --only-binary=:all: --python-version 3.11 \
+    --platform manylinux2014_x86_64 --dest "$wheel_dir" yuface==2023.5.1
+  echo "$face_sha256  $wheel_dir/$face_wheel" | sha256sum -c --quiet
+  "${sudo_cmd[@]}" mkdir -p "$face_folder"
+  "${sudo_cmd[@]}" /usr/bin/python3 -m zipfile -e "$wheel_dir/$face_wheel" "$face_folder"
 fi

@@ -1,109 +1,87 @@
-// cj_faces.h's functions: the face detector's library (libCropjobFaces.so, which links OpenCV)
-// opened with dlopen on first use, and each call passed on to it.
-#define _GNU_SOURCE  // dladdr1, RTLD_DL_LINKMAP
+// cj_faces.h's functions: libfacedetection (YuNet) opened with dlopen on first use, after a
+// check that this CPU can run it, and each detection passed on to it.
+#define _GNU_SOURCE  // RTLD_DEFAULT
 #include "cj_faces.h"
 
 #include <dlfcn.h>
 #include <limits.h>
-#include <link.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
+
+// libfacedetection's C++ entry point, `int *facedetect_cnn(unsigned char *result_buffer,
+// unsigned char *bgr, int width, int height, int step)`, by its mangled name: it returns
+// result_buffer, whose first int is the number of faces, followed by 16 shorts per face (score
+// 0…100, x, y, width, height, five landmarks as x, y, one unused).
+typedef int *(*cj_facedetect_fn)(unsigned char *result, unsigned char *bgr, int width, int height, int step);
+typedef void (*cj_omp_threads_fn)(int);
+#define CJ_FACEDETECT_SYMBOL "_Z14facedetect_cnnPhS_iii"
+#define CJ_RESULT_BYTES 0x9000
+#define CJ_SHORTS_PER_FACE 16
 
 static pthread_once_t cj_faces_once = PTHREAD_ONCE_INIT;
-static cj_faces_check_fn cj_check;
-static cj_faces_detect_fn cj_detect;
-static cj_faces_version_fn cj_version;
+static cj_facedetect_fn cj_detect;
+static cj_omp_threads_fn cj_omp_threads;
+static char cj_path[PATH_MAX];
 static char cj_problem[2 * PATH_MAX];
 
 static void cj_copy(char *error, size_t size, const char *message) {
   if (error && size > 0) snprintf(error, size, "%s", message);
 }
 
-// The folder of the program or shared library that contains this code, resolved: the main
-// program's through /proc/self/exe (dladdr gives its argv[0], which may be a bare name found on
-// PATH), a library's through its path. Empty when it cannot be found.
-static void cj_own_folder(char *folder, size_t size) {
-  folder[0] = '\0';
-  Dl_info info;
-  struct link_map *map = NULL;
-  if (!dladdr1((void *)cj_faces_load, &info, (void **)&map, RTLD_DL_LINKMAP)) return;
-  char resolved[PATH_MAX];
-  if (map && map->l_name && map->l_name[0] != '\0') {
-    if (!realpath(map->l_name, resolved)) return;
-  } else {
-    ssize_t n = readlink("/proc/self/exe", resolved, sizeof resolved - 1);
-    if (n <= 0) return;
-    resolved[n] = '\0';
-  }
-  char *slash = strrchr(resolved, '/');
-  if (!slash) return;
-  *slash = '\0';
-  snprintf(folder, size, "%s", resolved);
-}
-
-// Why dlopen failed, with what to install when it is OpenCV that is missing.
-static void cj_explain(const char *path, const char *reason) {
-  const char *hint = strstr(reason, "libopencv") ? " (install the Debian package libopencv-objdetect-dev)" : "";
-  snprintf(cj_problem, sizeof cj_problem, "cannot load the face detector's library %s: %s%s", path, reason, hint);
-}
-
-static void *cj_symbol(void *handle, const char *path, const char *name) {
-  void *symbol = dlsym(handle, name);
-  if (!symbol) {
-    snprintf(cj_problem, sizeof cj_problem,
-             "the face detector's library %s has no %s (it is not cropjob's %s, or is from another build)", path,
-             name, CJ_FACES_LIBRARY);
-  }
-  return symbol;
+int cj_faces_cpu_check(int avx2, int fma, char *error, size_t error_size) {
+  if (avx2 && fma) return 1;
+  const char *missing = !avx2 && !fma ? "AVX2 and FMA" : !avx2 ? "AVX2" : "FMA";
+  char message[512];
+  snprintf(message, sizeof message,
+           "this CPU has no %s, which the face detector's library (libfacedetection, built for AVX2 and FMA) "
+           "needs: use focus: attention (or regions) on this machine",
+           missing);
+  cj_copy(error, error_size, message);
+  return 0;
 }
 
 static void cj_load_once(void) {
+  __builtin_cpu_init();
+  if (!cj_faces_cpu_check(__builtin_cpu_supports("avx2"), __builtin_cpu_supports("fma"), cj_problem,
+                          sizeof cj_problem))
+    return;
   const char *chosen = getenv("CROPJOB_FACES_LIBRARY");
-  char beside[PATH_MAX + sizeof CJ_FACES_LIBRARY + 1] = "";
-  char folder[PATH_MAX];
-  cj_own_folder(folder, sizeof folder);
-  if (folder[0]) snprintf(beside, sizeof beside, "%s/%s", folder, CJ_FACES_LIBRARY);
-  const char *path = CJ_FACES_LIBRARY;  // by default, the dynamic linker's search path
-  int searched = 0;
-  if (chosen && chosen[0]) {
-    path = chosen;
-  } else if (beside[0] && access(beside, F_OK) == 0) {
-    path = beside;
-  } else {
-    searched = 1;
-  }
-  void *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  snprintf(cj_path, sizeof cj_path, "%s", chosen && chosen[0] ? chosen : CJ_FACES_LIBRARY);
+  void *handle = dlopen(cj_path, RTLD_NOW | RTLD_LOCAL);
   if (!handle) {
     const char *reason = dlerror();
-    if (searched) {
-      snprintf(cj_problem, sizeof cj_problem,
-               "cannot load the face detector's library %s: it is not beside %s, nor on the library path "
-               "(`swift build` writes it beside cropjob; or set CROPJOB_FACES_LIBRARY to its path)",
-               CJ_FACES_LIBRARY, folder[0] ? folder : "the program");
-    } else {
-      cj_explain(path, reason ? reason : "unknown error");
-    }
-    return;
-  }
-  cj_faces_abi_fn abi = (cj_faces_abi_fn)cj_symbol(handle, path, "cj_faces_library_abi");
-  if (!abi) return;
-  if (abi() != CJ_FACES_ABI) {
     snprintf(cj_problem, sizeof cj_problem,
-             "the face detector's library %s is from another build of cropjob (interface %d, expected %d): "
-             "rebuild it with `swift build`",
-             path, abi(), CJ_FACES_ABI);
+             "cannot load the face detector's library %s: %s (scripts/install-deps.sh installs it from the PyPI "
+             "wheel yuface 2023.5.1)",
+             cj_path, reason ? reason : "unknown error");
     return;
   }
-  cj_faces_check_fn check = (cj_faces_check_fn)cj_symbol(handle, path, "cj_faces_library_check");
-  cj_faces_detect_fn detect = (cj_faces_detect_fn)cj_symbol(handle, path, "cj_faces_library_detect");
-  cj_faces_version_fn version = (cj_faces_version_fn)cj_symbol(handle, path, "cj_faces_library_version");
-  if (!check || !detect || !version) return;
-  cj_check = check;
+  cj_facedetect_fn detect = (cj_facedetect_fn)dlsym(handle, CJ_FACEDETECT_SYMBOL);
+  // The OpenMP runtime the library's calls bind to: the dynamic linker looks in the global
+  // scope first (libvips may have loaded the system's libgomp already), then in the library's
+  // own dependencies (the wheel's libgomp); this lookup follows the same order.
+  cj_omp_threads_fn threads = (cj_omp_threads_fn)dlsym(RTLD_DEFAULT, "omp_set_num_threads");
+  if (!threads) threads = (cj_omp_threads_fn)dlsym(handle, "omp_set_num_threads");
+  if (!detect || !threads) {
+    snprintf(cj_problem, sizeof cj_problem, "the face detector's library %s has no %s (it is not libfacedetection)",
+             cj_path, !detect ? "facedetect_cnn" : "omp_set_num_threads");
+    return;
+  }
+  // The library sets its weights up on the first call behind an unguarded flag: that call is
+  // made here, under the once-guard, on a blank image.
+  threads(1);
+  unsigned char *result = malloc(CJ_RESULT_BYTES);
+  unsigned char blank[32 * 32 * 3] = {0};
+  if (!result) {
+    snprintf(cj_problem, sizeof cj_problem, "out of memory loading the face detector");
+    return;
+  }
+  detect(result, blank, 32, 32, 32 * 3);
+  free(result);
+  cj_omp_threads = threads;
   cj_detect = detect;
-  cj_version = version;
 }
 
 int cj_faces_load(char *error, size_t error_size) {
@@ -113,16 +91,53 @@ int cj_faces_load(char *error, size_t error_size) {
   return 0;
 }
 
-int cj_faces_check(const char *path, char *error, size_t error_size) {
-  if (!cj_faces_load(error, error_size)) return 0;
-  return cj_check(path, error, error_size);
+const char *cj_faces_library_path(void) { return cj_faces_load(NULL, 0) ? cj_path : NULL; }
+
+static int cj_face_order(const void *a, const void *b) {
+  const cj_face *p = a, *q = b;
+  if (p->y != q->y) return p->y < q->y ? -1 : 1;
+  if (p->x != q->x) return p->x < q->x ? -1 : 1;
+  if (p->width != q->width) return p->width < q->width ? -1 : 1;
+  if (p->score != q->score) return p->score > q->score ? -1 : 1;
+  return 0;
 }
 
 int cj_faces_detect(
-    const unsigned char *grey, int width, int height, int stride, const char *frontal, const char *profile,
-    int min_size, cj_face *faces, int capacity, char *error, size_t error_size) {
+    const unsigned char *bgr, int width, int height, int stride, int min_score, cj_face *faces, int capacity,
+    char *error, size_t error_size) {
   if (!cj_faces_load(error, error_size)) return -1;
-  return cj_detect(grey, width, height, stride, frontal, profile, min_size, faces, capacity, error, error_size);
+  if (width <= 0 || height <= 0 || stride < 3 * width) {
+    cj_copy(error, error_size, "the face detector was given an empty image");
+    return -1;
+  }
+  unsigned char *buffer = malloc(CJ_RESULT_BYTES);
+  if (!buffer) {
+    cj_copy(error, error_size, "out of memory in the face detector");
+    return -1;
+  }
+  // OpenMP's thread count is per calling thread: one, as cropjob runs one detection per worker.
+  cj_omp_threads(1);
+  int *result = cj_detect(buffer, (unsigned char *)bgr, width, height, stride);
+  int count = result ? result[0] : 0;
+  int max = (CJ_RESULT_BYTES - (int)sizeof(int)) / (CJ_SHORTS_PER_FACE * (int)sizeof(short));
+  if (count > max) count = max;
+  cj_face *all = calloc(count > 0 ? (size_t)count : 1, sizeof(cj_face));
+  if (!all) {
+    free(buffer);
+    cj_copy(error, error_size, "out of memory in the face detector");
+    return -1;
+  }
+  int kept = 0;
+  for (int i = 0; i < count; i++) {
+    const short *p = (const short *)(result + 1) + CJ_SHORTS_PER_FACE * i;
+    if (p[0] < min_score || p[3] <= 0 || p[4] <= 0) continue;
+    cj_face face = {.x = p[1], .y = p[2], .width = p[3], .height = p[4], .score = p[0]};
+    for (int k = 0; k < 10; k++) face.landmarks[k] = p[5 + k];
+    all[kept++] = face;
+  }
+  free(buffer);
+  qsort(all, (size_t)kept, sizeof(cj_face), cj_face_order);
+  for (int i = 0; i < kept && i < capacity; i++) faces[i] = all[i];
+  free(all);
+  return kept;
 }
-
-const char *cj_faces_opencv_version(void) { return cj_faces_load(NULL, 0) ? cj_version() : NULL; }

@@ -24,12 +24,16 @@ public struct FocusBox: Sendable, Hashable, Codable {
   /// The detector's confidence (larger is surer; its scale is the detector's), or 1 for a
   /// stored region.
   public var score: Double
+  /// The detector's five landmarks (oriented source pixels): the eye on the image's left, the
+  /// other eye, the nose tip, the mouth's left and right corners; nil for a stored region.
+  public var landmarks: [Point]?
 
   /// Creates a box.
-  public init(rect: Rect, origin: Origin, score: Double) {
+  public init(rect: Rect, origin: Origin, score: Double, landmarks: [Point]? = nil) {
     self.rect = rect
     self.origin = origin
     self.score = score
+    self.landmarks = landmarks
   }
 
   /// The box grown by `padding` × its width on the left and on the right, and × its height

@@ -44,7 +44,7 @@ extension OutputFormat {
 
 extension FormatAvailability {
   /// The formats this machine's libvips can write, probed (once per process) when asked, and
-  /// whether its face detector's cascade is there (`FaceDetector.problem`).
+  /// whether its face detector can run here (`FaceDetector.problem`).
   public static let libvips = FormatAvailability(
     probe: { OutputFormat.available }, faceDetectorProblem: { FaceDetector.problem() })
 }

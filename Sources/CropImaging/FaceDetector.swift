@@ -4,67 +4,37 @@ import CropGeometry
 import CropSpec
 import Foundation
 
-/// `focus: faces`: OpenCV's Haar cascades for frontal and profile faces (Debian's
-/// `opencv-data`), run on a small greyscale copy of the decoded photo.
+/// `focus: faces`: libfacedetection's YuNet CNN (BSD-3-Clause; the prebuilt library of the PyPI
+/// wheel yuface 2023.5.1, which scripts/install-deps.sh installs), run on a small BGR copy of the
+/// decoded photo (docs/job-file.md, "The face detector").
 public enum FaceDetector {
-  /// The frontal cascade: `haarcascade_frontalface_alt2.xml` (fewer false positives than
-  /// `_default` at the same recall on cropjob's samples).
-  public static let cascadeName = "haarcascade_frontalface_alt2.xml"
-  /// The Debian package that installs it.
-  public static let package = "opencv-data"
-  /// Where the cascade is looked for: `$CROPJOB_CASCADES` when set, else Debian's folder.
-  public static var cascadeFolder: String {
-    ProcessInfo.processInfo.environment["CROPJOB_CASCADES"] ?? "/usr/share/opencv4/haarcascades"
-  }
-  /// The cascade's path.
-  public static var cascadePath: String { (cascadeFolder as NSString).appendingPathComponent(cascadeName) }
-  /// The profile cascade: it finds faces turned to one side, and on the mirror image those
-  /// turned to the other; its boxes count where they overlap no box kept before them. It runs
-  /// with a coarser scale step (1.2, not 1.1) and 5 neighbours, not 4 (`cj_faces.cpp`).
-  public static let profileName = "haarcascade_profileface.xml"
-  /// The profile cascade's path.
-  public static var profilePath: String { (cascadeFolder as NSString).appendingPathComponent(profileName) }
+  /// The detector's name, as box origins record it (`detector yunet ...`).
+  public static let name = "yunet libfacedetection 0.0.3 (yuface 2023.5.1)"
   /// Detection runs on a copy whose long side is at most this many pixels.
   public static let detectionSide = 512
-  /// Smallest face found, in pixels of that copy (the cascade's own window is 20 × 20).
-  public static let minimumFace = 20
+  /// Boxes the detector scores below this (0…100) are not faces: on Tests/Corpora/faces, 70
+  /// kept every face the detector finds there but one stray box (docs/job-file.md).
+  public static let minimumScore = 70
 
-  /// OpenCV's version, as its library reports it; "unavailable" when the face detector's
-  /// library cannot be loaded (`libraryProblem`).
-  public static var openCVVersion: String {
-    guard let version = cj_faces_opencv_version() else { return "unavailable" }
-    return String(cString: version)
-  }
-
-  /// Why the face detector's library (`libCropjobFaces.so`, which links OpenCV) cannot be
-  /// loaded, naming what is missing; nil once it is loaded. It is opened on first use, so
-  /// that only jobs that ask for faces load OpenCV; this call loads it.
-  public static var libraryProblem: String? {
+  /// Why the face detector cannot run on this machine (a CPU without AVX2 or FMA, or the
+  /// library missing), naming what is missing; nil once it is loaded. It is opened on first
+  /// use, so that only jobs that ask for faces load it; this call loads it.
+  public static func problem() -> String? {
     var message = [CChar](repeating: 0, count: 2048)
     return cj_faces_load(&message, message.count) != 0 ? nil : text(message)
   }
 
-  /// What `cropjob --version` prints: OpenCV's version and the cascade files (loading the
-  /// detector's library), or why faces are unavailable.
-  public static var versionLine: String {
-    if let problem = libraryProblem { return "unavailable: \(problem)" }
-    return "opencv \(openCVVersion) (\(cascadeName), \(profileName))"
+  /// Why a CPU with (or without) AVX2 and FMA cannot run the detector; nil when it can.
+  public static func cpuProblem(avx2: Bool, fma: Bool) -> String? {
+    var message = [CChar](repeating: 0, count: 512)
+    return cj_faces_cpu_check(avx2 ? 1 : 0, fma ? 1 : 0, &message, message.count) != 0 ? nil : text(message)
   }
 
-  /// Why faces cannot be detected on this machine (the detector's library cannot be loaded,
-  /// or a cascade is missing or unreadable), naming what to install; nil when they can.
-  public static func problem() -> String? {
-    if let problem = libraryProblem { return problem }
-    for path in [cascadePath, profilePath] {
-      guard FileManager.default.isReadableFile(atPath: path) else {
-        return "the face detector's cascade \(path) is missing (install the Debian package \(package))"
-      }
-      var message = [CChar](repeating: 0, count: 512)
-      guard cj_faces_check(path, &message, message.count) != 0 else {
-        return "\(text(message)) (reinstall the Debian package \(package))"
-      }
-    }
-    return nil
+  /// What `cropjob --version` prints: the detector and its library (loading it), or why faces
+  /// are unavailable.
+  public static var versionLine: String {
+    if let problem = problem() { return "unavailable: \(problem)" }
+    return "\(name), \(String(cString: cj_faces_library_path()))"
   }
 
   /// A C string written into `buffer`.
@@ -72,17 +42,17 @@ public enum FaceDetector {
     String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
   }
 
-  /// The faces in `source`, in oriented full-resolution source pixels, sorted top to bottom
-  /// then left to right; the score is how many raw detections were merged into each, the
-  /// origin names the cascade that found it.
+  /// The faces in `source` scored at least `minimumScore`, in oriented full-resolution source
+  /// pixels, sorted top to bottom then left to right, with the detector's score (0…100) and
+  /// its five landmarks.
   public static func faces(in source: DecodedSource) throws(ImagingError) -> [FocusBox] {
-    let grey = try GreyCopy(source, longSide: detectionSide)
-    var found = [cj_face](repeating: cj_face(), count: 64)
+    let copy = try BGRCopy(source, longSide: detectionSide)
+    var found = [cj_face](repeating: cj_face(), count: 256)
     var message = [CChar](repeating: 0, count: 512)
-    let count = grey.pixels.withUnsafeBufferPointer { pixels in
+    let count = copy.pixels.withUnsafeBufferPointer { pixels in
       cj_faces_detect(
-        pixels.baseAddress, Int32(grey.width), Int32(grey.height), Int32(grey.width), cascadePath, profilePath,
-        Int32(minimumFace), &found, Int32(found.count), &message, message.count)
+        pixels.baseAddress, Int32(copy.width), Int32(copy.height), Int32(copy.width * 3), Int32(minimumScore),
+        &found, Int32(found.count), &message, message.count)
     }
     guard count >= 0 else {
       throw ImagingError(operation: "faces", path: source.path, message: text(message))
@@ -90,18 +60,25 @@ public enum FaceDetector {
     // Copy pixels → decoded pixels → oriented source pixels.
     let toSource =
       source.toDecoded.inverted()!
-      * Affine.scale(x: Double(source.width) / Double(grey.width), y: Double(source.height) / Double(grey.height))
-    return found.prefix(Int(min(count, Int32(found.count)))).map { face in
+      * Affine.scale(x: Double(source.width) / Double(copy.width), y: Double(source.height) / Double(copy.height))
+    let photo = Rect(x: 0, y: 0, width: Double(source.header.width), height: Double(source.header.height))
+    return found.prefix(Int(min(count, Int32(found.count)))).compactMap { face in
       let box = toSource.boundingBox(of: Rect(x: face.x, y: face.y, width: face.width, height: face.height))
-      let cascade = Int(face.pose) == CJ_FACE_PROFILE ? profileName : cascadeName
-      return FocusBox(rect: box, origin: .detector("opencv \(openCVVersion) \(cascade)"), score: face.score)
+      // The detector may report a box reaching past the photo's edge: what lies on it.
+      guard let clipped = box.intersection(photo) else { return nil }
+      let l = face.landmarks
+      let marks = [(l.0, l.1), (l.2, l.3), (l.4, l.5), (l.6, l.7), (l.8, l.9)].map {
+        toSource.apply(Point(x: $0.0, y: $0.1))
+      }
+      return FocusBox(rect: clipped, origin: .detector(name), score: face.score, landmarks: marks)
     }
   }
 }
 
-/// An 8-bit greyscale copy of a decoded source, shrunk so that its long side is at most
-/// `longSide` (box filter), luma weights 0.299, 0.587, 0.114 as OpenCV's `COLOR_RGB2GRAY`.
-struct GreyCopy {
+/// An 8-bit BGR copy of a decoded source (the detector's input), shrunk so that its long side
+/// is at most `longSide` (box filter); grey sources are repeated in the three channels, alpha
+/// is ignored.
+struct BGRCopy {
   var width: Int
   var height: Int
   var pixels: [UInt8]
@@ -115,17 +92,16 @@ struct GreyCopy {
     let colour = bands >= 3
     width = w
     height = h
-    pixels = [UInt8](unsafeUninitializedCapacity: w * h) { buffer, initialised in
+    pixels = [UInt8](unsafeUninitializedCapacity: w * h * 3) { buffer, initialised in
       raster.pixels.withUnsafeBufferPointer { p in
         for i in 0..<(w * h) {
           let o = i * bands
-          let y =
-            colour
-            ? 0.299 * Double(p[o]) + 0.587 * Double(p[o + 1]) + 0.114 * Double(p[o + 2]) : Double(p[o])
-          buffer[i] = UInt8(min(255, max(0, y.rounded())))
+          buffer[3 * i] = colour ? p[o + 2] : p[o]
+          buffer[3 * i + 1] = colour ? p[o + 1] : p[o]
+          buffer[3 * i + 2] = p[o]
         }
       }
-      initialised = w * h
+      initialised = w * h * 3
     }
   }
 }

@@ -51,7 +51,7 @@ public struct FocusSearch: Sendable, Hashable, Codable {
 public enum BoxFinder: String, Sendable, Hashable, Codable, CaseIterable {
   /// Regions stored in the photo's metadata (XMP MWG, Microsoft Photo), filtered by `regions`.
   case regions
-  /// Faces found by the face detector (OpenCV's cascades).
+  /// Faces found by the face detector (libfacedetection's YuNet CNN).
   case faces
 }
 

@@ -2,7 +2,8 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// `focus: faces` end to end: a missing cascade is a validation error naming the package, and
+/// `focus: faces` end to end: a detector that cannot be loaded is a validation error naming it,
+/// a damaged photo fails alone, and
 /// the outputs and what the manifest records are the same for any `--jobs`.
 final class FacesCommandTests: XCTestCase {
   static let job = """
@@ -17,37 +18,42 @@ final class FacesCommandTests: XCTestCase {
 
     """
 
-  func testMissingCascadeIsAValidationErrorNamingThePackage() throws {
+  func testALibraryThatIsNotTheDetectorIsAValidationError() throws {
     let job = CLIJob()
     defer { job.remove() }
     try job.copySamples(["astronaut.jpg"])
     try job.write(Self.job)
-    let missing = job.path("no-cascades")
+    // A real shared library, but not libfacedetection: it has no facedetect_cnn.
+    let other = "/usr/lib/x86_64-linux-gnu/libz.so.1"
     for command in [["validate", "job.yaml"], ["run", "job.yaml"]] {
-      let result = try job.run(command, environment: ["CROPJOB_CASCADES": missing])
+      let result = try job.run(command, environment: ["CROPJOB_FACES_LIBRARY": other])
       XCTAssertNotEqual(result.status, 0, command.joined(separator: " "))
       let text = result.stdout + result.stderr
       XCTAssertTrue(
         text.contains(
-          "job.yaml:7:20: error: jobs.avatar.place.focus: expected a face detector for focus: faces but received the face detector's cascade \(missing)/haarcascade_frontalface_alt2.xml is missing (install the Debian package opencv-data)"
-        ), text)
+          "job.yaml:7:20: error: jobs.avatar.place.focus: expected a face detector for focus: faces but received "
+            + "the face detector's library \(other) has no facedetect_cnn (it is not libfacedetection)"), text)
     }
     XCTAssertFalse(FileManager.default.fileExists(atPath: job.path("out/astronaut.jpg")))
-    // The frontal cascade alone is not enough: the profile cascade is named.
-    let partial = job.path("frontal-only")
-    try FileManager.default.createDirectory(atPath: partial, withIntermediateDirectories: true)
-    try FileManager.default.copyItem(
-      atPath: "/usr/share/opencv4/haarcascades/haarcascade_frontalface_alt2.xml",
-      toPath: partial + "/haarcascade_frontalface_alt2.xml")
-    let result = try job.run(["validate", "job.yaml"], environment: ["CROPJOB_CASCADES": partial])
-    XCTAssertNotEqual(result.status, 0)
-    XCTAssertTrue(
-      (result.stdout + result.stderr).contains(
-        "the face detector's cascade \(partial)/haarcascade_profileface.xml is missing (install the Debian package opencv-data)"
-      ), result.stdout + result.stderr)
-    // The same file without faces needs no cascade.
+    // The same file without faces needs no detector.
     try job.write(Self.job.replacingOccurrences(of: "focus: faces", with: "focus: attention"))
-    XCTAssertEqual(try job.run(["validate", "job.yaml"], environment: ["CROPJOB_CASCADES": missing]).status, 0)
+    XCTAssertEqual(try job.run(["validate", "job.yaml"], environment: ["CROPJOB_FACES_LIBRARY": other]).status, 0)
+  }
+
+  /// A damaged photo fails its own output; the others of the batch are written.
+  func testADamagedPhotoFailsOnlyItsOwnOutput() throws {
+    let job = CLIJob()
+    defer { job.remove() }
+    try job.copySamples(["astronaut.jpg", "bridge.jpg"])
+    let bytes = try Data(contentsOf: URL(fileURLWithPath: job.path("photos/astronaut.jpg")))
+    try bytes.prefix(bytes.count / 3).write(to: URL(fileURLWithPath: job.path("photos/damaged.jpg")))
+    try job.write(Self.job)
+    let result = try job.run(["run", "job.yaml"])
+    XCTAssertNotEqual(result.status, 0)
+    XCTAssertTrue(result.stderr.contains("damaged.jpg"), result.stderr)
+    XCTAssertTrue(FileManager.default.fileExists(atPath: job.path("out/astronaut.jpg")))
+    XCTAssertTrue(FileManager.default.fileExists(atPath: job.path("out/bridge.jpg")))
+    XCTAssertFalse(FileManager.default.fileExists(atPath: job.path("out/damaged.jpg")))
   }
 
   func testOutputsAndManifestAreTheSameForAnyJobs() throws {

@@ -4,8 +4,8 @@ import XCTest
 
 @testable import cropjob
 
-/// scripts/install.sh puts cropjob, the face detector's library, the man page and the shell
-/// completions under a prefix, and the installed copy finds its detector; the completions
+/// scripts/install.sh puts cropjob, the man page and the shell completions under a prefix, and
+/// the installed copy finds its face detector (installed by install-deps.sh); the completions
 /// and the man page come from the argument tables (bash, groff and man read them).
 final class InstallTests: XCTestCase {
   func testInstallUnderAPrefixFindsTheDetectorAndShipsManAndCompletions() throws {
@@ -22,7 +22,7 @@ final class InstallTests: XCTestCase {
     ] {
       XCTAssertTrue(FileManager.default.fileExists(atPath: "\(prefix)/\(file)"), file)
     }
-    // Run from elsewhere through the link: the detector's library is found beside the binary.
+    // Run from elsewhere through the link: the detector's library is found at its fixed place.
     let version = try Subprocess.run("\(prefix)/bin/cropjob", ["--version"], cwd: URL(fileURLWithPath: "/"))
     XCTAssertEqual(version.status, 0, version.stderr)
     let faces = version.stdout.split(separator: "\n").first { $0.hasPrefix("faces ") } ?? ""

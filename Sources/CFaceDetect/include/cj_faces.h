@@ -1,10 +1,9 @@
-// Face detection with OpenCV's cascade classifiers, behind a C interface (Swift sees no C++).
+// Face detection with libfacedetection's YuNet CNN, behind a C interface.
 //
-// OpenCV is not linked into the programs that use this: the detector is a separate shared
-// library, libCropjobFaces.so (Sources/CFaceDetectOpenCV, SwiftPM product `CropjobFaces`), opened
-// with dlopen on the first call that needs it. Starting a process that links OpenCV's
-// object-detection library costs about 35 ms (26 more shared libraries, OpenBLAS's threads), which
-// every cropjob command paid before, faces or not.
+// libfacedetection is not linked into the programs that use this: its prebuilt shared library
+// (from the PyPI wheel yuface 2023.5.1, which scripts/install-deps.sh installs by pinned version
+// and sha256 under CJ_FACES_FOLDER) is opened with dlopen on the first call that needs it, so
+// that only jobs that ask for faces load it and its OpenMP runtime.
 #ifndef CJ_FACES_H
 #define CJ_FACES_H
 
@@ -17,52 +16,41 @@ extern "C" {
 /// One detection, in the pixels of the image given to cj_faces_detect.
 typedef struct {
   double x, y, width, height;
-  /// Neighbouring raw detections merged into this one (minNeighbors counts them): larger is surer.
+  /// The detector's confidence, 0…100 (the library reports faces from 50 up).
   double score;
-  /// Which cascade found it: CJ_FACE_FRONTAL or CJ_FACE_PROFILE.
-  int pose;
+  /// Five landmarks as x, y pairs: right eye, left eye (as seen in the image: the first is
+  /// on the left), nose tip, right and left mouth corners.
+  double landmarks[10];
 } cj_face;
 
-enum { CJ_FACE_FRONTAL = 0, CJ_FACE_PROFILE = 1 };
+/// The folder install-deps.sh unpacks the wheel into, and the library inside it. The wheel's
+/// own layout is kept: the library finds its OpenMP runtime at $ORIGIN/../yuface.libs.
+#define CJ_FACES_FOLDER "/usr/local/lib/cropjob/yuface-2023.5.1"
+#define CJ_FACES_LIBRARY CJ_FACES_FOLDER "/yuface/libfacedetection.so"
 
-/// Loads the face detector's library once per process (the functions below call it): returns 1
-/// when it is loaded, else 0 with the reason in `error` (of `error_size` bytes), which names
-/// what is missing. Where it looks: `$CROPJOB_FACES_LIBRARY` when set (that file only), else
-/// CJ_FACES_LIBRARY beside the program or library that contains this code (where `swift build`
-/// writes both), else the dynamic linker's search path (LD_LIBRARY_PATH, ld.so.cache).
+/// Why a CPU with (`avx2`, `fma`) cannot run the library (it is built for AVX2 and FMA and does
+/// not check), naming what is missing, into `error`; returns 1 when it can (error untouched).
+int cj_faces_cpu_check(int avx2, int fma, char *error, size_t error_size);
+
+/// Loads the face detector once per process (the functions below call it): checks this CPU
+/// (cj_faces_cpu_check), opens the library, finds its entry point, sets OpenMP to one thread
+/// and runs one detection on a blank image under the once-guard (the library sets up its
+/// weights on first use behind an unguarded flag). Returns 1 when ready, else 0 with the reason
+/// in `error` (of `error_size` bytes), naming what is missing. Where it looks:
+/// `$CROPJOB_FACES_LIBRARY` when set (that file only), else CJ_FACES_LIBRARY.
 int cj_faces_load(char *error, size_t error_size);
 
-/// Whether `path` is a cascade OpenCV can load (it is loaded once per thread and kept).
-/// Writes a message into `error` (of `error_size` bytes) when not, or when the library cannot
-/// be loaded.
-int cj_faces_check(const char *path, char *error, size_t error_size);
+/// The path of the library loaded (NULL when it cannot be loaded).
+const char *cj_faces_library_path(void);
 
-/// Detects faces in an 8-bit greyscale image (`stride` bytes per row), no smaller than
-/// `min_size` pixels, on the equalised histogram with a mirrored border: the frontal cascade
-/// at `frontal`, then, unless `profile` is NULL, the profile cascade at `profile` on the image
-/// and on its mirror image (faces turned either way), keeping the profile boxes that overlap no
-/// box already kept (frontal first, then the surer profile boxes). Deterministic: OpenCV's own
-/// threads are off for the call and the result is sorted (top, left, width, pose). Writes at
-/// most `capacity` faces into `faces`; returns how many were found (possibly more than
-/// `capacity`), or -1 with a message in `error` (also when the library cannot be loaded).
+/// Detects faces in an 8-bit BGR image (`stride` bytes per row) on the calling thread (OpenMP
+/// is set to one thread for it: cropjob runs one detection per worker). Keeps the boxes with a
+/// score of at least `min_score`, sorted (top, left, width, score). Writes at most `capacity`
+/// faces into `faces`; returns how many were kept (possibly more than `capacity`), or -1 with
+/// a message in `error` (also when the library cannot be loaded).
 int cj_faces_detect(
-    const unsigned char *grey, int width, int height, int stride, const char *frontal, const char *profile,
-    int min_size, cj_face *faces, int capacity, char *error, size_t error_size);
-
-/// OpenCV's version ("4.6.0") as the loaded library reports it; NULL when it cannot be loaded.
-const char *cj_faces_opencv_version(void);
-
-// The library's side: the file name, and the entry points the loader finds with dlsym. Each has
-// the signature of the cj_faces_ function above; `cj_faces_library_abi` returns CJ_FACES_ABI,
-// which changes whenever these do, so that a library left over from another build is refused.
-#define CJ_FACES_LIBRARY "libCropjobFaces.so"
-#define CJ_FACES_ABI 1
-typedef int (*cj_faces_abi_fn)(void);
-typedef int (*cj_faces_check_fn)(const char *path, char *error, size_t error_size);
-typedef int (*cj_faces_detect_fn)(
-    const unsigned char *grey, int width, int height, int stride, const char *frontal, const char *profile,
-    int min_size, cj_face *faces, int capacity, char *error, size_t error_size);
-typedef const char *(*cj_faces_version_fn)(void);
+    const unsigned char *bgr, int width, int height, int stride, int min_score, cj_face *faces, int capacity,
+    char *error, size_t error_size);
 
 #ifdef __cplusplus
 }
