@@ -19,7 +19,9 @@ final class CropTableDifferentialTests: XCTestCase {
 
   /// Decodes a job file (jobs `a` and `b`) in `folder` naming `table` with `decoding`: every
   /// diagnostic in the order found, and the table's rows, also when some rows have problems.
-  func decode(_ table: [UInt8], ext: String, in folder: URL, decoding: CropTableDecoding) throws -> Decoded {
+  func decode(
+    _ table: [UInt8], ext: String, settings: String = "", in folder: URL, decoding: CropTableDecoding
+  ) throws -> Decoded {
     try Data(table).write(to: folder.appendingPathComponent("crops.\(ext)"))
     let path = folder.appendingPathComponent("job.yaml").path
     let yaml = """
@@ -28,7 +30,7 @@ final class CropTableDifferentialTests: XCTestCase {
       jobs:
         a: {sources: "*.jpg", guide: {size: 100}, outputs: [{path: "a/{stem}.jpg"}]}
         b: {sources: "*.jpg", guide: {size: 100}, outputs: [{path: "b/{stem}.jpg"}]}
-      overrides_from: crops.\(ext)
+      overrides_from: {path: crops.\(ext)\(settings)}
 
       """
     var limits = CropTableLimits()
@@ -42,12 +44,12 @@ final class CropTableDifferentialTests: XCTestCase {
   /// Decodes `table` both ways and holds the results equal; returns the fast decoder's.
   @discardableResult
   func assertSame(
-    _ table: [UInt8], ext: String = "csv", file: StaticString = #filePath, line: UInt = #line
+    _ table: [UInt8], ext: String = "csv", settings: String = "", file: StaticString = #filePath, line: UInt = #line
   ) throws -> Decoded {
     let folder = TestPaths.scratch()
     defer { try? FileManager.default.removeItem(at: folder) }
-    let fast = try decode(table, ext: ext, in: folder, decoding: .fast)
-    let general = try decode(table, ext: ext, in: folder, decoding: .general)
+    let fast = try decode(table, ext: ext, settings: settings, in: folder, decoding: .fast)
+    let general = try decode(table, ext: ext, settings: settings, in: folder, decoding: .general)
     XCTAssertEqual(fast.diagnostics.count, general.diagnostics.count, "diagnostics", file: file, line: line)
     for (f, g) in zip(fast.diagnostics, general.diagnostics) where f != g {
       XCTFail("first differing diagnostic:\n  fast:    \(f)\n  general: \(g)", file: file, line: line)
@@ -59,7 +61,7 @@ final class CropTableDifferentialTests: XCTestCase {
       let (f, g) = (fast.rows[i], general.rows[i])
       // The printed placement tells -0 from 0, which == does not.
       if f.source != g.source || f.job != g.job || f.place != g.place || "\(f.place)" != "\(g.place)"
-        || f.fields != g.fields || f.mark != g.mark
+        || f.fields != g.fields || f.mark != g.mark || f.framedCrop != g.framedCrop
       {
         XCTFail("row \(i) differs:\n  fast:    \(f)\n  general: \(g)", file: file, line: line)
         break
@@ -217,6 +219,42 @@ final class CropTableDifferentialTests: XCTestCase {
     }
     if Int.random(in: 0..<5, using: &random) == 0 { cells[Int.random(in: 2...12, using: &random)] = number() }
     return cells
+  }
+
+  /// The frames and units of croppers, and the mirror columns: valid rows are the fast
+  /// decoder's, and both decoders give the same overrides and diagnostics for every row.
+  func testRowsInEveryFrameAndUnit() throws {
+    let header = "source,job,x,y,width,height,angle,zoom,rotate,flip,scaleX,scaleY\n"
+    let valid = [
+      "a.jpg,,1,2,30,40,,,90,,-1,1", "b.jpg,a,0.5,0,3,4,,,-45,horizontal,,", "c.jpg,,1,2,30,40,,,,both,,",
+      "d.jpg,b,1,2,30,40,,,,,1,-1.0", "e.jpg,,1_000,2,30,40,,,20.5,,,",
+    ]
+    let invalid = [
+      "f.jpg,,1,2,30,40,5,,,,,", "g.jpg,,1,2,30,40,,2,,,,", "h.jpg,,1,2,30,40,,,,left,,", "i.jpg,,1,2,30,40,,,,,2,",
+      "j.jpg,,1,2,30,40,,,,none,-1,", "k.jpg,,,,,,,,,horizontal,,", "l.jpg,,1,2,0.00001,40,,,,,,",
+      "m.jpg,,1,2,30,,,,,,,", "a.jpg,,1,2,30,40,,,,,,", "n.jpg,,1,2,30,40,,,,,true,", "o.jpg,,1,2,30,40,,,,,,0",
+    ]
+    let relative = [
+      "a.jpg,,0.1,0.2,0.3,0.4,,,90,,-1,1", "b.jpg,a,-0.5,0,3,4,,,-45,horizontal,,", "c.jpg,,1,2,0.0001,10,,,,both,,",
+    ]
+    for (settings, valid) in [
+      (", frame: cropperjs", valid), (", frame: cropperjs, check_orientation: false, units: relative", relative),
+      (", frame: react-easy-crop, units: percent", valid),
+    ] {
+      let decoded = try assertSame(Array((header + valid.joined(separator: "\n")).utf8), settings: settings)
+      XCTAssertEqual(decoded.diagnostics, [], settings)
+      XCTAssertEqual(decoded.rows.generalRowCount, 0, "the fast decoder takes every valid row: \(settings)")
+      XCTAssertNotNil(decoded.rows[0].framedCrop, settings)
+      try assertSame(Array((header + (valid + invalid).joined(separator: "\n")).utf8), settings: settings)
+    }
+    // Frame upright: flip is place.flip, scaleX is not a column; relative units.
+    let upright = ["a.jpg,,1,2,30,40,3,,,horizontal,,", "b.jpg,,,,,,,2,,none,,", "c.jpg,,,,,,,,,both,,"]
+    let decoded = try assertSame(Array((header + upright.joined(separator: "\n")).utf8))
+    XCTAssertEqual(decoded.rows.generalRowCount, 0)
+    XCTAssertEqual(decoded.rows[0].fields, ["crop", "flip"])
+    try assertSame(Array((header + (upright + invalid).joined(separator: "\n")).utf8))
+    try assertSame(
+      Array((header + (upright + valid + invalid).joined(separator: "\n")).utf8), settings: ", units: relative")
   }
 
   func testSeededRandomCSVRows() throws {

@@ -8,6 +8,8 @@ public struct CropTableRows: Sendable {
   private static let layout = TableLayout.shared
   /// The job file's jobs, in the order it declares them (a row's job is an index here).
   private let jobNames: [String]
+  /// The table's frame and units (each row's crop is in them).
+  private let settings: CropTableSettings
   /// The rows' paths, one after another, and where each ends.
   private var sourceBytes: [UInt8] = []
   private var sourceEnds: [Int] = []
@@ -18,13 +20,21 @@ public struct CropTableRows: Sendable {
   /// `slotCount` numbers a row (`TableLayout.numbers`).
   private var numbers: [Double] = []
   private var lines: [UInt32] = []
+  /// Each row's mirrors (`TableRowValues.mirrors`).
+  private var mirrors: [UInt8] = []
   /// Rows the general decoder read, whole (all of them with `CropTableDecoding.general`).
   private var decoded: [Int: Override] = [:]
 
   /// No rows.
-  public init() { jobNames = [] }
+  public init() {
+    jobNames = []
+    settings = CropTableSettings()
+  }
 
-  init(jobs: [String]) { jobNames = jobs }
+  init(jobs: [String], settings: CropTableSettings) {
+    jobNames = jobs
+    self.settings = settings
+  }
 
   public var count: Int { lines.count }
   /// Bytes taken by the paths of the rows.
@@ -40,13 +50,16 @@ public struct CropTableRows: Sendable {
     let base = index * layout.slotCount
     func value(_ column: Int) -> Double? { (bits >> column) & 1 == 1 ? numbers[base + layout.slots[column]] : nil }
     var place = PlaceSpec()
+    // In a cropper's frame `rotate` is the crop's own turn, and its mirror replaces the job's.
+    let framed = settings.frame != .upright
     if bits & layout.cropBits != 0 {
       let c = layout.cropRect
       place.crop = CropRect(
         x: value(c.x) ?? 0, y: value(c.y) ?? 0, width: value(c.width) ?? 0, height: value(c.height) ?? 0,
-        angle: value(c.angle) ?? layout.defaultAngle)
+        angle: value(framed ? layout.rotate : c.angle) ?? layout.defaultAngle)
     }
-    for (column, field) in layout.singles {
+    var fields: Set<String> = framed ? ["crop", "flip"] : layout.fields(bits)
+    for (column, field) in framed ? [] : layout.singles {
       guard let v = value(column) else { continue }
       switch field {
       case "zoom": place.zoom = v
@@ -62,9 +75,20 @@ public struct CropTableRows: Sendable {
       default: preconditionFailure("no place field \(field) for crop table columns")
       }
     }
-    return Override(
-      job: job(at: index), source: source(at: index), place: place, fields: layout.fields(bits),
+    let m = mirrors[index]
+    if m & 4 != 0 {
+      (place.flipHorizontal, place.flipVertical) = (m & 1 != 0, m & 2 != 0)
+      fields.insert("flip")
+    }
+    var override = Override(
+      job: job(at: index), source: source(at: index), place: place, fields: fields,
       mark: SourceMark(line: Int(lines[index]), column: 1))
+    if !settings.isPlain, let crop = place.crop {
+      override.framedCrop = FramedCrop(
+        frame: settings.frame, units: settings.units, x: crop.x, y: crop.y, width: crop.width, height: crop.height,
+        rotate: crop.angle, flipHorizontal: framed && place.flipHorizontal, flipVertical: framed && place.flipVertical)
+    }
+    return override
   }
 
   /// Row `index`'s source path, as written.
@@ -97,6 +121,7 @@ public struct CropTableRows: Sendable {
     columns.reserveCapacity(rows)
     numbers.reserveCapacity(rows * Self.layout.slotCount)
     lines.reserveCapacity(rows)
+    mirrors.reserveCapacity(rows)
   }
 
   /// Adds the row of `values`, decoded from `row`, which starts on `line`.
@@ -107,6 +132,7 @@ public struct CropTableRows: Sendable {
     columns.append(values.columns)
     for slot in 0..<Self.layout.slotCount { numbers.append(values.numbers[slot]) }
     lines.append(UInt32(clamping: line))
+    mirrors.append(values.mirrors)
   }
 
   /// Adds a row the general decoder read: its override, and its job as `jobCode(at:)` gives it.
@@ -118,5 +144,6 @@ public struct CropTableRows: Sendable {
     columns.append(0)
     numbers.append(contentsOf: repeatElement(0, count: Self.layout.slotCount))
     lines.append(UInt32(clamping: override.mark.line))
+    mirrors.append(0)
   }
 }

@@ -147,11 +147,10 @@ private struct TableRows: TableSink {
     self.size = size
     self.file = file
     failRow = settings.onError == .failRow
-    store = CropTableRows(jobs: decoder.declaredJobs)
+    store = CropTableRows(jobs: decoder.declaredJobs, settings: settings)
     seen = TableRegistry(jobs: decoder.declaredJobs)
-    // The fast decoder reads crops in cropjob's own frame and pixels, and rows with no problem.
     fast =
-      decoder.tableDecoding == .fast && settings.isPlain ? TableRowFastDecoder(jobs: decoder.declaredJobs) : nil
+      decoder.tableDecoding == .fast ? TableRowFastDecoder(jobs: decoder.declaredJobs, settings: settings) : nil
   }
 
   mutating func problem(_ mark: SourceMark, _ field: String, _ message: String) -> Bool {

@@ -9,8 +9,15 @@ struct TableLayout: Sendable {
   let names = TableColumns.names
   let source: Int
   let job: Int
-  /// The mirror columns of croppers' frames (`flip`, `scaleX`, `scaleY`).
-  let frameColumns: [Int]
+  /// The mirror columns (`flip`, `scaleX`, `scaleY`): no slot, a row's mirrors are bits.
+  let flip: Int
+  let scaleX: Int
+  let scaleY: Int
+  /// The `rotate` column: in a cropper's frame, the crop's own turn.
+  let rotate: Int
+  /// Bits of the columns a cropper's frame does not have (`angle` and the place columns but
+  /// `rotate`).
+  let notFramedBits: UInt16
   /// The crop's columns, each with its key in `crop` (`x` is `crop.x`), and by key.
   let crop: [(column: Int, key: String)]
   let cropRect: (x: Int, y: Int, width: Int, height: Int, angle: Int)
@@ -47,7 +54,7 @@ struct TableLayout: Sendable {
     }
     source = index("source")
     job = index("job")
-    frameColumns = JobSchema.cropTableFrameColumns.map(index)
+    (flip, scaleX, scaleY, rotate) = (index("flip"), index("scaleX"), index("scaleY"), index("rotate"))
     crop = JobSchema.cropTableCropColumns.map { (index($0), $0) }
     cropRect = (index("x"), index("y"), index("width"), index("height"), index("angle"))
     pairs = JobSchema.cropTablePairs.map { (index($0.0), index($0.1), $0.2) }
@@ -84,6 +91,7 @@ struct TableLayout: Sendable {
     cropBits = bits(cropColumns)
     requiredCropBits = bits(crop.filter { JobSchema.crop[$0.key].required }.map(\.column))
     placeBits = bits(names.indices.filter { !text.contains($0) && !cropColumns.contains($0) })
+    notFramedBits = (placeBits & ~(1 << rotate)) | 1 << cropRect.angle
     var slots = Array(repeating: -1, count: names.count)
     for number in numbers { slots[number.0] = number.2 }
     self.slots = slots
