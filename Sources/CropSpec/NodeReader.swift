@@ -79,8 +79,7 @@ package struct NodeReader {
     return digits > 0 && !overflow ? value : nil
   }
 
-  /// `[-+]?(.[0-9]+|[0-9][0-9_]*(.[0-9]*)?)([eE][-+]?[0-9]+)?`: no hex, no `inf`, no `nan`;
-  /// the whole part's digits may be grouped with `_` as an integer's may (`1_000.5`).
+  /// `[-+]?(.[0-9]+|[0-9]+(.[0-9]*)?)([eE][-+]?[0-9]+)?`: no hex, no `inf`, no `nan`.
   package static func numberValue(_ text: String) -> Double? {
     var text = text
     return text.withUTF8 { numberValue($0) }
@@ -114,16 +113,7 @@ package struct NodeReader {
         negative = byte == UInt8(ascii: "-")
         state = 1
       case 0, 1: if digit { state = 2 } else if dot { state = 3 } else { return nil }
-      case 2:
-        if digit || byte == UInt8(ascii: "_") {
-          state = 2
-        } else if dot {
-          state = 4
-        } else if e {
-          state = 5
-        } else {
-          return nil
-        }
+      case 2: if digit { state = 2 } else if dot { state = 4 } else if e { state = 5 } else { return nil }
       case 3: if digit { state = 4 } else { return nil }
       case 4: if digit { state = 4 } else if e { state = 5 } else { return nil }
       case 5: if sign { state = 6 } else if digit { state = 7 } else { return nil }
@@ -135,8 +125,7 @@ package struct NodeReader {
       let magnitude = Double(mantissa) / powersOfTen[fractionDigits]
       return negative ? -magnitude : magnitude
     }
-    let text = String(decoding: bytes.lazy.filter { $0 != UInt8(ascii: "_") }, as: UTF8.self)
-    guard let value = Double(text), value.isFinite else { return nil }
+    guard let value = Double(String(decoding: bytes, as: UTF8.self)), value.isFinite else { return nil }
     return value
   }
 
@@ -271,7 +260,16 @@ package struct NodeReader {
 
   mutating func double(_ node: YAMLNode, _ field: String, in range: ClosedRange<Double>) -> Double? {
     guard let text = Self.plainText(node), let value = Self.numberValue(text), range.contains(value) else {
-      expected(node, field, "a number between \(Self.format(range.lowerBound)) and \(Self.format(range.upperBound))")
+      let what = "a number between \(Self.format(range.lowerBound)) and \(Self.format(range.upperBound))"
+      // `1_000`: an integer's digits may be grouped, a number's may not (YAML 1.2 reads a
+      // string there, as the JSON Schema does).
+      if let text = Self.plainText(node), text.contains("_"), let whole = Self.integerValue(text) {
+        error(
+          node.mark, field,
+          Diagnostic.expected(what, received: "\(text), digits grouped with _ (integer fields only; write \(whole))"))
+        return nil
+      }
+      expected(node, field, what)
       return nil
     }
     return value

@@ -63,7 +63,7 @@ extension SpecDecoder {
 }
 
 /// A source and job, as "one override per source and job" compares them: `./a.jpg` and
-/// `a.jpg` are one source. A path already in that form is kept, not copied (a crop table
+/// `a.jpg` are one source, `/a.jpg` another. A path already in that form is kept, not copied (a crop table
 /// has a million of them).
 struct OverrideKey: Hashable {
   var job: String?
@@ -71,8 +71,11 @@ struct OverrideKey: Hashable {
 
   init(job: String?, source: String) {
     self.job = job
+    // An absolute path keeps its leading `/`: `/a.jpg` is not `a.jpg`.
     self.source =
-      Self.isPlain(source) ? source : source.split(separator: "/").filter { $0 != "." }.joined(separator: "/")
+      Self.isPlain(source)
+      ? source
+      : (source.hasPrefix("/") ? "/" : "") + source.split(separator: "/").filter { $0 != "." }.joined(separator: "/")
   }
 
   /// No empty segment (a leading, trailing or doubled `/`) and no `.` segment: one pass

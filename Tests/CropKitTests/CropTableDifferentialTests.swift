@@ -227,12 +227,13 @@ final class CropTableDifferentialTests: XCTestCase {
     let header = "source,job,x,y,width,height,angle,zoom,rotate,flip,scaleX,scaleY\n"
     let valid = [
       "a.jpg,,1,2,30,40,,,90,,-1,1", "b.jpg,a,0.5,0,3,4,,,-45,horizontal,,", "c.jpg,,1,2,30,40,,,,both,,",
-      "d.jpg,b,1,2,30,40,,,,,1,-1.0", "e.jpg,,1_000,2,30,40,,,20.5,,,",
+      "d.jpg,b,1,2,30,40,,,,,1,-1.0", "e.jpg,,1000,2,30,40,,,20.5,,,",
     ]
     let invalid = [
       "f.jpg,,1,2,30,40,5,,,,,", "g.jpg,,1,2,30,40,,2,,,,", "h.jpg,,1,2,30,40,,,,left,,", "i.jpg,,1,2,30,40,,,,,2,",
       "j.jpg,,1,2,30,40,,,,none,-1,", "k.jpg,,,,,,,,,horizontal,,", "l.jpg,,1,2,0.00001,40,,,,,,",
       "m.jpg,,1,2,30,,,,,,,", "a.jpg,,1,2,30,40,,,,,,", "n.jpg,,1,2,30,40,,,,,true,", "o.jpg,,1,2,30,40,,,,,,0",
+      "p.jpg,,1_000,2,30,40,,,,,,",
     ]
     let relative = [
       "a.jpg,,0.1,0.2,0.3,0.4,,,90,,-1,1", "b.jpg,a,-0.5,0,3,4,,,-45,horizontal,,", "c.jpg,,1,2,0.0001,10,,,,both,,",

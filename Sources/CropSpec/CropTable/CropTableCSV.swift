@@ -10,7 +10,10 @@
 struct CSVTableReader {
   let limits: CropTableLimits
 
-  private enum State { case cellStart, unquoted, quoted, quoteSeen }
+  /// `afterQuote`: spaces after a quoted cell's closing quote.
+  private enum State { case cellStart, unquoted, quoted, quoteSeen, afterQuote }
+  private static let space: UInt8 = 0x20
+  private static let tab: UInt8 = 0x09
   // One constant each: a tuple of them is initialised lazily, a check on every byte.
   private static let comma: UInt8 = 0x2C
   private static let quote: UInt8 = 0x22
@@ -33,6 +36,8 @@ struct CSVTableReader {
   private var cells: [RawCell] = []
   private var cellMark = SourceMark(line: 1, column: 1)
   private var cellStart = 0
+  /// Whether the cell being read is quoted (its spaces are its own).
+  private var quotedCell = false
   private var rowBytes = 0
   /// For each cell position of the header, its column (nil until the header is read).
   private var header: [Int]? = nil
@@ -75,10 +80,14 @@ struct CSVTableReader {
       guard rowBytes <= limits.maxRowBytes else { return tooLong(into: &sink) }
       switch state {
       case .cellStart:
+        // Spaces and tabs before a cell are not its own: the cell starts after them.
         cellMark = SourceMark(line: line, column: column)
         cellStart = row.bytes.count
         switch b {
-        case Self.quote: state = .quoted
+        case Self.space, Self.tab: break
+        case Self.quote:
+          state = .quoted
+          quotedCell = true
         case Self.comma: endCell()
         case Self.lf:
           endCell()
@@ -120,13 +129,22 @@ struct CSVTableReader {
           state = .cellStart
           guard endRow(into: &sink) else { return false }
         case Self.cr: break
+        case Self.space, Self.tab: state = .afterQuote
         default:
-          let mark = SourceMark(line: line, column: column)
-          guard sink.problem(mark, "", "expected a comma or the end of the row after a closing quote") else {
-            return false
-          }
-          row.bytes.append(b)
-          state = .unquoted
+          guard closingQuoteProblem(b, into: &sink) else { return false }
+        }
+      case .afterQuote:
+        switch b {
+        case Self.comma:
+          endCell()
+          state = .cellStart
+        case Self.lf:
+          endCell()
+          state = .cellStart
+          guard endRow(into: &sink) else { return false }
+        case Self.cr, Self.space, Self.tab: break
+        default:
+          guard closingQuoteProblem(b, into: &sink) else { return false }
         }
       }
       if b == Self.lf {
@@ -136,6 +154,18 @@ struct CSVTableReader {
         TableColumns.advance(&column, b)
       }
     }
+    return true
+  }
+
+  /// Reports `b` after a quoted cell's closing quote (and spaces); the cell goes on unquoted.
+  private mutating func closingQuoteProblem<Sink: TableSink>(_ b: UInt8, into sink: inout Sink) -> Bool {
+    let mark = SourceMark(line: line, column: column)
+    guard sink.problem(mark, "", "expected a comma or the end of the row after a closing quote") else {
+      return false
+    }
+    row.bytes.append(b)
+    state = .unquoted
+    quotedCell = false
     return true
   }
 
@@ -161,9 +191,16 @@ struct CSVTableReader {
     }
   }
 
+  /// Ends the cell; an unquoted one without its trailing spaces and tabs.
   private mutating func endCell() {
+    if !quotedCell {
+      while row.bytes.count > cellStart, row.bytes.last == Self.space || row.bytes.last == Self.tab {
+        row.bytes.removeLast()
+      }
+    }
     cells.append(RawCell(start: cellStart, end: row.bytes.count, mark: cellMark))
     cellStart = row.bytes.count
+    quotedCell = false
   }
 
   /// Hands a complete row to the sink (the first one is the header).
