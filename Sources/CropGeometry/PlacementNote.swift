@@ -20,10 +20,14 @@ public enum PlacementNote: Sendable, Hashable, Codable, CustomStringConvertible 
   /// `over_budget: shrink`: the output did not fit `maxBytes` even at its lowest quality and
   /// was written at `to` pixels instead of `from` (decided when it is encoded).
   case downsizedToBudget(from: PixelSize, to: PixelSize, maxBytes: Int)
-  /// The `boxes` found (faces, regions), padded, do not fit the guide together at the job's
-  /// zoom: only the largest is kept inside (`Geometry.placeAboutBoxes`).
-  case focusBoxesDoNotFit(boxes: Int)
-  /// The box placed about, padded, is larger than the guide: it is cut off.
+  /// The `boxes` found (faces, regions) do not fit the guide together at the job's zoom, even
+  /// with no padding: `kept` of them are kept inside, larger and surer first
+  /// (`Geometry.placeAboutBoxes`).
+  case focusBoxesDoNotFit(boxes: Int, kept: Int)
+  /// The boxes kept fit the guide only with less padding than `face_padding`: `to` was used.
+  case facePaddingReduced(from: Double, to: Double)
+  /// The box placed about is larger than the guide even with no padding: it is cut off,
+  /// placed about its eyes-to-chin centre.
   case focusBoxCutOff
 
   /// A one-line human description.
@@ -45,10 +49,13 @@ public enum PlacementNote: Sendable, Hashable, Codable, CustomStringConvertible 
       return "output trimmed from \(from) to \(to) to fit the photo"
     case .downsizedToBudget(let from, let to, let maxBytes):
       return "output downsized from \(from) to \(to) to fit max_bytes \(maxBytes)"
-    case .focusBoxesDoNotFit(let boxes):
-      return "the \(boxes) boxes found do not fit the guide together: the largest is kept inside"
+    case .focusBoxesDoNotFit(let boxes, let kept):
+      return "the \(boxes) boxes found do not fit the guide together: \(kept) kept inside (larger, surer first)"
+    case .facePaddingReduced(let from, let to):
+      return "face_padding \(formatted(from)) reduced to \(formatted(to)) so that the boxes kept fit the guide"
     case .focusBoxCutOff:
-      return "the box placed about, with its face_padding, is larger than the guide: it is cut off"
+      return
+        "the box placed about is larger than the guide even without padding: it is cut off about its eyes-to-chin centre"
     }
   }
 }

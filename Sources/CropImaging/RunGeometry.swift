@@ -17,6 +17,10 @@ public struct FoundFocus: Sendable, Hashable {
   public var boxes: [FocusBox] = []
   public var padded: [Rect?] = []
   public var kept: [Int] = []
+  /// Per box: why it was left out (`BoxFocus.dropped`), nil where kept.
+  public var dropped: [BoxDrop?] = []
+  /// The padding used (`BoxFocus.padding`); nil when no box placed the photo.
+  public var padding: Double? = nil
 }
 
 /// The geometry an output is rendered with, and what its focus found at run time.
@@ -55,7 +59,8 @@ extension PlannedOutput {
           return RunGeometry(
             geometry: resolved,
             found: FoundFocus(
-              strategy: finder.rawValue, point: point, boxes: boxes, padded: result.padded, kept: result.kept))
+              strategy: finder.rawValue, point: point, boxes: boxes, padded: result.padded, kept: result.kept,
+              dropped: result.dropped, padding: result.padding))
         }
       }
       strategy = search.fallback

@@ -6,7 +6,8 @@ import CropGeometry
 /// the guide.
 public struct FocusBoxRecord: Codable, Sendable, Hashable {
   public var rect: Rect
-  /// Grown by `face_padding` and clipped to the photo; absent when off the photo.
+  /// Grown by the padding used (`face_padding`, or less when the boxes fit only with less)
+  /// and clipped to the photo; absent when off the photo.
   public var padded: Rect?
   /// `region <type> "<name>"` or `detector <name>` (`FocusBox.Origin.description`).
   public var origin: String
@@ -15,12 +16,15 @@ public struct FocusBoxRecord: Codable, Sendable, Hashable {
   /// Whether the plan's placement keeps it inside the guide; absent when the plan did not
   /// place the photo about these boxes (another finder comes first, or none was found).
   public var kept: Bool?
+  /// Why the plan's placement left it out (`BoxDrop`); absent when kept or not placed.
+  public var dropped: String?
 
-  public init(_ box: FocusBox, padded: Rect?, kept: Bool?) {
+  public init(_ box: FocusBox, padded: Rect?, kept: Bool?, dropped: BoxDrop? = nil) {
     rect = box.rect
     self.padded = padded
     origin = box.origin.description
     score = box.score
     self.kept = kept
+    self.dropped = dropped?.description
   }
 }

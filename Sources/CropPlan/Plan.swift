@@ -91,9 +91,9 @@ public struct PlannedOutput: Sendable {
   /// regions. When `regions` is the first finder and this is not empty, `geometry` is
   /// already placed about them.
   public var regionBoxes: [FocusBox]? = nil
-  /// Indices into `regionBoxes` that the plan's placement keeps inside the guide; nil when
-  /// the plan did not place the photo about them.
-  public var regionsKept: [Int]? = nil
+  /// How the plan's placement treated `regionBoxes` (kept, dropped and why, the padding
+  /// used); nil when the plan did not place the photo about them.
+  public var regionsPlaced: BoxFocus? = nil
   public var encode: EncodeSpec
   public var metadata: MetadataPolicy
   public var style: RenderStyle

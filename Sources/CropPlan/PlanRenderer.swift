@@ -157,10 +157,11 @@ public enum PlanRenderer {
   static func regionRecords(_ o: PlannedOutput, source: PlannedSource) -> [FocusBoxRecord]? {
     guard let boxes = o.regionBoxes, let header = source.header else { return nil }
     let photo = Rect(x: 0, y: 0, width: Double(header.width), height: Double(header.height))
+    let placed = o.regionsPlaced
     return boxes.enumerated().map { i, box in
       FocusBoxRecord(
-        box, padded: box.padded(o.place.effectiveFacePadding, within: photo), kept: o.regionsKept.map { $0.contains(i) }
-      )
+        box, padded: placed.map { $0.padded[i] } ?? box.padded(o.place.effectiveFacePadding, within: photo),
+        kept: placed.map { $0.kept.contains(i) }, dropped: placed?.dropped[i])
     }
   }
 

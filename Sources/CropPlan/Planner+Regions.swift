@@ -60,19 +60,16 @@ extension Planner {
     }
   }
 
-  /// The geometry placed about the region boxes when `regions` is the search's first finder
-  /// and a box lies on the photo (what `run` will find too); nil otherwise (the geometry is
-  /// then decided at run time, or by a fixed fallback).
+  /// The placement about the region boxes when `regions` is the search's first finder and a
+  /// box lies on the photo (what `run` will find too); nil otherwise (the geometry is then
+  /// decided at run time, or by a fixed fallback). Its notes are not in its geometry's.
   static func placeAboutRegions(
     _ boxes: [FocusBox]?, place: PlaceSpec, source: Size, guide: Guide, placement: Placement, outputScale: Double
-  ) -> (geometry: PlacementResult, kept: [Int])? {
-    guard let boxes, !boxes.isEmpty, case .search(let search) = place.focus, search.finders.first == .regions,
-      let found = Geometry.placeAboutBoxes(
-        boxes, padding: place.effectiveFacePadding, source: source, guide: guide, placement: placement,
-        outputScale: outputScale)
+  ) -> BoxFocus? {
+    guard let boxes, !boxes.isEmpty, case .search(let search) = place.focus, search.finders.first == .regions
     else { return nil }
-    var geometry = found.geometry
-    geometry.notes += found.notes
-    return (geometry, found.kept)
+    return Geometry.placeAboutBoxes(
+      boxes, padding: place.effectiveFacePadding, source: source, guide: guide, placement: placement,
+      outputScale: outputScale)
   }
 }

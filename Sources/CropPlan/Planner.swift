@@ -118,12 +118,13 @@ public struct Planner: Sendable {
     guard problems.isEmpty else { return .failure(PlanProblem(message: problems.joined(separator: "; "))) }
     var geometry = Geometry.place(source: sourceSize, guide: job.guide, placement: placement, outputScale: outputScale)
     let regionBoxes = Self.regionBoxes(place: place, source: source, header: header)
-    var regionsKept: [Int]? = nil
+    var regionsPlaced: BoxFocus? = nil
     if let placed = Self.placeAboutRegions(
       regionBoxes, place: place, source: sourceSize, guide: job.guide, placement: placement, outputScale: outputScale)
     {
       geometry = placed.geometry
-      regionsKept = placed.kept
+      geometry.notes += placed.notes
+      regionsPlaced = placed
     }
     let format = spec.encode.options.format
     let circle = job.guide.shape == .circle
@@ -140,7 +141,7 @@ public struct Planner: Sendable {
         job: job.name, sourceIndex: sourceIndex, entry: entry, sizeIndex: sizeIndex, path: relative,
         absolutePath: (root as NSString).appendingPathComponent(relative), guide: job.guide, place: place,
         outputScale: outputScale, geometry: geometry, smartFocus: smart, regionBoxes: regionBoxes,
-        regionsKept: regionsKept, encode: spec.encode,
+        regionsPlaced: regionsPlaced, encode: spec.encode,
         metadata: spec.metadata, style: style, stage: stage))
   }
 

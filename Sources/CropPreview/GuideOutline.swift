@@ -170,7 +170,7 @@ struct PointMarker {
   }
 }
 
-/// A face or region box (solid, 2 px) and the same box grown by `face_padding` (1 px), in
+/// A face or region box (solid, 2 px) and the same box grown by the padding used (1 px), in
 /// body pixels; green when the placement kept it inside the guide, amber when it did not. A
 /// box without area (a stored focus point) is drawn as a ring of radius `pointRadius` about it.
 struct BoxMarker {

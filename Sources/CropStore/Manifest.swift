@@ -102,11 +102,15 @@ public struct Manifest: Codable, Sendable, Equatable {
     public var point: Point?
     /// The boxes found by the strategy that placed the photo (absent when none).
     public var boxes: [BoxRecord]?
+    /// The padding the boxes were grown by: `face_padding`, or less when they fit only with
+    /// less (absent when no box placed the photo).
+    public var padding: Double?
 
-    public init(strategy: String, point: Point?, boxes: [BoxRecord]?) {
+    public init(strategy: String, point: Point?, boxes: [BoxRecord]?, padding: Double? = nil) {
       self.strategy = strategy
       self.point = point
       self.boxes = boxes
+      self.padding = padding
     }
   }
 
@@ -119,15 +123,19 @@ public struct Manifest: Codable, Sendable, Equatable {
     /// `detector <name>` or `region <type> "<name>"`.
     public var origin: String
     public var score: Double
-    /// Whether the placement keeps it inside the guide (all boxes, or only the largest).
+    /// Whether the placement keeps it inside the guide.
     public var kept: Bool
+    /// Why it was left out (`BoxDrop`: a low score, it does not fit beside the boxes kept);
+    /// absent when kept.
+    public var dropped: String?
 
-    public init(rect: Rect, padded: Rect?, origin: String, score: Double, kept: Bool) {
+    public init(rect: Rect, padded: Rect?, origin: String, score: Double, kept: Bool, dropped: String? = nil) {
       self.rect = rect
       self.padded = padded
       self.origin = origin
       self.score = score
       self.kept = kept
+      self.dropped = dropped
     }
   }
 

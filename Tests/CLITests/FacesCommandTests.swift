@@ -80,6 +80,8 @@ final class FacesCommandTests: XCTestCase {
       let hasFace = path.contains("astronaut") || path.contains("portrait")
       XCTAssertEqual(found["strategy"] as? String, hasFace ? "faces" : "attention", path)
       XCTAssertEqual((found["boxes"] as? [Any])?.count, hasFace ? 1 : nil, path)
+      // The padding used: face_padding (0.3) when the face fits with it.
+      XCTAssertEqual(found["padding"] as? Double, hasFace ? 0.3 : nil, path)
       XCTAssertNotNil(found["point"], path)
     }
   }

@@ -126,24 +126,40 @@ final class FaceDetectorTests: XCTestCase {
     }
   }
 
-  /// The run's geometry keeps the padded face inside the circle, and records the face.
+  /// The run's geometry keeps the padded face inside the circle, and records the face. At
+  /// zoom 1.8 the astronaut's face fits with face_padding 0.3; at zoom 2 the sideways
+  /// portrait's (352 px wide: a 176 px circle) fits only with less, which the run records.
   func testRunGeometryKeepsThePaddedFaceInsideTheGuide() throws {
-    let (plan, decoded) = try planned(["astronaut.jpg", "portrait-sideways-8.jpg"], place: "{focus: faces, zoom: 1.8}")
-    for (output, source) in zip(plan.outputs, decoded) {
-      let run = try output.runGeometry(decoded: source)
-      let found = try XCTUnwrap(run.found)
-      XCTAssertEqual(found.strategy, "faces")
-      XCTAssertEqual(found.kept, [0])
-      let padded = try XCTUnwrap(found.padded.first ?? nil)
-      // face_padding 0.3: the box grown by 30 % of its size on each side.
-      assertClose(
-        padded,
-        Rect(
-          x: found.boxes[0].rect.x - 0.3 * found.boxes[0].rect.width,
-          y: found.boxes[0].rect.y - 0.3 * found.boxes[0].rect.height,
-          width: 1.6 * found.boxes[0].rect.width, height: 1.6 * found.boxes[0].rect.height), output.path)
-      XCTAssertTrue(Geometry.boxInside(padded, geometry: run.geometry, shape: .circle), output.path)
-      XCTAssertEqual(found.point, padded.centre)
+    for zoom in ["1.8", "2"] {
+      let (plan, decoded) = try planned(
+        ["astronaut.jpg", "portrait-sideways-8.jpg"], place: "{focus: faces, zoom: \(zoom)}")
+      for (output, source) in zip(plan.outputs, decoded) {
+        let run = try output.runGeometry(decoded: source)
+        let found = try XCTUnwrap(run.found)
+        XCTAssertEqual(found.strategy, "faces")
+        XCTAssertEqual(found.kept, [0])
+        let padding = try XCTUnwrap(found.padding)
+        let reduced = zoom == "2" && output.path.contains("portrait")
+        if reduced {
+          XCTAssertLessThan(padding, 0.3, output.path)
+          XCTAssertGreaterThan(padding, 0.1, output.path)
+          XCTAssertTrue(
+            run.geometry.notes.contains(.facePaddingReduced(from: 0.3, to: padding)), "\(run.geometry.notes)")
+        } else {
+          XCTAssertEqual(padding, 0.3, output.path)
+        }
+        let padded = try XCTUnwrap(found.padded.first ?? nil)
+        // The box grown by the padding used on each side (clipped to the photo).
+        let box = found.boxes[0].rect
+        let photo = Rect(x: 0, y: 0, width: Double(source.header.width), height: Double(source.header.height))
+        let expected = Rect(
+          x: box.x - padding * box.width, y: box.y - padding * box.height, width: (1 + 2 * padding) * box.width,
+          height: (1 + 2 * padding) * box.height
+        ).intersection(photo)!
+        assertClose(padded, expected, output.path, tolerance: 0.001)
+        XCTAssertTrue(Geometry.boxInside(padded, geometry: run.geometry, shape: .circle), output.path)
+        XCTAssertEqual(found.point, padded.centre)
+      }
     }
   }
 

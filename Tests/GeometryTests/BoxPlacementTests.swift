@@ -2,14 +2,15 @@ import CropGeometry
 import TestSupport
 import XCTest
 
-/// `Geometry.placeAboutBoxes`: padded boxes kept inside the guide when they fit together,
-/// the largest alone when they do not (docs/geometry.md, "Faces and regions", has these
+/// `Geometry.placeAboutBoxes`: padded boxes kept inside the guide when they fit together, the
+/// padding shrunk before a box is dropped, as many as fit when they do not, low scores
+/// dropped, a face too large placed about its eyes-to-chin centre (docs/geometry.md, "Faces and regions", has these
 /// numbers).
 final class BoxPlacementTests: XCTestCase {
   let photo = Size(width: 4000, height: 3000)
 
-  func face(_ x: Double, _ y: Double, _ w: Double, _ h: Double) -> FocusBox {
-    FocusBox(rect: Rect(x: x, y: y, width: w, height: h), origin: .detector("test"), score: 1)
+  func face(_ x: Double, _ y: Double, _ w: Double, _ h: Double, score: Double = 1) -> FocusBox {
+    FocusBox(rect: Rect(x: x, y: y, width: w, height: h), origin: .detector("test"), score: score)
   }
 
   func testPaddingGrowsEachSideByAFractionOfTheBoxAndClipsToThePhoto() {
@@ -80,7 +81,9 @@ final class BoxPlacementTests: XCTestCase {
     let result = try XCTUnwrap(
       Geometry.placeAboutBoxes(boxes, padding: 0.3, source: photo, guide: .square(1000), placement: placement))
     XCTAssertEqual(result.kept, [1])
-    XCTAssertEqual(result.notes, [.focusBoxesDoNotFit(boxes: 2)])
+    XCTAssertEqual(result.dropped, [.doesNotFit, nil])
+    XCTAssertEqual(result.notes, [.focusBoxesDoNotFit(boxes: 2, kept: 1)])
+    XCTAssertEqual(result.padding, 0.3, "the one kept fits with its full padding")
     assertPoint(result.geometry.centre, Point(x: 700, y: 1200))
     XCTAssertTrue(Geometry.boxInside(result.padded[1]!, geometry: result.geometry, shape: .square))
     XCTAssertFalse(Geometry.boxInside(result.padded[0]!, geometry: result.geometry, shape: .square))
@@ -98,14 +101,95 @@ final class BoxPlacementTests: XCTestCase {
     for box in result.padded { XCTAssertTrue(Geometry.boxInside(box!, geometry: result.geometry, shape: .square)) }
   }
 
-  /// A face whose padded box (1440 px) is larger than the 1000 px window: placed about it,
-  /// with a note that it is cut off.
-  func testAFaceLargerThanTheGuideIsNoted() throws {
+  /// A face of 900 px in the 1000 px window (zoom 3, scale 1): padded by 0.3 it is 1440 px and
+  /// does not fit, bare it does, so the padding shrinks to the largest that fits. The box's
+  /// edges lie 450 + 900p from the centre, and may reach 500 + 0.5 (the output tolerance):
+  /// p = 50.5 / 900 = 0.05611, to the bisection's 0.3 / 1024.
+  func testAFaceLargerThanTheGuideWithPaddingKeepsLessPadding() throws {
     let result = try XCTUnwrap(
       Geometry.placeAboutBoxes(
         [face(1000, 1000, 900, 900)], padding: 0.3, source: photo, guide: .square(1000), placement: Placement(zoom: 3)))
-    XCTAssertEqual(result.notes, [.focusBoxCutOff])
+    XCTAssertEqual(result.padding, 50.5 / 900, accuracy: 0.3 / 1024)
+    XCTAssertLessThanOrEqual(result.padding, 50.5 / 900)
+    XCTAssertEqual(result.notes, [.facePaddingReduced(from: 0.3, to: result.padding)])
+    XCTAssertEqual(result.kept, [0])
     assertPoint(result.geometry.centre, Point(x: 1450, y: 1450))
+    XCTAssertTrue(Geometry.boxInside(result.padded[0]!, geometry: result.geometry, shape: .square))
+  }
+
+  /// Two 300 px faces 600 px apart (x 1000…1900 bare) in the 1000 px window: with padding p
+  /// their union spans 900 + 600p, and the edges may reach 0.5 px past the window, so
+  /// p = 50.5 / 300 = 0.16833: the padding shrinks, no face is dropped.
+  func testPaddingShrinksBeforeAFaceIsDropped() throws {
+    let boxes = [face(1000, 1000, 300, 300), face(1600, 1000, 300, 300)]
+    let result = try XCTUnwrap(
+      Geometry.placeAboutBoxes(boxes, padding: 0.3, source: photo, guide: .square(1000), placement: Placement(zoom: 3)))
+    XCTAssertEqual(result.kept, [0, 1])
+    XCTAssertEqual(result.dropped, [nil, nil])
+    XCTAssertEqual(result.padding, 50.5 / 300, accuracy: 0.3 / 1024)
+    XCTAssertEqual(result.notes, [.facePaddingReduced(from: 0.3, to: result.padding)])
+    assertPoint(result.geometry.centre, Point(x: 1450, y: 1150))
+    for box in result.padded { XCTAssertTrue(Geometry.boxInside(box!, geometry: result.geometry, shape: .square)) }
+  }
+
+  /// Three faces in the 1000 px window: A (500…800) and B (900…1200) fit together bare
+  /// (700 px), C (2500…2900, larger) fits with neither. Keeping as many as fit keeps A and B,
+  /// not the larger C alone: centre of A and B padded (0.3: 410…1290 × 910…1390) = (850, 1150).
+  func testAGroupKeepsAsManyFacesAsFit() throws {
+    let boxes = [
+      face(500, 1000, 300, 300, score: 90), face(900, 1000, 300, 300, score: 90),
+      face(2500, 1000, 400, 400, score: 75),
+    ]
+    let result = try XCTUnwrap(
+      Geometry.placeAboutBoxes(boxes, padding: 0.3, source: photo, guide: .square(1000), placement: Placement(zoom: 3)))
+    XCTAssertEqual(result.kept, [0, 1])
+    XCTAssertEqual(result.dropped, [nil, nil, .doesNotFit])
+    XCTAssertEqual(result.padding, 0.3)
+    XCTAssertEqual(result.notes, [.focusBoxesDoNotFit(boxes: 3, kept: 2)])
+    assertPoint(result.geometry.centre, Point(x: 850, y: 1150))
+  }
+
+  /// Of two faces that fit together, the one scored 70 beside a best of 95 (below 0.8 × 95 =
+  /// 76) is dropped: the focus is the sure face's padded centre (1100, 1100) alone.
+  func testALowScoreBoxIsDroppedRelativeToTheBest() throws {
+    let boxes = [face(1000, 1000, 200, 200, score: 95), face(1500, 1100, 200, 200, score: 70)]
+    let result = try XCTUnwrap(
+      Geometry.placeAboutBoxes(boxes, padding: 0.3, source: photo, guide: .square(1000), placement: Placement(zoom: 3)))
+    XCTAssertEqual(result.kept, [0])
+    XCTAssertEqual(result.dropped, [nil, .lowScore(score: 70, best: 95)])
+    XCTAssertEqual(result.notes, [])
+    assertPoint(result.geometry.centre, Point(x: 1100, y: 1100))
+    XCTAssertEqual(
+      result.dropped[1]?.description, "score 70 is below 80 % of the best (95)")
+    // At 76 (0.8 × 95) it stays.
+    let kept = try XCTUnwrap(
+      Geometry.placeAboutBoxes(
+        [boxes[0], face(1500, 1100, 200, 200, score: 76)], padding: 0.3, source: photo, guide: .square(1000),
+        placement: Placement(zoom: 3)))
+    XCTAssertEqual(kept.kept, [0, 1])
+  }
+
+  /// A face of 1200 px does not fit the 1000 px window even bare: the focus is its
+  /// eyes-to-chin centre, x (1500 + 1500) / 2 (eyes' and mouth's middles), y halfway from the
+  /// eyes (1400) to the box's bottom (2200) = 1800, not the box's centre (1600, 1600).
+  func testAFaceLargerThanTheGuideIsPlacedAboutItsEyesToChinCentre() throws {
+    var big = face(1000, 1000, 1200, 1200)
+    big.landmarks = [
+      Point(x: 1300, y: 1400), Point(x: 1700, y: 1400), Point(x: 1500, y: 1600), Point(x: 1350, y: 1800),
+      Point(x: 1650, y: 1800),
+    ]
+    let result = try XCTUnwrap(
+      Geometry.placeAboutBoxes([big], padding: 0.3, source: photo, guide: .square(1000), placement: Placement(zoom: 3)))
+    XCTAssertEqual(result.notes, [.focusBoxCutOff])
+    XCTAssertEqual(result.padding, 0)
+    XCTAssertEqual(result.kept, [0])
+    assertPoint(result.geometry.centre, Point(x: 1500, y: 1800))
+    // Without landmarks (a stored region): the box's centre.
+    let plain = try XCTUnwrap(
+      Geometry.placeAboutBoxes(
+        [face(1000, 1000, 1200, 1200)], padding: 0.3, source: photo, guide: .square(1000),
+        placement: Placement(zoom: 3)))
+    assertPoint(plain.geometry.centre, Point(x: 1600, y: 1600))
   }
 
   /// Equal areas: the box nearer the photo's centre (2000, 1500) wins (400 px away, not 1800).
@@ -168,7 +252,7 @@ final class BoxPlacementTests: XCTestCase {
       let placement = Placement(zoom: zoom)
       let result = try XCTUnwrap(
         Geometry.placeAboutBoxes(boxes, padding: padding, source: source, guide: guide, placement: placement))
-      let union = Rect.boundingBox(of: result.padded.flatMap { $0!.corners })!
+      let union = Rect.boundingBox(of: boxes.flatMap { $0.padded(padding, within: Rect(size: source))!.corners })!
       let scale = max(Double(guide.size.width) / source.width, Double(guide.size.height) / source.height) * zoom
       let window = Size(width: Double(guide.size.width) / scale, height: Double(guide.size.height) / scale)
       guard union.width <= window.width - 1e-6, union.height <= window.height - 1e-6 else { continue }
