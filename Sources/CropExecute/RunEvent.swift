@@ -1,3 +1,5 @@
+import CropPlan
+
 /// What the executor reports while it runs; reporters render these.
 public enum RunEvent: Sendable {
   case started(total: Int, upToDate: Int)
@@ -7,7 +9,38 @@ public enum RunEvent: Sendable {
   case failed(path: String, source: String, reason: String)
   case pruned(path: String)
   case stale(path: String)
+  /// Something the user should know that fails nothing (an upscaled output, a pattern that
+  /// matches no file...): every warning of a run, the plan's included, is one of these.
+  case warning(RunWarning)
   case finished(RunSummary)
+}
+
+/// A warning of a run: what it is about (`kind`, a stable word), the output or source it
+/// concerns (`path`, nil for the whole job or file) and what to say.
+public struct RunWarning: Sendable, Hashable {
+  public var kind: String
+  public var path: String?
+  public var job: String?
+  public var source: String?
+  public var message: String
+  /// The text line: `warning: job t photos/a.jpg → a.jpg: upscaling: …`.
+  public var text: String
+
+  public init(kind: String, path: String?, job: String?, source: String?, message: String, text: String) {
+    self.kind = kind
+    self.path = path
+    self.job = job
+    self.source = source
+    self.message = message
+    self.text = text
+  }
+
+  /// The warning a plan issue makes.
+  public init(_ issue: PlanIssue) {
+    self.init(
+      kind: issue.kind.rawValue, path: issue.output ?? issue.source, job: issue.job, source: issue.source,
+      message: issue.message, text: issue.description)
+  }
 }
 
 /// Counts of a run, and every failure with its reason.

@@ -31,6 +31,8 @@ public struct PlanIssue: Sendable, Hashable, Codable, CustomStringConvertible {
   public var message: String
   /// Errors that make the plan unrunnable (collisions); a bad source only fails its outputs.
   public var blocksRun: Bool
+  /// What it is about (`PlanIssue.Kind`).
+  public var kind: Kind = .other
 
   public var description: String {
     let subject = [job.map { "job \($0)" }, source, output.map { "→ \($0)" }].compactMap { $0 }.joined(separator: " ")
@@ -124,6 +126,12 @@ public struct DecodeKey: Hashable, Comparable, Sendable {
 }
 
 extension PlannedOutput {
+  /// Whether the crop rectangle is only known at run time: a smart focus or a search
+  /// (faces, attention, entropy) without an explicit crop, and not already placed about the
+  /// photo's stored regions. `geometry`'s rectangle is then a centred stand-in (its size and
+  /// scale hold), which `plan --format json` does not state as fact.
+  public var isCropFoundAtRunTime: Bool { smartFocus != nil && place.crop == nil && regionsPlaced == nil }
+
   /// The decode this output is rendered from.
   public var decodeKey: DecodeKey { DecodeKey(sourceIndex: sourceIndex, colour: encode.colour) }
 }

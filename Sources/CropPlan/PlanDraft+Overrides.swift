@@ -43,6 +43,6 @@ extension PlanDraft {
     return PlanIssue(
       severity: .warning, job: nil, source: nil, output: nil,
       message: "\(count) no source of the jobs \(it) to (no job reads the source, or not the job named): "
-        + named.joined(separator: ", ") + more, blocksRun: false)
+        + named.joined(separator: ", ") + more, blocksRun: false, kind: .unusedOverride)
   }
 }

@@ -26,10 +26,11 @@ struct PlanDraft {
   /// Records a problem; errors that stop the whole plan are raised by `PathChecks`.
   mutating func issue(
     _ severity: Diagnostic.Severity, job: String?, source: String? = nil, output: String? = nil, _ message: String,
-    blocksRun: Bool = false
+    blocksRun: Bool = false, kind: PlanIssue.Kind = .other
   ) {
     issues.append(
       PlanIssue(
-        severity: severity, job: job, source: source, output: output, message: message, blocksRun: blocksRun))
+        severity: severity, job: job, source: source, output: output, message: message, blocksRun: blocksRun,
+        kind: kind))
   }
 }

@@ -83,7 +83,8 @@ public enum PlanRenderer {
     let errors = issues.filter { $0.severity == .error }
     let warnings = issues.filter { $0.severity == .warning }
     if !issues.isEmpty {
-      lines.append("Issues: \(errors.count) errors, \(warnings.count) warnings")
+      func count(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
+      lines.append("Issues: \(count(errors.count, "error")), \(count(warnings.count, "warning"))")
       for issue in errors + warnings { lines.append("  \(issue)") }
     }
     lines.append(runnable ? "Runnable." : "Not runnable: fix the errors above.")
@@ -107,11 +108,15 @@ public enum PlanRenderer {
     var overBudget: String?
     /// `keep` when the pixels stay in the source's colour space (absent: sRGB).
     var colour: String?
-    var crop: Rect
+    /// The source rectangle, in source pixels; absent when it is found at run time.
+    var crop: Rect?
     var scale: Double
     var angle: Double
-    var centre: Point
+    var centre: Point?
     var focus: String
+    /// `true` when `focus` finds the crop from the pixels at run time (attention, entropy,
+    /// faces...): `crop` and `centre` are then absent, not a centred guess; absent otherwise.
+    var cropFoundAtRunTime: Bool?
     /// The stored regions `focus: regions` uses (empty: none); absent when it does not.
     var regions: [FocusBoxRecord]?
     var loadShrink: Int
@@ -142,14 +147,16 @@ public enum PlanRenderer {
     let o = plan.outputs[i]
     let s = plan.sources[o.sourceIndex]
     let focus = o.place.focus.name
+    let atRunTime = o.isCropFoundAtRunTime
     return OutputJSON(
       job: o.job, source: s.path, path: o.path, key: OutputKey.recipeKey(o.recipe, engine: plan.engineVersion),
       width: o.geometry.outputSize.width, height: o.geometry.outputSize.height,
       format: o.encode.options.format.rawValue, quality: o.encode.options.quality, maxBytes: o.encode.maxBytes,
       overBudget: o.encode.maxBytes != nil && o.encode.overBudget != .fail ? o.encode.overBudget.rawValue : nil,
-      colour: o.encode.colour == .srgb ? nil : o.encode.colour.rawValue, crop: o.geometry.sourceRegion,
-      scale: o.geometry.scale, angle: o.geometry.angle, centre: o.geometry.centre,
-      focus: focus, regions: regionRecords(o, source: s), loadShrink: s.loadShrink, stage: o.stage,
+      colour: o.encode.colour == .srgb ? nil : o.encode.colour.rawValue,
+      crop: atRunTime ? nil : o.geometry.sourceRegion, scale: o.geometry.scale, angle: o.geometry.angle,
+      centre: atRunTime ? nil : o.geometry.centre, focus: focus, cropFoundAtRunTime: atRunTime ? true : nil,
+      regions: regionRecords(o, source: s), loadShrink: s.loadShrink, stage: o.stage,
       upToDate: upToDate.contains(o.path), notes: o.geometry.notes.map(\.description))
   }
 

@@ -42,7 +42,8 @@ struct PathChecks {
     func stop(_ message: String) {
       issues.append(
         PlanIssue(
-          severity: .error, job: output.job, source: source, output: output.path, message: message, blocksRun: true))
+          severity: .error, job: output.job, source: source, output: output.path, message: message, blocksRun: true,
+          kind: .output))
     }
     let hash = HashSet64.hash(output.absolutePath)
     if let overwritten = stream.fileSource(output.absolutePath, hash: hash, paths: &paths) {

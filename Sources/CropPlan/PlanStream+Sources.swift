@@ -14,9 +14,15 @@ extension PlanStream {
       guard case .sources(let include, let exclude) = job.input else { continue }
       let (matches, unmatched) = SourceExpansion.expandCompact(
         include: include, exclude: exclude, base: jobFile.baseDirectory)
-      for pattern in unmatched { issue(.warning, job: job.name, source: pattern, "matches no file") }
-      if matches.count == 0 && unmatched.count == include.count {
-        issue(.error, job: job.name, "the job has no sources")
+      if matches.count > 0 {
+        for pattern in unmatched { issue(.warning, job: job.name, source: pattern, "matches no file", kind: .noMatch) }
+      }
+      if matches.count == 0, let empty = EmptyJobs.finding(job) {
+        // Blocks the run: a job that cannot produce anything is refused before anything is done.
+        issues.append(
+          PlanIssue(
+            severity: empty.allowed ? .warning : .error, job: job.name, source: nil, output: nil,
+            message: empty.message, blocksRun: !empty.allowed, kind: .emptyJob))
       }
       var list = JobList()
       list.numbers.reserveCapacity(matches.count)
@@ -112,9 +118,13 @@ extension PlanStream {
   }
 
   /// Records a problem of the whole plan.
-  func issue(_ severity: Diagnostic.Severity, job: String?, source: String? = nil, _ message: String) {
+  func issue(
+    _ severity: Diagnostic.Severity, job: String?, source: String? = nil, _ message: String,
+    kind: PlanIssue.Kind = .source
+  ) {
     issues.append(
-      PlanIssue(severity: severity, job: job, source: source, output: nil, message: message, blocksRun: false))
+      PlanIssue(
+        severity: severity, job: job, source: source, output: nil, message: message, blocksRun: false, kind: kind))
   }
 }
 

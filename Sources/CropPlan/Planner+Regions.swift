@@ -22,7 +22,8 @@ extension Planner {
     func warn(_ index: Int, _ message: String) {
       issues.append(
         PlanIssue(
-          severity: .warning, job: nil, source: table.paths[index], output: nil, message: message, blocksRun: false))
+          severity: .warning, job: nil, source: table.paths[index], output: nil, message: message, blocksRun: false,
+          kind: .regions))
     }
     for ((index, _), reading) in zip(wanted, readings) {
       switch reading {

@@ -43,7 +43,7 @@ public struct Planner: Sendable {
       draft.sources[index].stage = max(draft.sources[index].stage, stage)
       let source = draft.sources[index]
       if let error = source.error {
-        draft.issue(.error, job: job.name, source: source.path, error)
+        draft.issue(.error, job: job.name, source: source.path, error, kind: .source)
         continue
       }
       guard let header = source.header else { continue }
@@ -70,22 +70,24 @@ public struct Planner: Sendable {
           case .failure(let problem):
             draft.issue(
               .error, job: job.name, source: source.path, output: spec.pathTemplate,
-              "invalid placement: \(problem.message)")
+              "invalid placement: \(problem.message)", kind: .source)
           case .success(let planned):
             for note in planned.geometry.notes {
               if case .guideNotCovered = note, place.overflow != .clamp { continue }
-              draft.issue(.warning, job: job.name, source: source.path, output: planned.path, note.description)
+              draft.issue(
+                .warning, job: job.name, source: source.path, output: planned.path, note.description,
+                kind: note.issueKind)
             }
             let photo = Size(width: Double(header.width), height: Double(header.height))
             if let message = FocusCheck.cutOffMessage(
               place: place, guide: job.guide, source: photo, geometry: planned.geometry)
             {
-              draft.issue(.warning, job: job.name, source: source.path, output: planned.path, message)
+              draft.issue(.warning, job: job.name, source: source.path, output: planned.path, message, kind: .focus)
             }
             if let message = FocusCheck.noEffectMessage(
               place: place, guide: job.guide, source: photo)
             {
-              draft.issue(.warning, job: job.name, source: source.path, output: planned.path, message)
+              draft.issue(.warning, job: job.name, source: source.path, output: planned.path, message, kind: .focus)
             }
             draft.outputs.append(planned)
           }

@@ -90,12 +90,19 @@ extension JobSchema {
         "Patterns removed from sources, like sources' (an empty list removes nothing); a bare name pattern matches "
           + "anywhere."),
       SchemaField("from", .ref("job_name"), "Another job whose outputs are this job's sources."),
+      SchemaField(
+        "allow_empty", .boolean,
+        "Whether sources may match no file (a nightly folder that is sometimes empty or not there yet): then validate, "
+          + "plan and run say so and succeed; otherwise a job that cannot produce anything is an error.",
+        default: false),
     ] + settingFields,
     rules: [
       SchemaRule(
         description: "Give sources or from, not both.",
         schema: ["oneOf": [["required": ["sources"]], ["required": ["from"]]]]),
-      SchemaRule(description: "exclude filters sources.", schema: ["dependentRequired": ["exclude": ["sources"]]]),
+      SchemaRule(
+        description: "exclude filters sources, and allow_empty concerns them.",
+        schema: ["dependentRequired": ["exclude": ["sources"], "allow_empty": ["sources"]]]),
     ])
 
   public static let guide = SchemaObject(

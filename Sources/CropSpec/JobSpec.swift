@@ -43,6 +43,10 @@ public struct Job: Sendable {
   public var outputs: [OutputSpec]
   /// Where the job is declared.
   public var mark: SourceMark
+  /// Where its `sources` are given (nil for a `from:` job).
+  public var sourcesMark: SourceMark? = nil
+  /// `allow_empty`: sources that match no file are not an error.
+  public var allowEmpty = false
 }
 
 /// Where a job's photos come from.

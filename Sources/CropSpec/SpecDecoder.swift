@@ -204,6 +204,7 @@ package struct SpecDecoder {
     let entries = reader.mapping(node, field, known: Self.jobKeys) ?? [:]
     let settings = self.settings(node, field, known: [], base: defaults)
     var input: JobInput? = nil
+    var allowEmpty = false
     if let sources = entries["sources"] {
       if let from = entries["from"] {
         reader.error(from.mark, join(field, "from"), Diagnostic.expected("either sources or from", received: "both"))
@@ -211,6 +212,7 @@ package struct SpecDecoder {
       let include = patterns(sources, join(field, "sources"), JobSchema.job["sources"].list)
       let exclude = entries["exclude"].map { patterns($0, join(field, "exclude"), JobSchema.job["exclude"].list) } ?? []
       if let include, let exclude { input = .sources(include: include, exclude: exclude) }
+      if let node = entries["allow_empty"] { allowEmpty = reader.bool(node, join(field, "allow_empty")) ?? false }
     } else if let from = entries["from"] {
       if let target = reader.string(from, join(field, "from"), what: "the name of another job") {
         input = .from(target)
@@ -220,6 +222,13 @@ package struct SpecDecoder {
         reader.error(
           exclude.mark, join(field, "exclude"),
           Diagnostic.expected("exclude together with sources (it filters them)", received: "exclude with from"))
+      }
+      if let allow = entries["allow_empty"] {
+        reader.error(
+          allow.mark, join(field, "allow_empty"),
+          Diagnostic.expected(
+            "allow_empty together with sources (a from: job is empty when the job it reads is)",
+            received: "allow_empty with from"))
       }
     } else {
       reader.error(
@@ -243,7 +252,9 @@ package struct SpecDecoder {
         mark, join(field, "outputs"), Diagnostic.missing("outputs", "outputs (the files to write for each photo)"))
     }
     guard let input, let guide else { return nil }
-    return Job(name: name, input: input, guide: guide, place: settings.place, outputs: outputs, mark: mark)
+    return Job(
+      name: name, input: input, guide: guide, place: settings.place, outputs: outputs, mark: mark,
+      sourcesMark: entries["sources"]?.mark, allowEmpty: allowEmpty)
   }
 
   /// The list of outputs at `field`, held to the table's least number of outputs.

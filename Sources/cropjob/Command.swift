@@ -1,16 +1,5 @@
 import Foundation
 
-/// Exit codes, documented in the README and in `cropjob --help`.
-enum ExitCode {
-  static let success: Int32 = 0
-  /// Some outputs failed, or the plan / job file is invalid (plan, validate).
-  static let failure: Int32 = 1
-  /// `run`: the job file is invalid, nothing was done.
-  static let invalidJob: Int32 = 2
-  static let usage: Int32 = 64
-  static let interrupted: Int32 = 130
-}
-
 /// What a command says about itself besides its arguments.
 struct CommandConfiguration: Sendable {
   /// The word after `cropjob`.
@@ -19,8 +8,11 @@ struct CommandConfiguration: Sendable {
   let abstract: String
   /// Text between USAGE and ARGUMENTS.
   var discussion: String? = nil
-  /// Sections after OPTIONS (OUTPUT, EXIT CODES).
+  /// Sections after OPTIONS (OUTPUT, FORMATS...).
   var epilogue: String? = nil
+  /// The command's exit codes, printed as its help's EXIT CODES section (docs/cli.md has
+  /// the same tables, and a test holds them and the README's to these).
+  var exitCodes: [ExitCodeMeaning] = []
 }
 
 /// A subcommand, with swift-argument-parser's contract: the arguments are declared once, in

@@ -31,12 +31,17 @@ final class ConsoleReporter: RunReporter, @unchecked Sendable {
     case .failed(let path, let source, let reason):
       done += 1
       if mode == .bar { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
-      Console.err("failed: \(path) (from \(source)): \(reason)")
+      Console.err("failed: \(path)\(Self.from(source)): \(reason)")
       progress()
     case .pruned(let path):
       if mode != .quiet { Console.err("pruned: \(path)") }
     case .stale(let path):
       if mode != .quiet { Console.err("no longer produced: \(path) (use --prune to delete)") }
+    case .warning(let warning):
+      if mode != .quiet {
+        if mode == .bar { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        Console.err(warning.text)
+      }
     case .decoded:
       break
     case .finished(let s):
@@ -49,13 +54,18 @@ final class ConsoleReporter: RunReporter, @unchecked Sendable {
       if !s.failures.isEmpty {
         Console.err("failures:")
         for f in s.failures.sorted(by: { $0.output < $1.output }) {
-          Console.err("  \(f.output) (from \(f.source)): \(f.reason)")
+          Console.err("  \(f.output)\(Self.from(f.source)): \(f.reason)")
         }
       }
     }
   }
 
+  /// ` (from photo.jpg)`, or nothing for a failure of no one source.
+  static func from(_ source: String) -> String { source.isEmpty ? "" : " (from \(source))" }
+
+  /// A line or the bar; nothing when no output is planned (no `0/0`, no negative ETA).
   private func progress() {
+    guard total > 0 else { return }
     let now = Date()
     let elapsed = now.timeIntervalSince(start)
     let rate = elapsed > 0 ? Double(done) / elapsed : 0
@@ -93,6 +103,11 @@ final class ConsoleReporter: RunReporter, @unchecked Sendable {
       object = ["event": "failed", "path": path, "source": source, "reason": reason]
     case .pruned(let path): object = ["event": "pruned", "path": path]
     case .stale(let path): object = ["event": "stale", "path": path]
+    case .warning(let w):
+      object = ["event": "warning", "kind": w.kind, "message": w.message]
+      if let path = w.path { object["path"] = path }
+      if let job = w.job { object["job"] = job }
+      if let source = w.source { object["source"] = source }
     case .finished(let s):
       object = [
         "event": "finished", "planned": s.planned, "written": s.written, "upToDate": s.upToDate, "failed": s.failed,

@@ -41,8 +41,7 @@ enum CLI {
       \(subcommands.joined(separator: "\n"))
 
       EXIT CODES:
-        0 success, 1 failure (some outputs failed, or the plan/job file is invalid),
-        2 invalid job file or unrunnable plan (run), 64 usage error, 130 interrupted.
+      \(ExitCodeMeaning.summaryLines)
 
       See 'cropjob help <command>' for a command's options.
       """

@@ -67,9 +67,9 @@ final class HelpVersionExitCodeTests: XCTestCase {
     XCTAssertTrue(run.stderr.contains("no/such/job.yaml"), run.stderr)
     XCTAssertTrue(run.stderr.contains("no such job file"), run.stderr)
     let plan = try CLIRunner.run(["plan", "no/such/job.yaml"])
-    XCTAssertEqual(plan.status, 1)
+    XCTAssertEqual(plan.status, 2)
     let validate = try CLIRunner.run(["validate", "no/such/job.yaml"])
-    XCTAssertEqual(validate.status, 1)
+    XCTAssertEqual(validate.status, 2)
     XCTAssertTrue(validate.stdout.contains("no/such/job.yaml"), validate.stdout)
   }
 

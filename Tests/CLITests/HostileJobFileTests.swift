@@ -34,7 +34,7 @@ final class HostileJobFileTests: XCTestCase {
   ) throws {
     let path = folder.appendingPathComponent(name).path
     try Data(bytes).write(to: URL(fileURLWithPath: path))
-    for (command, status) in [("validate", Int32(1)), ("run", Int32(2))] {
+    for (command, status) in [("validate", Int32(2)), ("run", Int32(2))] {
       let result = try TimedRunner.run([command, path], cwd: folder, timeout: 20)
       XCTAssertFalse(result.timedOut, "\(command) \(name) hung", file: file, line: line)
       XCTAssertEqual(result.exitCode, status, "\(command) \(name): \(result.combined)", file: file, line: line)
@@ -93,7 +93,7 @@ final class HostileJobFileTests: XCTestCase {
       if path.hasSuffix("pipe.yaml") { XCTAssertEqual(mkfifo(path, 0o644), 0) }
       let result = try TimedRunner.run(["validate", path], cwd: folder, timeout: 10)
       XCTAssertFalse(result.timedOut, "validate \(path) hung")
-      XCTAssertEqual(result.exitCode, 1, result.combined)
+      XCTAssertEqual(result.exitCode, 2, result.combined)
       XCTAssertTrue(result.combined.contains(expected), result.combined)
     }
   }
@@ -131,7 +131,7 @@ final class HostileJobFileTests: XCTestCase {
       let result = try TimedRunner.run(["validate", path], timeout: 20)
       XCTAssertFalse(result.timedOut, name)
       XCTAssertNotNil(result.exitCode, "\(name) crashed cropjob: \(result.combined)")
-      XCTAssertEqual(result.exitCode, 1, "\(name): \(result.combined)")
+      XCTAssertEqual(result.exitCode, 2, "\(name): \(result.combined)")
       let located = result.combined.split(separator: "\n").contains {
         $0.hasPrefix("\(path):") && $0.contains(": error: ")
       }

@@ -129,7 +129,7 @@ final class RunCommandTests: XCTestCase {
     XCTAssertTrue(run.stderr.contains("job.yaml:"), run.stderr)
     XCTAssertTrue(run.stderr.contains("cycle"), run.stderr)
     XCTAssertTrue(run.stderr.contains("a → b → a") || run.stderr.contains("b → a → b"), run.stderr)
-    XCTAssertEqual(try s.run(["plan", "job.yaml"]).status, 1)
+    XCTAssertEqual(try s.run(["plan", "job.yaml"]).status, 2)
     XCTAssertFalse(FileManager.default.fileExists(atPath: s.path("out")))
   }
 
@@ -142,10 +142,10 @@ final class RunCommandTests: XCTestCase {
     XCTAssertTrue(run.stderr.contains("same/kite.jpg"), run.stderr)
     XCTAssertFalse(FileManager.default.fileExists(atPath: s.path("out")), "nothing written")
     let plan = try s.run(["plan", "job.yaml"])
-    XCTAssertEqual(plan.status, 1)
+    XCTAssertEqual(plan.status, 2)
     XCTAssertTrue(plan.stdout.contains("Not runnable"), plan.stdout)
     let dry = try s.run(["run", "job.yaml", "--dry-run"])
-    XCTAssertEqual(dry.status, 1)
+    XCTAssertEqual(dry.status, 2)
   }
 
   func testBadSourceFailsOnlyItsOwnOutputsAndTheSummaryNamesIt() throws {

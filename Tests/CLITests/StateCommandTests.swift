@@ -32,7 +32,7 @@ final class StateCommandTests: XCTestCase {
     try mine.write(to: URL(fileURLWithPath: s.path("out/kite-x.jpg")))
 
     let plan = try s.run(["plan", "job.yaml"])
-    XCTAssertEqual(plan.status, 1, plan.stdout + plan.stderr)
+    XCTAssertEqual(plan.status, 2, plan.stdout + plan.stderr)
     XCTAssertTrue(
       plan.stdout.contains("would overwrite a file cropjob did not write: \(s.path("out/kite-x.jpg"))"), plan.stdout)
     XCTAssertFalse(plan.stdout.contains("cat-x.jpg: would overwrite"), plan.stdout)
@@ -83,7 +83,7 @@ final class StateCommandTests: XCTestCase {
     try Data(repeating: 0x42, count: 4096).write(to: URL(fileURLWithPath: state))
     for command in [["run", "job.yaml"], ["plan", "job.yaml"]] {
       let result = try s.run(command)
-      XCTAssertEqual(result.status, command[0] == "run" ? 2 : 1, result.stderr)
+      XCTAssertEqual(result.status, 2, result.stderr)
       XCTAssertTrue(result.stderr.contains(state), result.stderr)
       XCTAssertTrue(result.stderr.contains("damaged") && result.stderr.contains("--rebuild-state"), result.stderr)
       XCTAssertFalse(result.stderr.contains("Fatal error"), result.stderr)

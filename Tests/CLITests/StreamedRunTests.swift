@@ -74,7 +74,7 @@ final class StreamedRunTests: XCTestCase {
       result.stderr)
     XCTAssertFalse(FileManager.default.fileExists(atPath: s.path("out")))
     let plan = try s.run(["plan", "job.yaml"], environment: ["CROPJOB_PLAN_WINDOW": "2"])
-    XCTAssertEqual(plan.status, 1)
+    XCTAssertEqual(plan.status, 2)
     XCTAssertFalse(FileManager.default.fileExists(atPath: s.path("out")))
   }
 }

@@ -16,14 +16,14 @@ final class ValidateCommandTests: XCTestCase {
   func testThreeBrokenFilesInText() throws {
     let files = ["cycle", "unknown-key", "bad-colour"].map { "\(fixtures)/invalid/\($0).yaml" }
     let result = try CLIRunner.run(["validate"] + files)
-    XCTAssertEqual(result.status, 1)
+    XCTAssertEqual(result.status, 2)
     XCTAssertEqual(
       result.stdout,
       """
       \(files[0]):9:11: error: jobs.a.from: expected a from chain that ends at a job with sources but received the cycle a → c → b → a
       \(files[0]):15:11: error: jobs.d.from: expected a from chain that ends at a job with sources but received the cycle d → d
       \(files[1]):5:3: error: jobs.avatar.guide: expected a guide (the crop frame: shape and size) but received no "guide"
-      \(files[1]):7:5: error: jobs.avatar.gude: expected one of the keys sources, exclude, from, guide, place, outputs, encode, metadata but received the unknown key "gude"; did you mean "guide"?
+      \(files[1]):7:5: error: jobs.avatar.gude: expected one of the keys sources, exclude, from, allow_empty, guide, place, outputs, encode, metadata but received the unknown key "gude"; did you mean "guide"?
       \(files[2]):8:39: error: jobs.a.place.background: expected a colour: "#rrggbb", "#rrggbbaa", "#rgb", black, gray, grey, transparent, white or [r, g, b(, a)] but received the string "#ffff0"
       \(files[2]):13:45: error: jobs.b.place.background[1]: expected an integer between 0 and 255 but received the number 300
       \(files[2]):18:39: error: jobs.c.place.background: expected a colour: "#rrggbb", "#rrggbbaa", "#rgb", black, gray, grey, transparent, white or [r, g, b(, a)] but received the string "whte"; did you mean "white"?
@@ -49,7 +49,7 @@ final class ValidateCommandTests: XCTestCase {
     try "source,x,y,width,height\na.jpg,1,2,-3,4\nb.jpg,1,2,3,x\n".write(
       to: folder.appendingPathComponent("crops.csv"), atomically: true, encoding: .utf8)
     let result = try CLIRunner.run(["validate", "job.yaml"], cwd: folder)
-    XCTAssertEqual(result.status, 1, result.stderr)
+    XCTAssertEqual(result.status, 2, result.stderr)
     XCTAssertEqual(
       result.stdout,
       """
@@ -63,7 +63,7 @@ final class ValidateCommandTests: XCTestCase {
   func testValidAndInvalidTogetherFail() throws {
     let bad = "\(fixtures)/invalid/range.yaml"
     let result = try CLIRunner.run(["validate", "jobs/avatars.yaml", bad])
-    XCTAssertEqual(result.status, 1)
+    XCTAssertEqual(result.status, 2)
     XCTAssertEqual(
       result.stdout,
       """
@@ -78,7 +78,7 @@ final class ValidateCommandTests: XCTestCase {
     let bad = "\(fixtures)/invalid/from-missing.yaml"
     let warned = "\(fixtures)/warnings/settings-without-effect.yaml"
     let result = try CLIRunner.run(["validate", "--format", "github", bad, warned, "no/such,file.yaml"])
-    XCTAssertEqual(result.status, 1)
+    XCTAssertEqual(result.status, 2)
     XCTAssertEqual(
       result.stdout,
       """
@@ -96,7 +96,7 @@ final class ValidateCommandTests: XCTestCase {
   func testJSONReportsEveryFile() throws {
     let bad = "\(fixtures)/invalid/cycle.yaml"
     let result = try CLIRunner.run(["validate", "--format", "json", "jobs/avatars.yaml", bad])
-    XCTAssertEqual(result.status, 1)
+    XCTAssertEqual(result.status, 2)
     let reports = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
     XCTAssertEqual(reports.count, 2)
     XCTAssertEqual(reports[0]["file"] as? String, "jobs/avatars.yaml")
@@ -125,17 +125,17 @@ final class ValidateCommandTests: XCTestCase {
     XCTAssertTrue(lenient.stdout.hasSuffix("\(warned): valid (2 warnings)\n"), lenient.stdout)
     XCTAssertTrue(lenient.stdout.hasPrefix("\(warned):10:31: warning: jobs.icons.outputs[0].encode.progressive: "))
     let strict = try CLIRunner.run(["validate", "--strict", warned])
-    XCTAssertEqual(strict.status, 1)
+    XCTAssertEqual(strict.status, 2)
     XCTAssertTrue(strict.stdout.hasSuffix("\(warned): invalid (2 warnings, --strict)\n"), strict.stdout)
     let json = try CLIRunner.run(["validate", "--strict", "--format", "json", warned])
-    XCTAssertEqual(json.status, 1)
+    XCTAssertEqual(json.status, 2)
     XCTAssertTrue(json.stdout.contains("\"valid\" : false"), json.stdout)
     XCTAssertEqual(try CLIRunner.run(["validate", "--strict", "jobs/avatars.yaml"]).status, 0)
   }
 
   func testMissingFileAndYAMLErrors() throws {
     let result = try CLIRunner.run(["validate", "no/such.yaml", "jobs"])
-    XCTAssertEqual(result.status, 1)
+    XCTAssertEqual(result.status, 2)
     XCTAssertEqual(
       result.stdout,
       """
@@ -149,7 +149,7 @@ final class ValidateCommandTests: XCTestCase {
     defer { try? FileManager.default.removeItem(at: scratch) }
     try "version: 1\noutput: out\noutput: again\n".write(to: scratch, atomically: true, encoding: .utf8)
     let duplicate = try CLIRunner.run(["validate", scratch.path])
-    XCTAssertEqual(duplicate.status, 1)
+    XCTAssertEqual(duplicate.status, 2)
     XCTAssertEqual(
       duplicate.stdout,
       "\(scratch.path):3:1: error: duplicate key \"output\" (first at 2:1)\n\(scratch.path): invalid (1 error)\n")
@@ -171,7 +171,10 @@ final class ValidateCommandTests: XCTestCase {
   func testHelp() throws {
     let result = try CLIRunner.run(["validate", "--help"])
     XCTAssertEqual(result.status, 0)
-    for text in ["--format <format>", "--strict", "0 valid", "64 usage"] {
+    for text in [
+      "--format <format>", "--strict", "EXIT CODES:\n  0    every file is valid", "  2    a file is missing",
+      "  64   usage error",
+    ] {
       XCTAssertTrue(result.stdout.contains(text), text)
     }
   }

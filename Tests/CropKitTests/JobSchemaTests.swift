@@ -25,7 +25,8 @@ final class JobSchemaTests: XCTestCase {
     XCTAssertEqual(
       JobSchema.file.keys, ["version", "output", "limits", "defaults", "jobs", "overrides", "overrides_from"])
     XCTAssertEqual(Set(JobSchema.override.keys), Set(["job", "source"] + JobSchema.place.keys))
-    XCTAssertEqual(Set(JobSchema.job.keys), Set(["sources", "exclude", "from"] + JobSchema.defaults.keys))
+    XCTAssertEqual(
+      Set(JobSchema.job.keys), Set(["sources", "exclude", "from", "allow_empty"] + JobSchema.defaults.keys))
   }
 
   /// The decoder takes its key lists from the schema's table, so comparing the lists proves

@@ -13,7 +13,8 @@ struct CompletionsCommand: ParsableCommand {
         cropjob completions zsh > ~/.zfunc/_cropjob     (with ~/.zfunc in $fpath)
         cropjob completions fish > ~/.config/fish/completions/cropjob.fish
       scripts/install.sh installs all three under its prefix.
-      """)
+      """,
+    exitCodes: [ExitCodeMeaning(ExitCode.success, "the script printed"), .usage])
 
   var words: [String] = []
 

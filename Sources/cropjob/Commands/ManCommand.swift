@@ -7,7 +7,8 @@ struct ManCommand: ParsableCommand {
       Read it with `cropjob man | man -l -`, or install it:
         cropjob man > /usr/local/share/man/man1/cropjob.1
       scripts/install.sh installs it under its prefix.
-      """)
+      """,
+    exitCodes: [ExitCodeMeaning(ExitCode.success, "the manual page printed"), .usage])
 
   static var arguments: [Argument<Self>] { [] }
 

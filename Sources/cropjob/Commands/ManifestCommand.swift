@@ -12,10 +12,12 @@ struct ManifestCommand: ParsableCommand {
         json   what cropjob-manifest.json holds, byte for byte (all shards merged)
         jsonl  one output per line, sorted by path
         csv    a header row, then one output per row (geometry flattened, notes joined by "; ")
-
-      EXIT CODES:
-        0 exported, 1 invalid job file or a state database that cannot be read, 64 usage error.
-      """)
+      """,
+    exitCodes: [
+      ExitCodeMeaning(ExitCode.success, "exported"),
+      ExitCodeMeaning(ExitCode.failure, "invalid job file or a state database that cannot be read"),
+      .usage,
+    ])
 
   var jobFile = ""
   var format = ManifestStream.Format.json

@@ -6,11 +6,11 @@ struct PlanCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     name: "plan",
     abstract: "Print what a job file would do, reading image headers only; write nothing.",
-    epilogue: """
-      EXIT CODES:
-        0 runnable, 1 not runnable (errors listed, or files cropjob did not write in the way
-        without --overwrite), 64 usage error.
-      """)
+    exitCodes: [
+      ExitCodeMeaning(ExitCode.success, "runnable (a job allowed to be empty is named in a warning)"),
+      ExitCodeMeaning(ExitCode.invalidJob, "not runnable, the errors listed: " + ExitCodeMeaning.cannotRun),
+      ExitCodeMeaning.usage,
+    ])
 
   var jobFile = ""
   var format = PlanFormat.text
@@ -40,8 +40,8 @@ struct PlanCommand: ParsableCommand {
   }
 
   func run() -> Int32 {
-    guard let file = JobLoading.load(jobFile) else { return ExitCode.failure }
-    guard let state = planning.state(file, shard: shards.selected) else { return ExitCode.failure }
+    guard let file = JobLoading.load(jobFile) else { return ExitCode.invalidJob }
+    guard let state = planning.state(file, shard: shards.selected) else { return ExitCode.invalidJob }
     return Self.printPlan(
       file, planning: planning, format: format, shard: shards.selected, state: state, overwrite: overwrite)
   }
@@ -78,14 +78,14 @@ struct PlanCommand: ParsableCommand {
     if let failure = state.failure { return stateFailure(failure) }
     let conflicts = guarded.conflicts.map(\.output)
     printConflicts(conflicts, format: format, overwrite: overwrite)
-    return stream.isRunnable && (conflicts.isEmpty || overwrite) ? ExitCode.success : ExitCode.failure
+    return stream.isRunnable && (conflicts.isEmpty || overwrite) ? ExitCode.success : ExitCode.invalidJob
   }
 
   /// A state database that could not be read while planning (damaged past its first pages):
   /// said as `PlanningOptions.state` says it.
   static func stateFailure(_ error: StateError) -> Int32 {
     Console.err("cropjob: \(error)")
-    return ExitCode.failure
+    return ExitCode.invalidJob
   }
 
   /// Prints the plan, and each file cropjob did not write that an output would replace
@@ -99,7 +99,7 @@ struct PlanCommand: ParsableCommand {
     Console.out(PlanRenderer.render(plan, format: format, selected: selected, upToDate: upToDate))
     let conflicts = OverwriteGuard.conflicts(plan: plan, selected: selected, state: state)
     printConflicts(conflicts, format: format, overwrite: overwrite)
-    return plan.isRunnable && (conflicts.isEmpty || overwrite) ? ExitCode.success : ExitCode.failure
+    return plan.isRunnable && (conflicts.isEmpty || overwrite) ? ExitCode.success : ExitCode.invalidJob
   }
 
   static func printConflicts(_ conflicts: [PlannedOutput], format: PlanFormat, overwrite: Bool) {

@@ -18,10 +18,12 @@ struct PreviewCommand: ParsableCommand {
       smart-crop point), and beside it the first output rendered for real from the same
       geometry `run` uses. Warnings (upscaling, the guide reaching off the photo, a focus
       point cut off by a circle) get a badge on the tile and a line under it.
-
-      EXIT CODES:
-        0 sheet written, 1 invalid job file or nothing could be written, 64 usage error.
-      """)
+      """,
+    exitCodes: [
+      ExitCodeMeaning(ExitCode.success, "sheet written"),
+      ExitCodeMeaning(ExitCode.failure, "invalid job file or nothing could be written"),
+      .usage,
+    ])
 
   /// The sheet's defaults, which the help text quotes.
   static let defaults = ProofSheetOptions(directory: "preview")

@@ -7,14 +7,19 @@ struct RunCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     name: "run",
     abstract: "Run a job file: decode each photo once, write every output atomically, and a manifest.",
-    epilogue: """
-      EXIT CODES:
-        0 all outputs done or up to date, 1 some outputs failed (or, with --dry-run, the plan
-        cannot run), 2 invalid job file or a plan that cannot run (path collisions, outputs
-        outside the root, files cropjob did not write in the way, a state database that
-        cannot be used; nothing was written), 64 usage error, 130 interrupted
-        (SIGINT/SIGTERM; the next run resumes).
-      """)
+    exitCodes: [
+      ExitCodeMeaning(
+        ExitCode.success,
+        "all outputs done or up to date (a job allowed to be empty is named in a warning); with --dry-run, runnable"),
+      ExitCodeMeaning(
+        ExitCode.failure,
+        "some outputs failed, each listed with its reason (a source the planner could not read counts)"),
+      ExitCodeMeaning(
+        ExitCode.invalidJob, ExitCodeMeaning.cannotRun + "; nothing was written (with --dry-run: as plan)"),
+      ExitCodeMeaning(ExitCode.usage, "usage error (a bad shard, --shard-count without a shard index)"),
+      ExitCodeMeaning(
+        ExitCode.interrupted, "interrupted by SIGINT/SIGTERM: in-flight outputs finish, the next run resumes"),
+    ])
 
   var jobFile = ""
   /// Jobs, force, prune, fail-fast; the shard is added from `shards` after validation.
@@ -106,9 +111,8 @@ struct RunCommand: ParsableCommand {
     }
     let mode: ConsoleReporter.Mode = json ? .json : quiet ? .quiet : Console.stderrIsTerminal ? .bar : .lines
     let reporter = ConsoleReporter(mode: mode)
-    for issue in plan.issues where issue.severity == .warning && mode != .json && mode != .quiet {
-      Console.err("\(issue)")
-    }
+    // Every warning of the plan is an event: a line on stderr, or a `warning` object with --json.
+    for issue in plan.issues where issue.severity == .warning { reporter.report(.warning(RunWarning(issue))) }
     SignalHandling.install()
     var options = execution
     if let batch = ProcessInfo.processInfo.environment["CROPJOB_STATE_BATCH"].flatMap({ Int($0) }), batch > 0 {

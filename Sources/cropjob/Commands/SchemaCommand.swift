@@ -11,7 +11,8 @@ struct SchemaCommand: ParsableCommand {
       and put `# yaml-language-server: $schema=job-file.schema.json` at the top of a job file.
       The schema comes from the same table as the job-file decoder; `cropjob validate` checks
       what a schema cannot (cycles among jobs, missing from: jobs, formats this build can write).
-      """)
+      """,
+    exitCodes: [ExitCodeMeaning(ExitCode.success, "the schema printed"), .usage])
 
   static var arguments: [Argument<Self>] { [] }
 

@@ -12,11 +12,13 @@ struct StateCommand: ParsableCommand {
       ACTIONS:
         merge <job.yaml>   fold .cropjob/state.shard-I-of-N.sqlite3 into .cropjob/state.sqlite3
                            (newest row per output wins) and remove the shard files
-
-      EXIT CODES:
-        0 merged, 1 invalid job file or a state file that cannot be used (named, with the
-        way out), 64 usage error.
-      """)
+      """,
+    exitCodes: [
+      ExitCodeMeaning(ExitCode.success, "merged"),
+      ExitCodeMeaning(
+        ExitCode.failure, "invalid job file or a state file that cannot be used (named, with the way out)"),
+      .usage,
+    ])
 
   var words: [String] = []
   var outputRoot: String?

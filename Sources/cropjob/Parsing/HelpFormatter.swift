@@ -35,7 +35,7 @@ enum HelpFormatter {
   }
 
   /// OVERVIEW, USAGE, the discussion, ARGUMENTS, OPTIONS (ending with `-h, --help`), and
-  /// the epilogue (further sections such as EXIT CODES).
+  /// the epilogue (further sections such as OUTPUT), and EXIT CODES.
   static func help<Root>(_ configuration: CommandConfiguration, table: [Argument<Root>]) -> String {
     var sections = [
       "OVERVIEW: \(configuration.abstract)", "USAGE: \(usage(command: configuration.name, table: table))",
@@ -48,6 +48,7 @@ enum HelpFormatter {
     let options = table.flatMap(\.options) + [HelpOption.spec(Root.self)]
     sections.append((["OPTIONS:"] + options.map { row($0.label, $0.help) }).joined(separator: "\n"))
     if let epilogue = configuration.epilogue { sections.append(epilogue) }
+    if !configuration.exitCodes.isEmpty { sections.append(ExitCodeMeaning.section(configuration.exitCodes)) }
     return sections.joined(separator: "\n\n")
   }
 }

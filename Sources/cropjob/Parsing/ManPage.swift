@@ -22,9 +22,7 @@ enum ManPage {
     for command in commands { lines += section(command) }
     lines += [
       ".SH EXIT STATUS",
-      text(
-        "0 success; 1 failure (some outputs failed, or the plan or job file is invalid); 2 invalid job file "
-          + "or unrunnable plan (run); 64 usage error; 130 interrupted by SIGINT or SIGTERM."),
+      text(ExitCodeMeaning.summary + " Each command's are under COMMANDS."),
       ".SH SEE ALSO", "vips(1); the job file reference in docs/job-file.md of the source tree.",
     ]
     return lines.joined(separator: "\n")
@@ -39,6 +37,9 @@ enum ManPage {
       lines += entry(option.label, option.help)
     }
     if let epilogue = configuration.epilogue { lines += [".PP", ".nf", text(epilogue), ".fi"] }
+    if !configuration.exitCodes.isEmpty {
+      lines += [".PP", ".nf", text(ExitCodeMeaning.section(configuration.exitCodes)), ".fi"]
+    }
     return lines
   }
 
