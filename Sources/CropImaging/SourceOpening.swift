@@ -43,8 +43,10 @@ enum SourceOpening {
     // Repeated warnings (a header read twice) once each, in order.
     var seen = Set<String>()
     messages = messages.filter { seen.insert($0).inserted }
-    if messages.isEmpty { messages = ["\(count) warning(s)"] }
-    return messages
+    if messages.isEmpty { return ["\(count) warning(s)"] }
+    // Benign warnings (VipsWarningPolicy) are not damage: dropped here, the one place
+    // every read's warnings pass.
+    return VipsWarningPolicy.damage(messages)
   }
 
   /// Opens `path` lazily through the accepted loader that recognises its bytes.
@@ -126,6 +128,9 @@ enum SourceOpening {
       return "JPEG XL"
     }
     if at(4, "jP  ") || head.starts(with: [0xFF, 0x4F, 0xFF, 0x51]) { return "JPEG 2000" }
+    // An image sequence (an animated AVIF or HEIF) has no still image libheif 1.15 reads.
+    if at(4, "ftypavis") { return "animated AVIF: an image sequence, not a still image" }
+    if at(4, "ftypmsf1") || at(4, "ftyphevs") { return "HEIF image sequence, not a still image" }
     if head.starts(with: [0x49, 0x49, 0xBC]) { return "JPEG XR" }
     if starts("8BPS") { return "Photoshop" }
     if starts("\u{76}\u{2F}\u{31}\u{01}") { return "OpenEXR" }
