@@ -32,10 +32,11 @@ let package = Package(
     // Fixed-arity C wrappers over libvips' variadic API (Swift cannot call C variadics).
     // gmodule: cj_init opens libvips' heif module itself (the others are not loaded); jpeg:
     // libjpeg (Debian libjpeg-dev, which libvips-dev depends on) for JPEG outputs written
-    // directly and JPEG headers read directly (docs/decoding.md).
+    // directly and JPEG headers read directly (docs/decoding.md); png16: libpng (Debian
+    // libpng-dev, which libvips-dev depends on) for PNG outputs written directly.
     .target(
       name: "CVipsShim", dependencies: ["CVips"], path: "Sources/CVipsShim",
-      linkerSettings: [.linkedLibrary("gmodule-2.0"), .linkedLibrary("jpeg")]),
+      linkerSettings: [.linkedLibrary("gmodule-2.0"), .linkedLibrary("jpeg"), .linkedLibrary("png16")]),
     // C calls that are not libvips': SHA-256 through libcrypto when present, syncfs.
     .target(name: "CSystem", path: "Sources/CSystem"),
 

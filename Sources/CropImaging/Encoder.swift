@@ -75,6 +75,13 @@ package enum ImageEncoder {
       }
       status = cj_jpegsave(image.pointer, q, progressive, subsample, 1, strip, &buffer, &length)
     case .png:
+      // Stripped 8-bit RGB(A) without a palette: libpng directly, the bytes of libvips' saver
+      // (docs/decoding.md, "Encoding PNG outputs").
+      if stripAll && !options.palette && jpegEncoder == .auto,
+        let bytes = try pngDirect(image, compression: options.compression)
+      {
+        return bytes
+      }
       status = cj_pngsave(
         image.pointer, Int32(options.compression), options.palette ? 1 : 0, q, strip, &buffer, &length)
     case .webp:
@@ -117,11 +124,29 @@ extension ImageEncoder {
   }
 }
 
-/// Which encoder writes stripped JPEG outputs (docs/decoding.md, "Encoding JPEG outputs").
+extension ImageEncoder {
+  /// The stripped PNG of `image` written by libpng directly (`cj_pngsave_direct`: the chunks
+  /// and settings of libvips' saver, the same bytes), or nil when the image is not uncoded
+  /// 8-bit RGB or RGBA (libvips' saver then converts and writes it).
+  package static func pngDirect(_ image: VipsImage, compression: Int) throws(ImagingError) -> [UInt8]? {
+    var buffer: UnsafeMutableRawPointer?
+    var length = 0
+    let status = cj_pngsave_direct(image.pointer, Int32(compression), &buffer, &length)
+    if status == 1 { return nil }
+    try Vips.check(status, "pngsave", path: image.path)
+    guard let buffer else { throw ImagingError(operation: "save", path: image.path, message: "no bytes") }
+    defer { cj_free(buffer) }
+    return Array(UnsafeRawBufferPointer(start: buffer, count: length))
+  }
+}
+
+/// Which encoder writes stripped JPEG and PNG outputs (docs/decoding.md, "Encoding JPEG
+/// outputs", "Encoding PNG outputs").
 public enum JPEGEncoder: String, Sendable {
-  /// libjpeg directly for 8-bit sRGB images without metadata, libvips' saver for the rest.
+  /// libjpeg (libpng) directly for 8-bit sRGB images without metadata, libvips' saver for the
+  /// rest.
   case auto
-  /// libvips' saver for every JPEG (the reference path, for comparisons).
+  /// libvips' saver for every JPEG and PNG (the reference path, for comparisons).
   case libvips
 
   /// From the environment variable `CROPJOB_JPEG_ENCODER` (`auto`, the default, or `libvips`),

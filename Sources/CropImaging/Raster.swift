@@ -106,6 +106,22 @@ extension Renderer {
   /// The pixels of an image the renderer made, in Swift memory (for tests).
   package static func rasterOf(_ image: VipsImage) throws(ImagingError) -> Raster { try image.raster() }
 
+  /// A float memory image of `pixels` (width × height × bands), for tests of the passes that
+  /// take premultiplied floats.
+  package static func floatImage(width: Int, height: Int, bands: Int, pixels: [Float]) throws(ImagingError)
+    -> VipsImage
+  {
+    precondition(pixels.count == width * height * bands)
+    Vips.start()
+    var out: OpaquePointer?
+    let status = pixels.withUnsafeBufferPointer {
+      cj_from_memory_float($0.baseAddress, Int32(width), Int32(height), Int32(bands), &out)
+    }
+    try Vips.check(status, "raster", path: nil)
+    guard let out else { throw ImagingError(operation: "raster", path: nil, message: "no image") }
+    return VipsImage(out, path: nil)
+  }
+
   /// `render`, with the pixels copied into Swift memory (3 or 4 bands).
   package static func raster(_ source: DecodedSource, geometry: PlacementResult, style: RenderStyle)
     throws(ImagingError)

@@ -67,9 +67,11 @@ public enum Renderer {
       window = (0, 0, image.width, image.height)
       shrunk = true
     }
-    if separable && (boxShrink <= 1 || shrunk) && !needsAlphaBand {
-      // The plain case (an opaque cover crop, no rotation): the resample reads the window of
-      // the decoded (or box-shrunk) image in place, with no libvips operation (issue 15).
+    if separable && (boxShrink <= 1 || shrunk) && !image.hasAlpha {
+      // The plain case (an opaque photo covering the output, no rotation): the resample reads
+      // the window of the decoded (or box-shrunk) image in place, with no libvips operation
+      // (issue 15); a circle, an alpha band or a flatten is then one pass over the result
+      // (`finish`): the photo covers the output, so its alpha was 255 everywhere.
       let odx = m.tx + 0.5 * m.a - 0.5
       let ody = m.ty + 0.5 * m.d - 0.5
       if let resampled = try resampleAxisAligned(image, m, odx: odx, ody: ody, size: size, window: window) {
@@ -146,9 +148,9 @@ public enum Renderer {
         }
       }
     }
-    if needsAlphaBand {
-      image = try image.derive("unpremultiply") { cj_unpremultiply_uchar($0, $1) }
-    } else {
+    // With alpha, the premultiplied floats go to `finish` as they are: it undoes the
+    // premultiplication in its one pass.
+    if !needsAlphaBand {
       image = try image.derive("cast") { cj_cast_uchar($0, $1) }
     }
     return try finish(image, size: size, circleFrame: circleFrame, style: style)
@@ -256,14 +258,49 @@ public enum Renderer {
     return reduced.map { ($0, sx, sy) }
   }
 
-  /// Circle mask, then flatten when the format has no alpha.
-  private static func finish(_ input: VipsImage, size: PixelSize, circleFrame: Rect, style: RenderStyle)
+  /// The last pass over the output's pixels (`input`: 8-bit, or premultiplied float RGBA):
+  /// alpha undone from premultiplication, the circle's coverage (computed once per size:
+  /// `CircleMasks`) multiplied into it, and the result flattened onto the background when the
+  /// format has no alpha, in one pass in memory (cj_finish: the bytes of `finishedByLibvips`).
+  package static func finish(_ input: VipsImage, size: PixelSize, circleFrame: Rect, style: RenderStyle)
     throws(ImagingError) -> VipsImage
   {
+    let mask = style.circle ? CircleMasks.mask(size: size, frame: circleFrame) : nil
+    let background = Array(style.background.prefix(3))
+    var out: OpaquePointer?
+    let status = background.withUnsafeBufferPointer { bg in
+      guard let mask else { return cj_finish(input.pointer, nil, style.alpha ? 1 : 0, bg.baseAddress, &out) }
+      return mask.withUnsafeBufferPointer {
+        cj_finish(input.pointer, $0.baseAddress, style.alpha ? 1 : 0, bg.baseAddress, &out)
+      }
+    }
+    if status == 1 {
+      // An opaque output left as it is, or bands cj_finish does not take.
+      return try finishedByLibvips(input, size: size, circleFrame: circleFrame, style: style)
+    }
+    try Vips.check(status, "finish", path: input.path)
+    guard let out else { throw ImagingError(operation: "finish", path: input.path, message: "no image returned") }
+    return VipsImage(out, path: input.path)
+  }
+
+  /// `finish` by libvips operations (unpremultiply, circle mask, flatten): its reference for
+  /// tests, and the way for images cj_finish does not take.
+  package static func finishedByLibvips(
+    _ input: VipsImage, size: PixelSize, circleFrame: Rect, style: RenderStyle
+  ) throws(ImagingError) -> VipsImage {
     var image = input
+    if image.isFloat {
+      image = try image.derive("unpremultiply") { cj_unpremultiply_uchar($0, $1) }
+    }
     if style.circle {
       let mask = try maskImage(size: size, frame: circleFrame, path: image.path)
+      if !image.hasAlpha {
+        image = try image.derive("bandjoin") { cj_ensure_alpha($0, $1) }
+      }
       image = try image.derive("circle mask") { cj_apply_mask($0, mask.pointer, $1) }
+    }
+    if style.alpha && !image.hasAlpha {
+      image = try image.derive("bandjoin") { cj_ensure_alpha($0, $1) }
     }
     if !style.alpha && image.hasAlpha {
       let bg = Array(style.background.prefix(3))

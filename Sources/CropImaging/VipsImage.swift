@@ -18,6 +18,7 @@ package final class VipsImage: @unchecked Sendable {
   package var height: Int { Int(cj_height(pointer)) }
   package var bands: Int { Int(cj_bands(pointer)) }
   var hasAlpha: Bool { cj_has_alpha(pointer) != 0 }
+  var isFloat: Bool { cj_is_float(pointer) != 0 }
 
   /// Runs a shim call that produces a new image, with errors attributed to `operation`.
   func derive(

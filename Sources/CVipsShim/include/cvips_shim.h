@@ -98,6 +98,8 @@ int cj_width(VipsImage *image);
 int cj_height(VipsImage *image);
 int cj_bands(VipsImage *image);
 int cj_has_alpha(VipsImage *image);
+/// 1 when the image's bands are 32-bit floats.
+int cj_is_float(VipsImage *image);
 int cj_yoffset(VipsImage *image);
 /// EXIF orientation 1..8 (1 when absent).
 int cj_orientation(VipsImage *image);
@@ -187,11 +189,25 @@ int cj_apply_mask(VipsImage *in, VipsImage *mask, VipsImage **out);
 /// Flattens alpha against the background colour (n values).
 int cj_flatten(VipsImage *in, const double *background, int n, VipsImage **out);
 
+// ---- The last pass on the final raster (cj_finish.c) ----------------------------------------
+
+/// One pass over an output's final pixels (CONVENTIONS.md, "Small outputs on a raster"), into a
+/// new 8-bit memory image: `in` is uchar RGB, uchar RGBA or float premultiplied RGBA (then
+/// unpremultiplied and rounded as cj_unpremultiply_uchar does); `mask` (width x height bytes,
+/// or NULL) is multiplied into alpha as cj_apply_mask does; with `keep_alpha` the result is
+/// RGBA, else flattened onto `background` (3 values) as cj_flatten does: the same bytes as
+/// that chain. 1 (nothing done) for anything else, and for an RGB `in` with no mask and no
+/// alpha to keep; -1 with the libvips error set.
+int cj_finish(VipsImage *in, const unsigned char *mask, int keep_alpha, const double *background,
+              VipsImage **out);
+
 // ---- Memory (cj_memory.c) ------------------------------------------------------------------
 
 /// Wraps a copy of width x height x bands uchar pixels.
 int cj_from_memory(const void *data, size_t size, int width, int height, int bands,
                    VipsImage **out);
+/// Wraps a copy of width x height x bands float pixels (tests: premultiplied rasters).
+int cj_from_memory_float(const float *data, int width, int height, int bands, VipsImage **out);
 /// A g_malloc'd buffer of `size` bytes (free with cj_free), NULL when memory is short.
 void *cj_alloc(size_t size);
 /// Wraps width x height x bands uchar pixels in a g_malloc'd buffer, rows `stride` bytes
@@ -258,6 +274,17 @@ int cj_jpegsave_direct(VipsImage *in, int quality, int progressive, int subsampl
                        void **buf, size_t *len);
 int cj_pngsave(VipsImage *in, int compression, int palette, int quality, int strip,
                void **buf, size_t *len);
+/// PNG with libpng directly, as cj_pngsave with `strip` and no palette writes it (cj_png_encode.c:
+/// the same chunks and settings, the same bytes): 8-bit rows of 3 or 4 bands, `stride` bytes
+/// apart; `xres`/`yres` in pixels per mm (pHYs). Returns 0 with a malloc'd buffer (free with
+/// cj_free), 1 when the arguments are not ones it takes, -1 with `message` on an error.
+int cj_png_encode(const unsigned char *pixels, size_t stride, int width, int height, int bands,
+                  double xres, double yres, int compression, void **buf, size_t *len,
+                  char *message, size_t message_size);
+/// cj_pngsave with `strip` and no palette, through cj_png_encode, for an uncoded 8-bit RGB or
+/// RGBA image (rendered into memory first when it is lazy); 1 (nothing done) for any other
+/// image; -1 with the libvips error set.
+int cj_pngsave_direct(VipsImage *in, int compression, void **buf, size_t *len);
 int cj_webpsave(VipsImage *in, int quality, int lossless, int effort, int strip, void **buf,
                 size_t *len);
 /// `compression`: 0 HEVC, 1 AV1.
