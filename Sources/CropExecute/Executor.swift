@@ -72,11 +72,17 @@ public final class Executor: Sendable {
     let summary = LockedBox(RunSummary())
     /// Set when the state could not claim a window's outputs.
     let stopped = LockedBox(false)
+    /// The check that keeps each output inside the root just before it is written, with the
+    /// root normalised once and each folder resolved once (`EscapeCheck`): per output, a
+    /// lexical split and one `lstat` of the name in its folder, no Foundation path
+    /// normalisation (issue 25).
+    let escapes: LockedBox<EscapeCheck>
 
-    init(reader: StateReader, writer: StateWriter, manifest: ManifestList = ManifestList()) {
+    init(reader: StateReader, writer: StateWriter, root: String, manifest: ManifestList = ManifestList()) {
       self.reader = reader
       self.writer = writer
       self.manifest = LockedBox(manifest)
+      escapes = LockedBox(EscapeCheck(root: root))
     }
 
     var check: UpToDateCheck { windowCheck! }
@@ -352,7 +358,7 @@ public final class Executor: Sendable {
       let encoded = try OutputEncoder.produce(
         decoded, geometry: planned, style: output.style, encode: output.encode, metadata: output.metadata)
       let geometry = encoded.geometry
-      if let problem = OutputPaths.escapeProblem(output.absolutePath, root: plan.outputRoot) {
+      if let problem = state.escapes.withLock({ $0.problem(output.absolutePath) }) {
         throw AtomicWriter.WriteError(path: output.absolutePath, message: problem)
       }
       try AtomicWriter.write(encoded.bytes, to: output.absolutePath, durable: false)

@@ -35,7 +35,7 @@ extension Executor {
       let writer = try StateWriter.open(root: frame.root, shard: options.shard, batchSize: options.stateBatchSize)
       frame.reader.readThrough(writer)
       let list = ManifestList(firstPass: frame.firstPass?.takePaths() ?? StringTable())
-      return .success(RunState(reader: frame.reader, writer: writer, manifest: list))
+      return .success(RunState(reader: frame.reader, writer: writer, root: frame.root, manifest: list))
     } catch {
       return .failure(Refusal(error))
     }

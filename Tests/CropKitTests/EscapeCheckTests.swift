@@ -54,4 +54,49 @@ final class EscapeCheckTests: XCTestCase {
     XCTAssertTrue(problems.contains { $0.hasPrefix("the folder") }, "\(problems)")
     XCTAssertTrue(problems.contains("is a symlink"), "\(problems)")
   }
+
+  /// The executor's check just before each write (issue 25: the root normalised once, each
+  /// folder resolved once, one `lstat` per output): an output folder turned into a symlink out
+  /// of the root after planning, and an output file turned into a symlink, are refused with
+  /// `escapeProblem`'s reasons; nothing is written outside; the other outputs are written.
+  func testExecutorRefusesOutputsThatEscapeAfterPlanning() throws {
+    let harness = try RunHarness(
+      samples: ["kite.jpg", "bridge.jpg", "cat.png"],
+      job: """
+        version: 1
+        output: out
+        jobs:
+          a:
+            sources: ["photos/*.jpg", "photos/*.png"]
+            guide: {shape: circle, size: 32}
+            outputs:
+              - path: "moved/{stem}.png"
+              - path: "kept/{stem}.jpg"
+        """)
+    defer { harness.remove() }
+    let fm = FileManager.default
+    let root = harness.outputRoot
+    let outside = harness.folder.appendingPathComponent("outside").path
+    try fm.createDirectory(atPath: outside, withIntermediateDirectories: true)
+    let plan = try harness.plan()
+    XCTAssertTrue(plan.isRunnable)
+    try fm.createDirectory(atPath: root + "/kept", withIntermediateDirectories: true)
+    try fm.createSymbolicLink(atPath: root + "/moved", withDestinationPath: outside)
+    try fm.createSymbolicLink(atPath: root + "/kept/cat.jpg", withDestinationPath: outside + "/cat.jpg")
+    var options = RunOptions()
+    options.jobs = 2
+    options.overwrite = true
+    let summary = Executor(plan: plan, options: options, reporter: CollectingReporter()).run()
+    XCTAssertEqual(summary.written, 2, "\(summary.failures)")
+    XCTAssertEqual(summary.failed, 4)
+    let reasons = summary.failures.map { "\($0.output): \($0.reason)" }
+    XCTAssertEqual(
+      reasons.filter { $0.hasPrefix("moved/") && $0.contains("outside the output root") }.count, 3, "\(reasons)")
+    XCTAssertEqual(
+      reasons.filter { $0.hasPrefix("kept/cat.jpg") && $0.contains("cropjob does not write through symlinks") }.count,
+      1, "\(reasons)")
+    XCTAssertEqual(try fm.contentsOfDirectory(atPath: outside), [])
+    XCTAssertTrue(fm.fileExists(atPath: root + "/kept/kite.jpg"))
+    XCTAssertTrue(fm.fileExists(atPath: root + "/kept/bridge.jpg"))
+  }
 }
