@@ -210,8 +210,12 @@ public final class Executor: Sendable {
     }
     commitManifest(
       root: frame.root, engineVersion: frame.engineVersion, options: options, reporter: reporter, state: state)
-    _ = state.writer.finish()
     let result = state.summary.withLock { $0 }
+    state.writer.recordRun(
+      result.interrupted
+        ? ShardCompleteness.RunStatus.interrupted
+        : result.failed > 0 ? ShardCompleteness.RunStatus.failed(result.failed) : ShardCompleteness.RunStatus.complete)
+    _ = state.writer.finish()
     reporter.report(.finished(result))
     return result
   }

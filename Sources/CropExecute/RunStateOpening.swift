@@ -33,6 +33,7 @@ extension Executor {
     }
     do throws(StateError) {
       let writer = try StateWriter.open(root: frame.root, shard: options.shard, batchSize: options.stateBatchSize)
+      writer.recordRun(ShardCompleteness.RunStatus.running)
       frame.reader.readThrough(writer)
       let list = ManifestList(firstPass: frame.firstPass?.takePaths() ?? StringTable())
       return .success(RunState(reader: frame.reader, writer: writer, root: frame.root, manifest: list))

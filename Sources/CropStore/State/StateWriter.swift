@@ -215,6 +215,17 @@ package final class StateWriter: @unchecked Sendable {
     FileIdentity.of(path: path).map { "\($0.size):\($0.mtime):\($0.inode):\(header)" }
   }
 
+  /// Records how this run stands (`ShardCompleteness.RunStatus`), at once: `running` when
+  /// it opens, then how it ended, so that a merge can tell a shard that did not finish.
+  package func recordRun(_ status: String) {
+    lock.withLock {
+      guard failure == nil,
+        let insert = try? connection.prepare("INSERT OR REPLACE INTO meta(name, value) VALUES ('run', ?)")
+      else { return }
+      try? insert.run([.text(status)])
+    }
+  }
+
   /// Commits what is pending, keeping the file open; the first failure of the run, if any.
   package func commitPending() -> StateError? {
     lock.withLock {

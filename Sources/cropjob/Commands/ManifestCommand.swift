@@ -15,13 +15,17 @@ struct ManifestCommand: ParsableCommand {
       """,
     exitCodes: [
       ExitCodeMeaning(ExitCode.success, "exported"),
-      ExitCodeMeaning(ExitCode.failure, "invalid job file or a state database that cannot be read"),
+      ExitCodeMeaning(
+        ExitCode.failure,
+        "invalid job file, a state database that cannot be read, or shards missing or incomplete (listed; "
+          + "nothing exported) without --allow-partial"),
       .usage,
     ])
 
   var jobFile = ""
   var format = ManifestStream.Format.json
   var outputRoot: String?
+  var allowPartial = false
 
   static var arguments: [Argument<Self>] {
     [
@@ -29,12 +33,16 @@ struct ManifestCommand: ParsableCommand {
       .option(
         \.format, "--format", value: "format", .choice, inUsage: true, help: "json, jsonl or csv (default json)."),
       .option(\.outputRoot, "--output", value: "dir", .text, help: "Output root instead of the job file's `output`."),
+      .flag(
+        \.allowPartial, "--allow-partial",
+        help: "Export even when shards are missing or did not finish (they are listed)."),
     ]
   }
 
   func run() -> Int32 {
     guard let file = JobLoading.load(jobFile) else { return ExitCode.failure }
     let root = Planner(outputRoot: outputRoot).outputRoot(of: file)
+    guard ShardGaps.report(root: root, allowPartial: allowPartial, doing: "exported") else { return ExitCode.failure }
     let output = FileHandle.standardOutput
     var buffer: [UInt8] = []
     buffer.reserveCapacity(1 << 16)

@@ -16,17 +16,23 @@ struct StateCommand: ParsableCommand {
     exitCodes: [
       ExitCodeMeaning(ExitCode.success, "merged"),
       ExitCodeMeaning(
-        ExitCode.failure, "invalid job file or a state file that cannot be used (named, with the way out)"),
+        ExitCode.failure,
+        "invalid job file, a state file that cannot be used (named, with the way out), or shards missing or "
+          + "incomplete (listed; nothing merged) without --allow-partial"),
       .usage,
     ])
 
   var words: [String] = []
   var outputRoot: String?
+  var allowPartial = false
 
   static var arguments: [Argument<Self>] {
     [
       .positionals(\.words, "action", help: "`merge` and the job file (its output root holds the state)."),
       .option(\.outputRoot, "--output", value: "dir", .text, help: "Output root instead of the job file's `output`."),
+      .flag(
+        \.allowPartial, "--allow-partial",
+        help: "Merge even when shards are missing or did not finish (they are listed)."),
     ]
   }
 
@@ -41,6 +47,7 @@ struct StateCommand: ParsableCommand {
     guard let file = JobLoading.load(words[1]) else { return ExitCode.failure }
     let root = Planner(outputRoot: outputRoot).outputRoot(of: file)
     let shards = StateFiles.shardFileCount(root: root)
+    guard ShardGaps.report(root: root, allowPartial: allowPartial, doing: "merged") else { return ExitCode.failure }
     do throws(StateError) {
       let writer = try StateWriter.open(root: root, shard: nil)
       if let error = writer.finish() { throw error }
