@@ -2,11 +2,19 @@ import CropKit
 import Foundation
 
 /// Progress on the console: a live bar on a terminal, periodic lines otherwise, only
-/// failures with --quiet, NDJSON events with --json.
+/// failures with --quiet, NDJSON events with --json. On the console, the first
+/// `shownPerKind` warnings of each kind (and outputs no longer produced) are printed and the
+/// rest counted in one line at the end, so that a night of a million photos does not print a
+/// line for each; `--json` prints every one. Failures are always printed one by one.
 final class ConsoleReporter: RunReporter, @unchecked Sendable {
   enum Mode { case bar, lines, quiet, json }
 
+  /// Warnings of one kind printed before the rest are only counted.
+  static let shownPerKind = 5
+
   let mode: Mode
+  /// Warnings seen so far, by kind (`stale` for outputs no longer produced).
+  private var warningsByKind: [String: Int] = [:]
   private let lock = NSLock()
   private var total = 0
   private var done = 0
@@ -36,9 +44,11 @@ final class ConsoleReporter: RunReporter, @unchecked Sendable {
     case .pruned(let path):
       if mode != .quiet { Console.err("pruned: \(path)") }
     case .stale(let path):
-      if mode != .quiet { Console.err("no longer produced: \(path) (use --prune to delete)") }
+      if mode != .quiet && shouldShow(kind: "stale") {
+        Console.err("no longer produced: \(path) (use --prune to delete)")
+      }
     case .warning(let warning):
-      if mode != .quiet {
+      if mode != .quiet && shouldShow(kind: warning.kind) {
         if mode == .bar { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
         Console.err(warning.text)
       }
@@ -50,6 +60,7 @@ final class ConsoleReporter: RunReporter, @unchecked Sendable {
         "\(s.interrupted ? "interrupted" : "done"): \(s.written) written, \(s.upToDate) up to date, \(s.failed) failed (\(s.planned) planned, \(s.decodes) decodes) in \(String(format: "%.2f", Date().timeIntervalSince(start))) s"
       if s.stale > 0 { line += "; \(s.stale) no longer produced" }
       if s.pruned > 0 { line += "; \(s.pruned) pruned" }
+      for line in unshownWarnings() { Console.err(line) }
       Console.err(line)
       if !s.failures.isEmpty {
         Console.err("failures:")
@@ -57,6 +68,24 @@ final class ConsoleReporter: RunReporter, @unchecked Sendable {
           Console.err("  \(f.output)\(Self.from(f.source)): \(f.reason)")
         }
       }
+    }
+  }
+
+  /// Counts a warning of `kind`; whether it is among the first `shownPerKind` of its kind.
+  private func shouldShow(kind: String) -> Bool {
+    let seen = warningsByKind[kind, default: 0] + 1
+    warningsByKind[kind] = seen
+    return seen <= Self.shownPerKind
+  }
+
+  /// One line per kind with warnings that were counted but not printed.
+  private func unshownWarnings() -> [String] {
+    warningsByKind.sorted { $0.key < $1.key }.compactMap { kind, count in
+      guard count > Self.shownPerKind else { return nil }
+      let what = kind == "stale" ? "outputs no longer produced" : "\(kind) warnings"
+      return
+        "warning: \(count - Self.shownPerKind) more \(what) not shown (\(count) in all; "
+        + "`cropjob run --json` prints each as an event, `cropjob plan --format json` lists them)"
     }
   }
 
