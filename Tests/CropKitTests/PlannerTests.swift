@@ -268,10 +268,19 @@ final class PlannerTests: XCTestCase {
     XCTAssertEqual(paths.map { Shard.index(of: $0, count: 100) }, [51, 43, 58, 77])
   }
 
+  /// `expression` throws exactly `message`.
+  func assertProblem<T>(
+    _ expression: @autoclosure () throws -> T, _ message: String, file: StaticString = #filePath, line: UInt = #line
+  ) {
+    XCTAssertThrowsError(try expression(), file: file, line: line) { error in
+      XCTAssertEqual(String(describing: error), message, file: file, line: line)
+    }
+  }
+
   func testShardSelectionFromTheCommandLineAndTheEnvironment() throws {
     XCTAssertEqual(try ShardSelection.parse("2/4"), Shard(index: 2, count: 4))
     for bad in ["4/4", "-1/4", "1/0", "1", "a/b", "1/2/3"] {
-      XCTAssertThrowsError(try ShardSelection.parse(bad), bad)
+      assertProblem(try ShardSelection.parse(bad), "--shard expects I/N with 0 ≤ I < N (e.g. 0/4), got \"\(bad)\"")
     }
     // Slurm: task ids relative to the array's first id.
     XCTAssertEqual(
@@ -281,7 +290,9 @@ final class PlannerTests: XCTestCase {
     XCTAssertEqual(
       try ShardSelection.fromEnvironment(["SLURM_ARRAY_TASK_ID": "3", "SLURM_ARRAY_TASK_COUNT": "4"], count: nil),
       Shard(index: 3, count: 4))
-    XCTAssertThrowsError(try ShardSelection.fromEnvironment(["SLURM_ARRAY_TASK_ID": "3"], count: nil))
+    assertProblem(
+      try ShardSelection.fromEnvironment(["SLURM_ARRAY_TASK_ID": "3"], count: nil),
+      "SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_COUNT is not (or pass --shard-count)")
     // --array=0-6:2: ids 0, 2, 4, 6 with a step of 2.
     XCTAssertEqual(
       try ShardSelection.fromEnvironment(
@@ -291,22 +302,24 @@ final class PlannerTests: XCTestCase {
         ],
         count: nil),
       Shard(index: 3, count: 4))
-    XCTAssertThrowsError(
+    assertProblem(
       try ShardSelection.fromEnvironment(
         [
           "SLURM_ARRAY_TASK_ID": "5", "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_STEP": "2",
           "SLURM_ARRAY_TASK_COUNT": "4",
         ],
-        count: nil))
+        count: nil),
+      "the Slurm array (task 5, min 0, max ?, step 2, count 4) is not a regular range: pass --shard I/N")
     // --array=1,2,7 (what Slurm 22.05 sets): every task refuses, not only task 7.
     for id in ["1", "2", "7"] {
-      XCTAssertThrowsError(
+      assertProblem(
         try ShardSelection.fromEnvironment(
           [
             "SLURM_ARRAY_TASK_ID": id, "SLURM_ARRAY_TASK_MIN": "1", "SLURM_ARRAY_TASK_MAX": "7",
             "SLURM_ARRAY_TASK_STEP": "1",
             "SLURM_ARRAY_TASK_COUNT": "3",
-          ], count: nil), id)
+          ], count: nil),
+        "the Slurm array (task \(id), min 1, max 7, step 1, count 3) is not a regular range: pass --shard I/N")
     }
     XCTAssertEqual(
       try ShardSelection.fromEnvironment(
@@ -315,17 +328,24 @@ final class PlannerTests: XCTestCase {
           "SLURM_ARRAY_TASK_STEP": "1",
           "SLURM_ARRAY_TASK_COUNT": "4",
         ], count: nil), Shard(index: 2, count: 4))
-    XCTAssertThrowsError(
+    assertProblem(
       try ShardSelection.fromEnvironment(
-        ["SLURM_ARRAY_TASK_ID": "9", "SLURM_ARRAY_TASK_MIN": "5", "SLURM_ARRAY_TASK_COUNT": "4"], count: nil))
+        ["SLURM_ARRAY_TASK_ID": "9", "SLURM_ARRAY_TASK_MIN": "5", "SLURM_ARRAY_TASK_COUNT": "4"], count: nil),
+      "SLURM_ARRAY_TASK_ID gives shard 4 of 4, outside 0..<4")
     // Kubernetes Indexed Jobs and AWS Batch give only an index: the count comes from --shard-count.
     XCTAssertEqual(
       try ShardSelection.fromEnvironment(["JOB_COMPLETION_INDEX": "1"], count: 3), Shard(index: 1, count: 3))
-    XCTAssertThrowsError(try ShardSelection.fromEnvironment(["JOB_COMPLETION_INDEX": "1"], count: nil))
-    XCTAssertThrowsError(try ShardSelection.fromEnvironment(["JOB_COMPLETION_INDEX": "3"], count: 3))
+    assertProblem(
+      try ShardSelection.fromEnvironment(["JOB_COMPLETION_INDEX": "1"], count: nil),
+      "JOB_COMPLETION_INDEX is set: pass --shard-count N (the number of workers)")
+    assertProblem(
+      try ShardSelection.fromEnvironment(["JOB_COMPLETION_INDEX": "3"], count: 3),
+      "JOB_COMPLETION_INDEX gives shard 3 of 3, outside 0..<3")
     XCTAssertEqual(
       try ShardSelection.fromEnvironment(["AWS_BATCH_JOB_ARRAY_INDEX": "0"], count: 2), Shard(index: 0, count: 2))
-    XCTAssertThrowsError(try ShardSelection.fromEnvironment(["AWS_BATCH_JOB_ARRAY_INDEX": "x"], count: 2))
+    assertProblem(
+      try ShardSelection.fromEnvironment(["AWS_BATCH_JOB_ARRAY_INDEX": "x"], count: 2),
+      "AWS_BATCH_JOB_ARRAY_INDEX=x is not an integer")
     XCTAssertNil(try ShardSelection.fromEnvironment(["HOME": "/root"], count: nil))
     // A count without an index is refused, naming every variable read.
     XCTAssertThrowsError(try ShardSelection.fromEnvironment(["HOME": "/root"], count: 4)) { error in
