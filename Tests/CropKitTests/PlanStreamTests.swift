@@ -49,10 +49,12 @@ final class PlanStreamTests: XCTestCase {
     var maxBytes: Int?
     var overBudget: String?
     var colour: String?
-    var crop: Rect
+    /// Absent when the crop is found at run time (`cropFoundAtRunTime`).
+    var crop: Rect?
     var scale, angle: Double
-    var centre: Point
+    var centre: Point?
     var focus: String
+    var cropFoundAtRunTime: Bool?
     var loadShrink, stage: Int
     var upToDate: Bool
     var notes: [String]
