@@ -35,6 +35,12 @@ public enum StateOracle {
     return hashes
   }
 
+  /// Whether `database` has the table `name` (a state file killed while it was being created
+  /// may have none yet).
+  public static func hasTable(_ database: String, _ name: String) throws -> Bool {
+    try !query(database, "SELECT name FROM sqlite_master WHERE type = 'table' AND name = '\(name)'").isEmpty
+  }
+
   /// `sql` through `sqlite3 -readonly -json`; an empty result is an empty list.
   public static func query(_ database: String, _ sql: String) throws -> [[String: Any]] {
     let sqlite = "/usr/bin/sqlite3"
