@@ -28,13 +28,16 @@ RES = os.path.join(W, "results")
 RUNS = int(os.environ.get("RUNS", "5"))
 WARMUP = int(os.environ.get("RUNS_WARMUP", "1"))
 N_IMAGES = 56
-SIZES = {"A": ["256"], "B": ["64", "128", "256", "1024"], "C": ["128"]}   # outputs per source
-QSIZE = {"A": "256", "B": "256", "C": "128"}                             # the table's quality column
+SIZES = {"A": ["256"], "B": ["64", "128", "256", "1024"], "C": ["128"], "C640": ["96"]}   # outputs per source
+QSIZE = {"A": "256", "B": "256", "C": "128", "C640": "96"}              # the table's quality column
+FOLDER = {"A": "corpus", "B": "corpus", "Da": "corpus", "C": "webcorpus", "Db": "webcorpus", "Dw": "webcorpus",
+          "C640": "web640", "Ds": "small120"}
 
 
 def sources(job):
-    """The job's source files: the 56-photo corpus (A, B) or the web-size photos made from it (C)."""
-    d = os.path.join(W, "webcorpus" if job == "C" else "corpus")
+    """The job's source files: the 56-photo corpus (A, B, Da), the web-size photos made from it (C,
+    Db, Dw), or those resized to 640 px (C640) or 120 px (Ds)."""
+    d = os.path.join(W, FOLDER[job])
     return sorted(glob.glob(d + "/*.jpg") + glob.glob(d + "/*.png"))
 
 LABEL = {
@@ -67,6 +70,8 @@ LABEL = {
     "C-imh-P2": "ImageMagick + jpeg:size hint, xargs -P2",
     "C-vt-P2b": "vipsthumbnail batched, 2 processes of 500 files",
     "C-vt-batch": "vipsthumbnail batched, 1 process",
+    "cj-C640": "**cropjob** `run` (2 workers)",
+    "C640-pil-p2": "Pillow + draft, Pool(2) processes",
 }
 
 
@@ -174,7 +179,12 @@ def verify(job, tools):
     """Checks every tool's outputs and computes the quality column (bench/README.md): per output
     the mean absolute difference to the Lanczos3 reference (bench/quality.py) at the best
     sub-pixel shift ("aligned"), at no shift ("centred": the exactly centred reference) and
-    the shift itself. Photos outer, tools inner: one full decode per photo."""
+    the shift itself. Photos outer, tools inner: one full decode per photo. Job D: circle.verify."""
+    if job.startswith("D"):
+        import circle
+        report, ok_all = circle.verify(job, tools, W, sources(job))
+        save_verify(job, report)
+        return 0 if ok_all else 1
     import pyvips
     import quality
     srcs = sources(job)
@@ -235,12 +245,16 @@ def verify(job, tools):
                        f"|dx| {m['shift'][0]:.2f}, |dy| {m['shift'][1]:.2f})" for s, m in q.items())
         print(f"{'OK ' if not bad[tool] else 'BAD'} {tool:12s} {n:4d} files  {qs}  {'; '.join(bad[tool][:4])}", flush=True)
         ok_all &= not bad[tool]
+    save_verify(job, report)
+    return 0 if ok_all else 1
+
+
+def save_verify(job, report):
     os.makedirs(RES, exist_ok=True)
     path = os.path.join(RES, f"verify-{job}.json")
     old = json.load(open(path)) if os.path.exists(path) else {}
     old.update(report)
     json.dump(old, open(path, "w"), indent=1)
-    return 0 if ok_all else 1
 
 
 # ---------------------------------------------------------------- scale
@@ -420,14 +434,15 @@ def focus_table():
 def table():
     out = []
     verify = {}
-    for j in "ABC":
+    for j in ("A", "B", "C", "C640", "Da", "Db", "Dw", "Ds"):
         p = os.path.join(RES, f"verify-{j}.json")
         if os.path.exists(p):
             verify.update(json.load(open(p)))
     summary = {}
     for name, title in (("A", "Job A (avatar: orientation, centred cover 256x256, JPEG q85, no metadata)"),
                         ("B", "Job B (set: 64/128/256 cover crops + 1024-wide fit, JPEG q85, no metadata)"),
-                        ("C", "Job C (web: 1,000 photos of 640–1280 px, orientation, centred cover 128x128, JPEG q80, no metadata)")):
+                        ("C", "Job C (web: 1,000 photos of 640–1280 px, orientation, centred cover 128x128, JPEG q80, no metadata)"),
+                        ("C640", "Job C640 (1,000 JPEGs of 640 px, centred cover 96x96, JPEG q80, no metadata)")):
         p = os.path.join(RES, name + ".json")
         if not os.path.exists(p):
             continue
@@ -468,7 +483,7 @@ def table():
         if peers:
             fastest = min(peers, key=lambda r: r[6])
             summary[name] = (fastest[0], 1 / fastest[6])
-            target = {"A": 0.85, "B": 0.75, "C": 0.7}[name]
+            target = {"A": 0.85, "B": 0.75, "C": 0.7, "C640": 0.7}[name]
             out += ["", f"Fastest peer: `{fastest[0]}`; cropjob's time is **{1 / fastest[6]:.2f} x** its time "
                         f"(paired median; target ≤ {target})."]
         cjw = med([r["wall"] for r in recs if r["tool"] == cj])
@@ -479,6 +494,11 @@ def table():
         cjr = [r for r in recs if r["tool"] == cj]
         if cjr:
             out.append(f"cropjob peak RSS, job {name}: **{max(r['rss_kib'] for r in cjr) / 1024:.0f} MiB** (max over runs).")
+    import circle
+    for name in ("Da", "Db", "Dw", "Ds"):
+        p = os.path.join(RES, name + ".json")
+        if os.path.exists(p):
+            out += circle.table(name, json.load(open(p)), verify, len(sources(name)) or N_IMAGES, med)
     out += focus_table()
     p = os.path.join(RES, "scale.json")
     if os.path.exists(p):

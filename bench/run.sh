@@ -98,11 +98,15 @@ corpus() {
   log "corpus"
   [ -f "$W/corpus/SHA256SUMS" ] || bash "$P/make-corpus.sh" "$W/corpus"
   (cd "$W/corpus" && sha256sum --quiet -c SHA256SUMS) && echo "corpus: $(grep corpus_sha256 "$W/corpus/SUMMARY.txt")"
-  case " $JOBS " in *" C "*) ;; *) return 0 ;; esac
-  log "web corpus (job C)"
+  case " $JOBS " in *" C "*|*" Db "*|*" Dw "*|*" C640 "*|*" Ds "*) ;; *) return 0 ;; esac
+  log "web corpus (jobs C, Db, Dw, C640, Ds)"
   [ -f "$W/webcorpus/SHA256SUMS" ] || "$PY" "$P/make-web-corpus.py" "$W/corpus" "$W/webcorpus" 1000
   (cd "$W/webcorpus" && sha256sum --quiet -c SHA256SUMS) \
     && echo "web corpus: $(grep web_corpus_sha256 "$W/webcorpus/SUMMARY.txt")"
+  # Issue 25: 1,000 JPEGs of exactly 640 px (job C640) and 2,000 of 120 px (job Ds), from it.
+  case " $JOBS " in *" C640 "*) [ -f "$W/web640/.done" ] || "$PY" "$P/make-resized.py" "$W/webcorpus" "$W/web640" 640 1000 ;; esac
+  case " $JOBS " in *" Ds "*) [ -f "$W/small120/.done" ] || "$PY" "$P/make-resized.py" "$W/webcorpus" "$W/small120" 120 2000 ;; esac
+  return 0
 }
 
 mk() {  # mk NAME 'shell command'  -> cmd/NAME.sh
@@ -179,6 +183,41 @@ EOF
 EOF
     mk "cj-A-$f" "exec $CJ run jobs/A-$f.yaml -q $CJARGS"
   done
+  # Job D (issue 25), the avatar set users make (as jobs/avatars.yaml): a circle guide, a transparent
+  # PNG and a JPEG on white per photo; Da from the phone photos at 256 px, Db from job C's web-size
+  # photos at 96 px, Dw the WebP variant of Db, Ds 2,000 photos of 120 px at 48 px and one worker
+  # (an avatar library re-processed). Each has its square twin (-sq: the same outputs, square guide).
+  # C640: 1,000 JPEGs of 640 px to a 96 px square JPEG q80.
+  local WEB='["../webcorpus/*.jpg", "../webcorpus/*.png"]' d
+  for d in "Da|256|$S|png" "Db|96|$WEB|png" "Dw|96|$WEB|webp" 'Ds|48|["../small120/*.jpg"]|png'; do
+    local name size src fmt shape f jobs out
+    IFS='|' read -r name size src fmt <<< "$d"
+    for shape in circle square; do
+      f=$name; [ $shape = square ] && f=$name-sq
+      if [ "$fmt" = webp ]; then
+        out="      - path: \"{stem}_$size.webp\"
+        encode: {format: webp, quality: 80}"
+      else
+        out="      - path: \"{stem}_$size.png\"
+        encode: {format: png}
+      - path: \"{stem}_$size.jpg\""
+      fi
+      printf '  avatar:\n    sources: @SOURCES@\n    guide: {shape: %s, size: %s}\n    place: {fit: cover}\n    outputs:\n%s\n' \
+        "$shape" "$size" "$out" | jobfile "$W/jobs/$f.yaml" "../out/cj-$f" "$src"
+      jobs=; [ $name = Ds ] && jobs="--jobs 1"
+      mk "cj-$f" "exec $CJ run jobs/$f.yaml -q $jobs $CJARGS"
+    done
+  done
+  jobfile "$W/jobs/C640.yaml" ../out/cj-C640 '["../web640/*.jpg"]' <<'EOF'
+  web:
+    sources: @SOURCES@
+    guide: {shape: square, size: 96}
+    place: {fit: cover}
+    encode: {quality: 80}
+    outputs:
+      - path: "{stem}_96.jpg"
+EOF
+  mk cj-C640 "exec $CJ run jobs/C640.yaml -q $CJARGS"
   for j in A B C; do
     mk "cj-$j"      "exec $CJ run jobs/$j.yaml -q $CJARGS"
     mk "cj-$j-noop" "exec $CJ run jobs/$j.yaml -q $CJARGS"
@@ -207,10 +246,35 @@ EOF
   mk C-pil-p2   "exec $PY $P/peer_pillow.py C 2 $O/C-pil-p2 $F"
   mk C-pyv-p2   "exec $PY $P/peer_pyvips.py C proc2 $O/C-pyv-p2 $F"
   mk C-pyv-t2   "exec $PY $P/peer_pyvips.py C thread2 $O/C-pyv-t2 $F"
+  # Job D's peers (bench/peers/peer_circle.py, bin/im-circle): Pillow and pyvips in 2 processes
+  # (Ds: 1), ImageMagick one convert per file, xargs -P2; -sq: the square twin.
+  local t
+  for t in "Da 256 png $FILES" "Db 96 png $FILES_C" "Dw 96 webp $FILES_C" "Ds 48 png small120/*.jpg"; do
+    set -- $t; local name=$1 size=$2 fmt=$3; shift 3; local files="$*"
+    local circle=circle square=square workers=2 tool; [ "$fmt" = webp ] && circle=webp square=webp-square
+    [ $name = Ds ] && workers=1
+    for tool in pil pyv; do
+      mk "$name-$tool-p$workers"    "exec $PY $P/peer_circle.py $tool $circle $size $workers $O/$name-$tool-p$workers $files"
+      mk "$name-$tool-p$workers-sq" "exec $PY $P/peer_circle.py $tool $square $size $workers $O/$name-$tool-p$workers-sq $files"
+    done
+    mk "$name-imh-P2" "printf '%s\\0' $files | xargs -0 -n 1 -P 2 $P/bin/im-circle $O/$name-imh-P2 $((2 * size))x$((2 * size)) $size $circle"
+  done
+  mk C640-pil-p2 "exec $PY $P/peer_pillow.py C96 2 $O/C640-pil-p2 web640/*.jpg"
   echo "wrote $(ls "$W/jobs" | wc -l) job files to $W/jobs and $(ls "$W/cmd" | wc -l) scripts to $W/cmd"
 }
 
-peers() { case $1 in A) echo "$PEERS_A" ;; B) echo "$PEERS_B" ;; C) echo "$PEERS_C" ;; esac; }
+PEERS_Da=${PEERS_Da:-Da-pil-p2 Da-pil-p2-sq Da-pyv-p2 Da-pyv-p2-sq Da-imh-P2}
+PEERS_Db=${PEERS_Db:-Db-pil-p2 Db-pil-p2-sq Db-pyv-p2 Db-pyv-p2-sq Db-imh-P2}
+PEERS_Dw=${PEERS_Dw:-Dw-pil-p2 Dw-pil-p2-sq Dw-pyv-p2 Dw-pyv-p2-sq}
+PEERS_Ds=${PEERS_Ds:-Ds-pil-p1 Ds-pil-p1-sq}
+PEERS_C640=${PEERS_C640:-C640-pil-p2}
+peers() {  # job D's square twin of cropjob runs in the same rounds, as a peer would
+  case $1 in
+    A) echo "$PEERS_A" ;; B) echo "$PEERS_B" ;; C) echo "$PEERS_C" ;;
+    Da) echo "cj-Da-sq $PEERS_Da" ;; Db) echo "cj-Db-sq $PEERS_Db" ;; Dw) echo "cj-Dw-sq $PEERS_Dw" ;;
+    Ds) echo "cj-Ds-sq $PEERS_Ds" ;; C640) echo "$PEERS_C640" ;;
+  esac
+}
 
 focus() {  # job A's photos with focus: attention and focus: faces, in alternating rounds
   cd "$W"; cat corpus/* >/dev/null
@@ -219,12 +283,17 @@ focus() {  # job A's photos with focus: attention and focus: faces, in alternati
 }
 bench() {
   cd "$W"; cat corpus/* >/dev/null   # warm the page cache
-  case " $JOBS " in *" C "*) cat webcorpus/* >/dev/null ;; esac
+  case " $JOBS " in *" C "*|*" Db "*|*" Dw "*) cat webcorpus/* >/dev/null ;; esac
+  case " $JOBS " in *" C640 "*) cat web640/* >/dev/null ;; esac
+  case " $JOBS " in *" Ds "*) cat small120/* >/dev/null ;; esac
   CROPJOB_DESC="$("$CJ" --version | head -1), $CJ"; export CROPJOB_DESC
   for j in $JOBS; do
     log "bench: job $j, $RUNS rounds"
     # shellcheck disable=SC2046
-    "$PY" "$HERE/bench.py" rounds "$j" "cj-$j" "cj-$j-noop" "cj-$j-plan" $(peers "$j")
+    case $j in
+      A|B|C) "$PY" "$HERE/bench.py" rounds "$j" "cj-$j" "cj-$j-noop" "cj-$j-plan" $(peers "$j") ;;
+      *) "$PY" "$HERE/bench.py" rounds "$j" "cj-$j" $(peers "$j") ;;
+    esac
   done
 }
 
