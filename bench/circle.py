@@ -41,7 +41,8 @@ def verify(job, tools, W, sources):
     """Per tool and output: exact size; for circles, alpha against the exact coverage (every pixel
     2 px or more inside the circle >= 250, 2 px or more outside <= 5, the sum of alpha within 1 % of
     the circle's area; photos with alpha of their own: outside only) and the JPEG white outside and
-    equal to the PNG inside; the picture upright and centred (8x8 block means inside the circle
+    within 16 levels of the PNG inside (q85 with 4:2:0 chroma on a 48 px crop of fine detail
+    differs by up to 10); the picture upright and centred (8x8 block means inside the circle
     within 10 grey levels of pyvips' centred thumbnail)."""
     import numpy as np
     import pyvips
@@ -98,7 +99,7 @@ def verify(job, tools, W, sources):
                     bad[tool].append(f"{stem}.jpg: not white outside the circle")
             if "png" in got and "jpg" in got and opaque:
                 diff = abs(got["png"][..., :3][inner].astype(float) - got["jpg"][..., :3][inner]).mean()
-                if diff > 8:
+                if diff > 16:
                     bad[tool].append(f"{stem}: JPEG differs from the PNG inside the circle by {diff:.1f}")
             for ext, a in got.items():
                 rgb = a[..., :3].astype(float)
