@@ -24,7 +24,7 @@
 #
 # Environment: BENCH_WORK (default ${TMPDIR:-/tmp}/cropjob-bench), RUNS (5), SCALE ("10000 100000";
 # empty to skip), SCALE_PLAN ("1000000"; empty to skip), SCALE_NOOP (""), JOBS ("A B C": the jobs that bench and verify
-# run), PEERS_A / PEERS_B / PEERS_C
+# run; also Da Db Dw Ds, the circle avatar set of issue 25, and C640: bench/README.md "Job D"), PEERS_A / PEERS_B / PEERS_C
 # (space-separated tool names, see gen()), CROPJOB_BIN (use this binary instead of building),
 # CROPJOB_ARGS (extra arguments for every timed `cropjob run`).
 # Example: bench/run.sh                                  # everything, ~30 min on 2 cores + ~40 for scale
