@@ -82,9 +82,11 @@ final class ConsoleReporter: RunReporter, @unchecked Sendable {
   private func unshownWarnings() -> [String] {
     warningsByKind.sorted { $0.key < $1.key }.compactMap { kind, count in
       guard count > Self.shownPerKind else { return nil }
-      let what = kind == "stale" ? "outputs no longer produced" : "\(kind) warnings"
+      let more = count - Self.shownPerKind
+      let what =
+        kind == "stale" ? "output\(more == 1 ? "" : "s") no longer produced" : "\(kind) warning\(more == 1 ? "" : "s")"
       return
-        "warning: \(count - Self.shownPerKind) more \(what) not shown (\(count) in all; "
+        "warning: \(more) more \(what) not shown (\(count) in all; "
         + "`cropjob run --json` prints each as an event, `cropjob plan --format json` lists them)"
     }
   }
