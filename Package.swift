@@ -89,7 +89,10 @@ let package = Package(
     // Fixtures (job files, plans) and the Python oracle are read by path, not built.
     .testTarget(
       name: "CropKitTests", dependencies: ["CropKit", "TestSupport"], path: "Tests/CropKitTests",
-      exclude: ["Fixtures", "Oracle/placement_oracle.py", "Oracle/face_oracle.py", "Oracle/cropper_oracle.py"]),
+      exclude: [
+        "Fixtures", "Oracle/placement_oracle.py", "Oracle/face_oracle.py", "Oracle/paste_face.py",
+        "Oracle/cropper_oracle.py",
+      ]),
     .testTarget(name: "CLITests", dependencies: ["CropKit", "cropjob", "TestSupport"], path: "Tests/CLITests"),
   ]
 )

@@ -28,9 +28,9 @@ public final class DecodedSource: @unchecked Sendable {
   /// Whether the pixels are in the source's own colour space, described by its embedded ICC
   /// profile (which the image carries), rather than sRGB: `colour: keep` on a tagged RGB source.
   public let keepsSourceProfile: Bool
-  /// The faces found in these pixels, once asked (`FaceDetector.faces`): every output of the
-  /// decode shares one detection.
-  let faces = LockedBox<[FocusBox]?>(nil)
+  /// The faces found in these pixels, once per detection size asked (`FaceDetector.faces`):
+  /// the outputs of the decode that ask for the same size share one detection.
+  let faces = LockedBox<[Int: [FocusBox]]>([:])
 
   /// Oriented-source pixels → decoded pixels. JPEG shrink-on-load decodes whole blocks of
   /// `shrink` stored pixels counted from the stored top-left corner (libvips drops a partial

@@ -10,8 +10,6 @@ import Foundation
 public enum FaceDetector {
   /// The detector's name, as box origins record it (`detector yunet ...`).
   public static let name = "yunet libfacedetection 0.0.3 (yuface 2023.5.1)"
-  /// Detection runs on a copy whose long side is at most this many pixels.
-  public static let detectionSide = 512
   /// Boxes the detector scores below this (0…100) are not faces: on Tests/Corpora/faces, 70
   /// kept every face the detector finds there but one stray box (docs/job-file.md).
   public static let minimumScore = 70
@@ -44,9 +42,12 @@ public enum FaceDetector {
 
   /// The faces in `source` scored at least `minimumScore`, in oriented full-resolution source
   /// pixels, sorted top to bottom then left to right, with the detector's score (0…100) and
-  /// its five landmarks.
-  public static func faces(in source: DecodedSource) throws(ImagingError) -> [FocusBox] {
-    let copy = try BGRCopy(source, longSide: detectionSide)
+  /// its five landmarks. The detector sees a copy at most `longSide` pixels long
+  /// (`FaceDetectionSize`; never enlarged).
+  public static func faces(in source: DecodedSource, longSide: Int = FaceDetectionSize.baseSide)
+    throws(ImagingError) -> [FocusBox]
+  {
+    let copy = try BGRCopy(source, longSide: longSide)
     var found = [cj_face](repeating: cj_face(), count: 256)
     var message = [CChar](repeating: 0, count: 512)
     let count = copy.pixels.withUnsafeBufferPointer { pixels in

@@ -48,7 +48,9 @@ extension PlannedOutput {
     var strategy = focus
     if case .search(let search) = focus {
       for finder in search.finders {
-        let boxes = try FocusFinders.boxes(finder, decoded: decoded, place: place, regions: regionBoxes)
+        let boxes = try FocusFinders.boxes(
+          finder, decoded: decoded, place: place, regions: regionBoxes,
+          faceSide: faceDetectionSide(photo: photo) ?? FaceDetectionSize.baseSide)
         if let result = Geometry.placeAboutBoxes(
           boxes, padding: p.effectiveFacePadding, source: photo, guide: guide, placement: placement,
           outputScale: outputScale)

@@ -117,7 +117,15 @@ public final class PlanStream {
         var files = [SourceFileStatus??](repeating: nil, count: window.plan.outputs.count)
         for (k, output) in window.plan.outputs.enumerated() {
           let number = window.sourceNumbers[output.sourceIndex]
-          stream.table.noteOutput(number, scale: output.geometry.scale)
+          // Faces: the decode keeps at least the pixels of the detector's copy.
+          var scale = output.geometry.scale
+          if let header = window.plan.sources[output.sourceIndex].header,
+            let side = output.faceDetectionSide(
+              photo: Size(width: Double(header.width), height: Double(header.height)))
+          {
+            scale = max(scale, Double(side) / Double(max(header.width, header.height)))
+          }
+          stream.table.noteOutput(number, scale: scale)
           let source = window.plan.sources[output.sourceIndex]
           checks.check(output, source: source.path, stream: stream, paths: &checkPaths, file: &files[k])
           if upstreams.contains(job.name), output.entry == 0 {

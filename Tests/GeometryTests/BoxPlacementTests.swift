@@ -263,3 +263,29 @@ final class BoxPlacementTests: XCTestCase {
     XCTAssertGreaterThan(fitting, 150)
   }
 }
+
+/// `FaceDetectionSize.longSide`: the smallest face that matters (2 % of the photo's long side,
+/// or 10 % of the footprint's short side, the larger) becomes 20 px, at least 512, so at most
+/// 1000.
+final class FaceDetectionSizeTests: XCTestCase {
+  func testTheCopyIsSizedFromThePhotoAndTheFootprint() {
+    let photo = Size(width: 2400, height: 1200)
+    // Zoom 1, square: footprint 1200 → 120 px faces → 2400 × 20 / 120 = 400 → 512.
+    XCTAssertEqual(FaceDetectionSize.longSide(photo: photo, footprint: Size(width: 1200, height: 1200)), 512)
+    // Zoom 2: 600 → 60 px → 800.
+    XCTAssertEqual(FaceDetectionSize.longSide(photo: photo, footprint: Size(width: 600, height: 600)), 800)
+    // Zoom 4: 300 → 30 px, below 2 % (48 px) → 48 → 1000.
+    XCTAssertEqual(FaceDetectionSize.longSide(photo: photo, footprint: Size(width: 300, height: 300)), 1000)
+    // A 6000 px photo zoomed in: 2 % is 120 px → 1000; 10 % of a 400 px footprint is 40, so 2 % decides.
+    XCTAssertEqual(
+      FaceDetectionSize.longSide(photo: Size(width: 6000, height: 4000), footprint: Size(width: 400, height: 400)),
+      1000)
+    // However small the footprint, 2 % of the long side is the floor: never above 1000.
+    XCTAssertEqual(
+      FaceDetectionSize.longSide(photo: Size(width: 10000, height: 100), footprint: Size(width: 10, height: 10)),
+      1000)
+    XCTAssertEqual(FaceDetectionSize.maxSide, 1000)
+    XCTAssertEqual(
+      FaceDetectionSize.longSide(photo: Size(width: 0, height: 0), footprint: Size(width: 0, height: 0)), 512)
+  }
+}
