@@ -66,6 +66,8 @@ public final class Executor: Sendable {
     /// Outputs of the window found up to date (indices in its plan): their entries are the
     /// state's, looked up only if the manifest is written.
     private(set) var upToDate = LockedBox([Int]())
+    /// Outputs of the window that failed this run (paths).
+    private(set) var failedPaths = LockedBox(Set<String>())
     let writer: StateWriter
     /// Recorded outputs this run found pruned or gone: forgotten by the state at the end.
     let forgotten = LockedBox([String]())
@@ -94,6 +96,7 @@ public final class Executor: Sendable {
       copy.window = try reader.snapshot(of: plan, selected: selected)
       copy.windowCheck = UpToDateCheck(plan: plan, state: copy.window, force: force)
       copy.upToDate = LockedBox([Int]())
+      copy.failedPaths = LockedBox(Set<String>())
       return copy
     }
   }
@@ -128,7 +131,7 @@ public final class Executor: Sendable {
     return Self.run(
       frame: Frame(
         root: plan.outputRoot, engineVersion: plan.engineVersion, planned: selected.count, reader: reader,
-        conflicts: conflicts),
+        conflicts: conflicts, failedSources: Self.failedSources(plan.issues)),
       options: options, reporter: reporter, isPlanned: { planned.contains($0) },
       reportFailures: { state in self.reportPlanFailures(state) },
       windows: { body, _ in body(self, selected) })
@@ -145,7 +148,8 @@ public final class Executor: Sendable {
   ) -> RunSummary {
     let frame = Frame(
       root: stream.outputRoot, engineVersion: stream.engineVersion, planned: stream.selectedCount,
-      reader: firstPass.state, conflicts: firstPass.conflicts, firstPass: firstPass)
+      reader: firstPass.state, conflicts: firstPass.conflicts, failedSources: failedSources(stream.issues),
+      firstPass: firstPass)
     let root = stream.outputRoot
     return run(
       frame: frame, options: options, reporter: reporter,
@@ -169,7 +173,14 @@ public final class Executor: Sendable {
     var planned: Int
     var reader: StateReader
     var conflicts: [OverwriteGuard.Conflict]
+    /// The sources the plan could not use (their earlier outputs are kept, not stale).
+    var failedSources: Set<String> = []
     var firstPass: RunFirstPass? = nil
+  }
+
+  /// The sources (paths as the job sees them) that the plan's errors fail.
+  static func failedSources(_ issues: [PlanIssue]) -> Set<String> {
+    Set(issues.compactMap { $0.severity == .error && !$0.blocksRun ? $0.source : nil })
   }
 
   /// The steps of a run around its windows: refuse or open the state, report the plan's
@@ -202,7 +213,9 @@ public final class Executor: Sendable {
         })
     }
     if Cancellation.isCancelled { state.summary.withLock { $0.interrupted = true } }
-    reportStale(isPlanned: isPlanned, root: frame.root, options: options, reporter: reporter, state: state)
+    reportStale(
+      isPlanned: isPlanned, failedSources: frame.failedSources, root: frame.root, options: options, reporter: reporter,
+      state: state)
     state.writer.remove(state.forgotten.withLock { $0 })
     if let error = state.writer.commitPending() {
       recordFailure(

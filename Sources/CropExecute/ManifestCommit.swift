@@ -27,7 +27,10 @@ extension Executor {
       // they exist.
       if state.summary.withLock({ $0.written > 0 }) { try AtomicWriter.syncFileSystem(containing: root) }
       try writeManifest(list, state: state, to: path, engineVersion: engineVersion)
-      state.writer.recordManifest(name, identity: StateWriter.manifestIdentity(path: path, header: header))
+      // A manifest with entries kept from the last good run is written again by the next
+      // run, even a quiet one: its identity is recorded with a mark no file has.
+      let identity = StateWriter.manifestIdentity(path: path, header: header)
+      state.writer.recordManifest(name, identity: list.hasKept ? identity.map { $0 + " kept" } : identity)
       // An unsharded run's manifest lists every output the plan has (and the stale ones):
       // earlier shard manifests are superseded, and removed so that they cannot mislead.
       if (options.shard?.count ?? 1) == 1 { Manifest.removeShardManifests(root: root) }
@@ -40,9 +43,11 @@ extension Executor {
 
   /// After a window has run: the outputs of its that were not written but are listed all
   /// the same, with the state's entries — up to date, or not rebuilt this time (failed or
-  /// interrupted) while the file on disk is still the old one.
+  /// interrupted) while the file on disk is still the old one. Failed ones are kept from the
+  /// last good run: reported, counted and marked so in the manifest.
   func gatherManifestEntries(selected: [Int], state: RunState, writtenBefore: Int) {
     let upToDate = state.upToDate.withLock { $0 }
+    var kept: [(String, String)] = []
     state.manifest.withLock { list in
       let written = list.written(since: writtenBefore)
       var listed = Set<String>()
@@ -52,16 +57,25 @@ extension Executor {
         let path = plan.outputs[i].path
         if state.window.outputs[path] != nil, !isWritten(path), listed.insert(path).inserted { list.addEarlier(path) }
       }
+      let failed = state.failedPaths.withLock { $0 }
       for i in selected {
         let path = plan.outputs[i].path
         if state.window.outputs[path] != nil, !listed.contains(path), !isWritten(path),
           FileManager.default.fileExists(atPath: plan.outputs[i].absolutePath)
         {
           listed.insert(path)
-          list.addEarlier(path)
+          if failed.contains(path) {
+            // Failed this run: the file is the last good run's, kept and listed as such.
+            list.addKept(path)
+            kept.append((path, plan.sources[plan.outputs[i].sourceIndex].path))
+          } else {
+            list.addEarlier(path)
+          }
         }
       }
     }
+    for (path, source) in kept { reporter.report(.kept(path: path, source: source)) }
+    if !kept.isEmpty { state.summary.withLock { $0.kept += kept.count } }
   }
 
   /// `Manifest(engineVersion:outputs:).encoded()` of the listed outputs written to `path`
@@ -86,8 +100,9 @@ extension Executor {
           written.pop()
           return a
         }
-        guard let b else { return nil }
+        guard var b else { return nil }
         earlier.pop()
+        if list.isKept(b.path) { b.fromLastGoodRun = true }
         return b
       } catch {
         throw AtomicWriter.WriteError(path: error.path, message: "\(error)")
@@ -178,6 +193,8 @@ struct EarlierEntries {
 struct ManifestList: Sendable {
   private var written: [UInt64] = []
   private var earlier = StringTable()
+  /// The hashes of the earlier paths kept from the last good run (`addKept`).
+  private var kept = Set<UInt64>()
   /// The first pass's paths at the start of `earlier`, and how many of them are listed.
   private var firstPassCount = 0
   private var reached = 0
@@ -194,6 +211,17 @@ struct ManifestList: Sendable {
 
   mutating func addWritten(_ path: String) { written.append(HashSet64.hash(path)) }
   mutating func addEarlier(_ path: String) { earlier.append(path) }
+
+  /// An output listed with the earlier state's entry, marked as from the last good run
+  /// (this run failed to make it).
+  mutating func addKept(_ path: String) {
+    earlier.append(path)
+    kept.insert(HashSet64.hash(path))
+  }
+
+  var hasKept: Bool { !kept.isEmpty }
+
+  func isKept(_ path: String) -> Bool { !kept.isEmpty && kept.contains(HashSet64.hash(path)) }
 
   /// The hashes written from `start` on (one window's).
   func written(since start: Int) -> Set<UInt64> { Set(written[start...]) }

@@ -12,6 +12,9 @@ public enum RunEvent: Sendable {
   /// Something the user should know that fails nothing (an upscaled output, a pattern that
   /// matches no file...): every warning of a run, the plan's included, is one of these.
   case warning(RunWarning)
+  /// An output whose source failed this run: its file from the last good run is kept
+  /// (neither stale nor pruned) and listed in the manifest as such.
+  case kept(path: String, source: String)
   case finished(RunSummary)
 }
 
@@ -53,6 +56,8 @@ public struct RunSummary: Sendable, Codable, Equatable {
   public var encodes = 0
   public var pruned = 0
   public var stale = 0
+  /// Outputs kept from the last good run because their source failed this run.
+  public var kept = 0
   public var interrupted = false
   public var failures: [Failure] = []
 

@@ -18,6 +18,7 @@ extension Executor {
   /// A planned output that could not be made.
   func fail(_ index: Int, _ reason: String, state: RunState) {
     let output = plan.outputs[index]
+    state.failedPaths.withLock { _ = $0.insert(output.path) }
     recordFailure(
       output: output.path, source: plan.sources[output.sourceIndex].path, reason: reason, state: state)
   }

@@ -13,8 +13,11 @@ extension Executor {
   ///
   /// The recorded paths are walked file by file, a batch at a time (`StateReader`); only
   /// the paths not planned are kept, sorted, and looked up (newest row, removals applied).
+  /// Those whose source is among `failedSources` (sources that failed this run, as the job
+  /// sees them) are not stale: they are kept from the last good run (`keep`).
   static func reportStale(
-    isPlanned: (String) -> Bool, root: String, options: RunOptions, reporter: RunReporter, state: RunState
+    isPlanned: (String) -> Bool, failedSources: Set<String>, root: String, options: RunOptions, reporter: RunReporter,
+    state: RunState
   ) {
     var candidates = Set<String>()
     do throws(StateError) {
@@ -23,18 +26,68 @@ extension Executor {
       }
       let sorted = candidates.sorted()
       candidates = []
+      let kept = failedSources.isEmpty ? [] : try keptOutputs(sorted, failedSources: failedSources, state: state)
       for start in stride(from: 0, to: sorted.count, by: StateReader.batch) {
         let paths = Array(sorted[start..<min(sorted.count, start + StateReader.batch)])
         let known = try state.reader.snapshot(outputs: paths, sources: []).outputs
         for path in paths {
           guard let entry = known[path] else { continue }
-          reportStale(path, entry: entry, root: root, options: options, reporter: reporter, state: state)
+          if kept.contains(path) {
+            keep(path, entry: entry, root: root, options: options, reporter: reporter, state: state)
+          } else {
+            reportStale(path, entry: entry, root: root, options: options, reporter: reporter, state: state)
+          }
         }
       }
     } catch {
       recordFailure(
         output: relativeStatePath(error.path), source: "", reason: "\(error)", reporter: reporter, state: state)
     }
+  }
+
+  /// Among the recorded outputs not planned (`paths`, sorted), those made from a source that
+  /// failed this run — or from such an output, down a `from:` chain: the last good run's,
+  /// to be kept rather than reported stale or pruned.
+  static func keptOutputs(_ paths: [String], failedSources: Set<String>, state: RunState) throws(StateError)
+    -> Set<String>
+  {
+    var sourceOf: [String: String] = [:]
+    for start in stride(from: 0, to: paths.count, by: StateReader.batch) {
+      let batch = Array(paths[start..<min(paths.count, start + StateReader.batch)])
+      for (path, entry) in try state.reader.snapshot(outputs: batch, sources: []).outputs {
+        sourceOf[path] = entry.source.path
+      }
+    }
+    var kept = Set<String>()
+    var grew = true
+    while grew {
+      grew = false
+      for (path, source) in sourceOf where !kept.contains(path) {
+        if failedSources.contains(source) || kept.contains(source) {
+          kept.insert(path)
+          grew = true
+        }
+      }
+    }
+    return kept
+  }
+
+  /// A recorded output whose source failed this run: kept on disk and in the state, listed
+  /// in the manifest as from the last good run (gone from the disk: forgotten, as a stale one).
+  private static func keep(
+    _ path: String, entry: Manifest.Entry, root: String, options: RunOptions, reporter: RunReporter,
+    state: RunState
+  ) {
+    if !(options.shard?.contains(entry.source.path) ?? true) { return }
+    let absolute = (root as NSString).appendingPathComponent(path)
+    guard OutputPaths.escapeProblem(absolute, root: root) == nil else { return }
+    guard FileManager.default.fileExists(atPath: absolute) else {
+      state.forgotten.withLock { $0.append(path) }
+      return
+    }
+    state.manifest.withLock { $0.addKept(path) }
+    state.summary.withLock { $0.kept += 1 }
+    reporter.report(.kept(path: path, source: entry.source.path))
   }
 
   /// One recorded output the plan no longer produces.

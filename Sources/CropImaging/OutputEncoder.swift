@@ -49,24 +49,36 @@ public enum OutputEncoder {
       }
       return try MetadataFilter.apply(kept, to: image)
     }
-    let strip = kept.kept.isEmpty
-    var output: EncodedOutput
-    do {
-      output = try encodeWithBudget(image(geometry), encode: encode, strip: strip, geometry: geometry)
-    } catch let error as BudgetError where encode.overBudget == .shrink {
-      output = try downsize(geometry, after: error, encode: encode, strip: strip, image: image)
+    // The bytes a budget compares are the bytes written: cleaned of what the saver added
+    // (`MetadataFilter.clean`: ~200 bytes of EXIF in every WebP).
+    let file = FileEncoder(options: encode.options, strip: kept.kept.isEmpty) {
+      MetadataFilter.clean($0, format: encode.options.format, policy: kept)
     }
-    output.bytes = MetadataFilter.clean(output.bytes, format: encode.options.format, policy: kept)
-    return output
+    do {
+      return try encodeWithBudget(image(geometry), encode: encode, file: file, geometry: geometry)
+    } catch let error as BudgetError where encode.overBudget == .shrink {
+      return try downsize(geometry, after: error, encode: encode, file: file, image: image)
+    }
+  }
+
+  /// Encodes an image into the bytes of the file to write, at a quality.
+  struct FileEncoder {
+    let options: EncodeOptions
+    let strip: Bool
+    let clean: ([UInt8]) -> [UInt8]
+
+    func callAsFunction(_ image: VipsImage, quality: Int) throws -> [UInt8] {
+      clean(try ImageEncoder.encode(image, options: options, quality: quality, strip: strip))
+    }
   }
 
   /// Without a budget: one encode at `quality`. With one: the highest quality in
   /// [min_quality, quality] whose file fits, by bisection (at most 1 + ⌈log2(range)⌉ encodes).
-  static func encodeWithBudget(_ image: VipsImage, encode: EncodeSpec, strip: Bool, geometry: PlacementResult) throws
-    -> EncodedOutput
+  static func encodeWithBudget(_ image: VipsImage, encode: EncodeSpec, file: FileEncoder, geometry: PlacementResult)
+    throws -> EncodedOutput
   {
     let top = encode.options.quality
-    let first = try ImageEncoder.encode(image, options: encode.options, quality: top, strip: strip)
+    let first = try file(image, quality: top)
     guard let budget = encode.maxBytes, first.count > budget else {
       return EncodedOutput(bytes: first, quality: top, encodes: 1, geometry: geometry)
     }
@@ -77,7 +89,7 @@ public enum OutputEncoder {
     var smallest = first.count
     while low <= high {
       let mid = (low + high) / 2
-      let bytes = try ImageEncoder.encode(image, options: encode.options, quality: mid, strip: strip)
+      let bytes = try file(image, quality: mid)
       encodes += 1
       smallest = min(smallest, bytes.count)
       if bytes.count <= budget {
@@ -101,7 +113,7 @@ public enum OutputEncoder {
   /// from the last file) and a bisection, which bounds it by 2 × ⌈log2(width)⌉ encodes;
   /// photos take 3 to 6.
   static func downsize(
-    _ geometry: PlacementResult, after error: BudgetError, encode: EncodeSpec, strip: Bool,
+    _ geometry: PlacementResult, after error: BudgetError, encode: EncodeSpec, file: FileEncoder,
     image: (PlacementResult) throws -> VipsImage
   ) throws -> EncodedOutput {
     let planned = geometry.outputSize
@@ -123,8 +135,7 @@ public enum OutputEncoder {
       let size = PixelSize(
         width: width, height: max(1, Int((Double(width) * Double(planned.height) / Double(planned.width)).rounded())))
       var resized = geometry.resized(to: size)
-      let bytes = try ImageEncoder.encode(
-        image(resized), options: encode.options, quality: encode.minQuality, strip: strip)
+      let bytes = try file(image(resized), quality: encode.minQuality)
       failure.encodes += 1
       last = (width, bytes.count)
       if bytes.count <= error.maxBytes {

@@ -62,6 +62,7 @@ public struct Planner: Sendable {
       }
       let place = applied.place
       for (entry, spec) in job.outputs.enumerated() {
+        var sizes: [PlannedOutput] = []
         for (sizeIndex, outputScale) in Self.scales(spec.sizes, guide: job.guide).enumerated() {
           let result = plannedOutput(
             job: job, source: source, sourceIndex: index, subdirectory: subdirectory, header: header, place: place,
@@ -71,29 +72,76 @@ public struct Planner: Sendable {
             draft.issue(
               .error, job: job.name, source: source.path, output: spec.pathTemplate,
               "invalid placement: \(problem.message)", kind: .source)
-          case .success(let planned):
-            for note in planned.geometry.notes {
-              if case .guideNotCovered = note, place.overflow != .clamp { continue }
-              draft.issue(
-                .warning, job: job.name, source: source.path, output: planned.path, note.description,
-                kind: note.issueKind)
-            }
-            let photo = Size(width: Double(header.width), height: Double(header.height))
-            if let message = FocusCheck.cutOffMessage(
-              place: place, guide: job.guide, source: photo, geometry: planned.geometry)
-            {
-              draft.issue(.warning, job: job.name, source: source.path, output: planned.path, message, kind: .focus)
-            }
-            if let message = FocusCheck.noEffectMessage(
-              place: place, guide: job.guide, source: photo)
-            {
-              draft.issue(.warning, job: job.name, source: source.path, output: planned.path, message, kind: .focus)
-            }
-            draft.outputs.append(planned)
+          case .success(let planned): sizes.append(planned)
           }
+        }
+        let (kept, dropped) = Self.collapsedSizes(sizes, skip: place.upscaleSkip == true)
+        for message in dropped {
+          draft.issue(.warning, job: job.name, source: source.path, output: message.path, message.text, kind: .upscale)
+        }
+        for planned in kept {
+          for note in planned.geometry.notes {
+            if case .guideNotCovered = note, place.overflow != .clamp { continue }
+            draft.issue(
+              .warning, job: job.name, source: source.path, output: planned.path, note.description,
+              kind: note.issueKind)
+          }
+          let photo = Size(width: Double(header.width), height: Double(header.height))
+          if let message = FocusCheck.cutOffMessage(
+            place: place, guide: job.guide, source: photo, geometry: planned.geometry)
+          {
+            draft.issue(.warning, job: job.name, source: source.path, output: planned.path, message, kind: .focus)
+          }
+          if let message = FocusCheck.noEffectMessage(
+            place: place, guide: job.guide, source: photo)
+          {
+            draft.issue(.warning, job: job.name, source: source.path, output: planned.path, message, kind: .focus)
+          }
+          draft.outputs.append(planned)
         }
       }
     }
+  }
+
+  /// The sizes of one output entry for one photo, less those it cannot fill: with the upscale
+  /// capped, sizes that collapse onto one path are written once (the first); with `upscale:
+  /// skip`, a capped size (the photo's own size) is written once, and not at all when another
+  /// size of the entry has its pixel size. A warning per size left out names it and the
+  /// output that stands for it. (Different entries or photos on one path stay a collision.)
+  static func collapsedSizes(_ sizes: [PlannedOutput], skip: Bool) -> (
+    kept: [PlannedOutput], dropped: [(path: String, text: String)]
+  ) {
+    var kept: [PlannedOutput] = []
+    var dropped: [(path: String, text: String)] = []
+    func capped(_ output: PlannedOutput) -> Bool {
+      output.geometry.notes.contains { if case .upscaleCapped = $0 { true } else { false } }
+    }
+    func requested(_ output: PlannedOutput) -> String {
+      for note in output.geometry.notes { if case .upscaleCapped(let size, _) = note { return "\(size)" } }
+      return "\(output.geometry.outputSize)"
+    }
+    for output in sizes {
+      let size = output.geometry.outputSize
+      if skip, capped(output),
+        let other = kept.first(where: { $0.geometry.outputSize == size })
+          ?? sizes.first(where: { !capped($0) && $0.geometry.outputSize == size })
+      {
+        dropped.append(
+          (
+            output.path,
+            "upscale: skip: the photo cannot fill \(requested(output)); \(other.path) (\(size)) stands for it"
+          ))
+      } else if let first = kept.first(where: { $0.path == output.path }) {
+        dropped.append(
+          (
+            output.path,
+            "the \(requested(output)) size collapses onto \(first.path) (\(size), upscale is off): written once"
+          ))
+      } else {
+        kept.append(output)
+      }
+    }
+    return (kept, dropped)
   }
 
   private func plannedOutput(

@@ -56,16 +56,25 @@ public struct SourceHeader: Sendable, Hashable, Codable {
 
 /// What one `stat` of a source says: the planner stats each source once and hands this to the
 /// header reader, so that a reader that caches headers by identity needs no stat of its own.
+/// As git's index, it holds the status change time and the device besides size, mtime and
+/// inode: `touch -r` can restore an mtime after an in-place rewrite, but not the ctime.
 public struct SourceFileStatus: Sendable, Hashable {
   public var size: Int64
   /// Modification time in nanoseconds since 1970.
   public var mtime: Int64
   public var inode: UInt64
+  /// Status change time in nanoseconds since 1970 (0: not known, as in a state file of
+  /// schema 1: never equal to a file's).
+  public var ctime: Int64
+  /// The device the file is on (0: not known).
+  public var device: UInt64
 
-  public init(size: Int64, mtime: Int64, inode: UInt64) {
+  public init(size: Int64, mtime: Int64, inode: UInt64, ctime: Int64, device: UInt64) {
     self.size = size
     self.mtime = mtime
     self.inode = inode
+    self.ctime = ctime
+    self.device = device
   }
 
   /// `stat` of `path` (following links), or nil when it cannot be stat'ed.
@@ -79,7 +88,8 @@ public struct SourceFileStatus: Sendable, Hashable {
   init(_ info: stat) {
     self.init(
       size: Int64(info.st_size), mtime: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec),
-      inode: UInt64(info.st_ino))
+      inode: UInt64(info.st_ino), ctime: Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec),
+      device: UInt64(info.st_dev))
   }
 }
 

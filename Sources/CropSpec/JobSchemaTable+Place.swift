@@ -42,8 +42,10 @@ extension JobSchema {
       "background", .ref("colour"),
       "Fills uncovered pixels; default white for formats without alpha, transparent for formats with it."),
     SchemaField(
-      "upscale", .boolean,
-      "Whether outputs may have more pixels than the source region they show; false caps the output size.",
+      "upscale", .oneOf([.boolean, .choice(["skip"])]),
+      "Whether outputs may have more pixels than the source region they show; false caps the output size "
+        + "(sizes of one entry capped to one name are written once); skip writes only the sizes the photo "
+        + "fills, and one output at the photo's own size in place of those it cannot.",
       default: true),
   ]
 

@@ -71,6 +71,10 @@ public struct PlaceSpec: Sendable, Hashable, Codable {
   /// RGBA 0...255; nil: white for formats without alpha, transparent for formats with it.
   public var background: [Double]? = nil
   public var upscale = true
+  /// `upscale: skip` (with `upscale` false): the sizes of an output entry that the photo
+  /// cannot fill are not written, one output at the photo's own size stands for them (nil:
+  /// `true` or `false`; optional so that places without it keep their recipe text and keys).
+  public var upscaleSkip: Bool? = nil
   /// `face_padding`: each found box grows by this fraction of its width (left and right) and
   /// of its height (top and bottom) before placement; nil: the default (`facePaddingDefault`).
   /// Optional so that places without it keep their recipe text (and their outputs' keys).

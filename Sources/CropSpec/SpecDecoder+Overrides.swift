@@ -132,7 +132,7 @@ extension PlaceSpec {
       case "crop": p.crop = o.crop
       case "overflow": p.overflow = o.overflow
       case "background": p.background = o.background
-      case "upscale": p.upscale = o.upscale
+      case "upscale": (p.upscale, p.upscaleSkip) = (o.upscale, o.upscaleSkip)
       case "face_padding": p.facePadding = o.facePadding
       case "regions": p.regionTypes = o.regionTypes
       default: break

@@ -49,9 +49,16 @@ extension SpecDecoder {
       p.background = v
       set.insert("background")
     }
-    if let n = e["upscale"], let v = reader.bool(n, join(field, "upscale")) {
-      p.upscale = v
-      set.insert("upscale")
+    if let n = e["upscale"] {
+      if case .scalar(let text, _) = n.value, text == "skip" {
+        (p.upscale, p.upscaleSkip) = (false, true)
+        set.insert("upscale")
+      } else if let v = ["true": true, "false": false][NodeReader.plainText(n) ?? ""] {
+        (p.upscale, p.upscaleSkip) = (v, nil)
+        set.insert("upscale")
+      } else {
+        reader.expected(n, join(field, "upscale"), "true, false or skip")
+      }
     }
     if let n = e["face_padding"],
       let v = reader.double(n, join(field, "face_padding"), JobSchema.place["face_padding"].type)

@@ -25,10 +25,13 @@ public struct Manifest: Codable, Sendable, Equatable {
     public var encodes: Int
     public var source: SourceRecord
     public var geometry: GeometryRecord
+    /// True when this run could not make the output (its source failed: empty, damaged,
+    /// unreadable) and the file is the one the last good run wrote; absent otherwise.
+    public var fromLastGoodRun: Bool?
 
     public init(
       path: String, job: String, key: String, bytes: Int, width: Int, height: Int, sha256: String, format: String,
-      quality: Int, encodes: Int, source: SourceRecord, geometry: GeometryRecord
+      quality: Int, encodes: Int, source: SourceRecord, geometry: GeometryRecord, fromLastGoodRun: Bool? = nil
     ) {
       self.path = path
       self.job = job
@@ -42,6 +45,7 @@ public struct Manifest: Codable, Sendable, Equatable {
       self.encodes = encodes
       self.source = source
       self.geometry = geometry
+      self.fromLastGoodRun = fromLastGoodRun
     }
   }
 

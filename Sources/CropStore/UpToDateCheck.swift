@@ -65,8 +65,8 @@ public struct UpToDateCheck: Sendable {
     return identity.size == Int64(old.bytes)
   }
 
-  /// Source identity: size, mtime and inode, confirmed by content hash, reused from the state
-  /// when all three are what it recorded (else hashed again).
+  /// Source identity: size, mtime, ctime, inode and device, confirmed by content hash, reused
+  /// from the state when all are what it recorded (else hashed again).
   public func sourceRecord(_ source: PlannedSource, outputs: [Int]) throws -> Manifest.SourceRecord {
     try sourceState(source, outputs: outputs).record
   }
@@ -92,20 +92,12 @@ public struct UpToDateCheck: Sendable {
         path: source.path, sha256: try SHA256.hex(fileAt: source.absolutePath), bytes: bytes, mtime: 0)
       return SourceState(record: record, identity: identity, hashed: true)
     }
-    if let facts = sources[source.absolutePath] {
-      if facts.identity == identity, let sha256 = facts.sha256 {
-        let record = Manifest.SourceRecord(path: source.path, sha256: sha256, bytes: bytes, mtime: identity.mtime)
-        return SourceState(record: record, identity: identity, hashed: false)
-      }
-    } else {
-      // Outputs recorded by an earlier cropjob's manifest (no source facts): size and mtime.
-      for i in outputs {
-        if let old = previous[plan.outputs[i].path]?.source, old.path == source.path, old.bytes == bytes,
-          old.mtime == identity.mtime
-        {
-          return SourceState(record: old, identity: identity, hashed: true)
-        }
-      }
+    // Reused only when every field of the identity is what the state recorded (a file
+    // known only from a JSON manifest — an earlier cropjob, `--rebuild-state` — is hashed:
+    // its size and mtime alone can be restored after a rewrite).
+    if let facts = sources[source.absolutePath], facts.identity == identity, let sha256 = facts.sha256 {
+      let record = Manifest.SourceRecord(path: source.path, sha256: sha256, bytes: bytes, mtime: identity.mtime)
+      return SourceState(record: record, identity: identity, hashed: false)
     }
     let record = Manifest.SourceRecord(
       path: source.path, sha256: try SHA256.hex(fileAt: source.absolutePath), bytes: bytes, mtime: identity.mtime)

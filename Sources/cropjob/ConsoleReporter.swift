@@ -52,6 +52,8 @@ final class ConsoleReporter: RunReporter, @unchecked Sendable {
         if mode == .bar { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
         Console.err(warning.text)
       }
+    case .kept(let path, let source):
+      if mode != .quiet { Console.err("kept from the last good run: \(path) (from \(source), which failed this run)") }
     case .decoded:
       break
     case .finished(let s):
@@ -60,6 +62,7 @@ final class ConsoleReporter: RunReporter, @unchecked Sendable {
         "\(s.interrupted ? "interrupted" : "done"): \(s.written) written, \(s.upToDate) up to date, \(s.failed) failed (\(s.planned) planned, \(s.decodes) decodes) in \(String(format: "%.2f", Date().timeIntervalSince(start))) s"
       if s.stale > 0 { line += "; \(s.stale) no longer produced" }
       if s.pruned > 0 { line += "; \(s.pruned) pruned" }
+      if s.kept > 0 { line += "; \(s.kept) kept from the last good run" }
       for line in unshownWarnings() { Console.err(line) }
       Console.err(line)
       if !s.failures.isEmpty {
@@ -139,10 +142,12 @@ final class ConsoleReporter: RunReporter, @unchecked Sendable {
       if let path = w.path { object["path"] = path }
       if let job = w.job { object["job"] = job }
       if let source = w.source { object["source"] = source }
+    case .kept(let path, let source): object = ["event": "kept", "path": path, "source": source]
     case .finished(let s):
       object = [
         "event": "finished", "planned": s.planned, "written": s.written, "upToDate": s.upToDate, "failed": s.failed,
         "decodes": s.decodes, "encodes": s.encodes, "interrupted": s.interrupted, "pruned": s.pruned, "stale": s.stale,
+        "kept": s.kept,
         "failures": s.failures.sorted { ($0.output, $0.source) < ($1.output, $1.source) }.map {
           ["output": $0.output, "source": $0.source, "reason": $0.reason]
         },

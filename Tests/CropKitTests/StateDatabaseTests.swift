@@ -31,7 +31,9 @@ final class StateDatabaseTests: XCTestCase {
     let entries = [entry("a.png"), entry("b.png", notes: ["clamped", "a \"quoted\" note"]), entry("c.png")]
     for e in entries { writer.record(e) }
     let facts = SourceFacts(
-      identity: FileIdentity(size: 99, mtime: 1_700_000_000_123_456_789, inode: UInt64.max - 1), sha256: "cd",
+      identity: FileIdentity(
+        size: 99, mtime: 1_700_000_000_123_456_789, inode: UInt64.max - 1, ctime: 1_700_000_001_000_000_007,
+        device: UInt64.max - 3), sha256: "cd",
       header: header)
     writer.recordSource(path: "/photos/s.jpg", facts: facts)
     XCTAssertNil(writer.finish())

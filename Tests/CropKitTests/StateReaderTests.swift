@@ -21,7 +21,8 @@ final class StateReaderTests: XCTestCase {
 
   func facts(_ size: Int64, sha: String) -> SourceFacts {
     SourceFacts(
-      identity: FileIdentity(size: size, mtime: 1_700_000_000, inode: UInt64(size)), sha256: sha,
+      identity: FileIdentity(size: size, mtime: 1_700_000_000, inode: UInt64(size), ctime: 1_700_000_000, device: 1),
+      sha256: sha,
       header: SourceHeader(
         format: .jpeg, storedWidth: 64, storedHeight: 48, orientation: 1, bands: 3, hasAlpha: false, pages: 1))
   }

@@ -27,7 +27,7 @@ public enum StateExport {
         guard version <= StateSchema.version else {
           throw StateError(kind: .newer(version: version), path: file, detail: "")
         }
-        if version == StateSchema.version { schemas.append("f\(index)") }
+        if version >= 1 { schemas.append("f\(index)") }
       }
       current = files[0]
       guard !schemas.isEmpty else { return stream.finish() }

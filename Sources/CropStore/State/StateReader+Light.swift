@@ -58,6 +58,7 @@ extension StateReader {
   public func light(outputs: [String], sources: [String]) throws(StateError) -> LightState {
     lock.lock()
     defer { lock.unlock() }
+    let sources = verifySources ? [] : sources
     if let whole { return LightState(Self.restrict(whole, outputs: outputs, sources: sources)) }
     let merge = try lookUp(Merge.light, outputs: outputs, sources: sources)
     var result = LightState()

@@ -23,6 +23,9 @@ public final class StateReader: @unchecked Sendable {
   /// Whether any file records an output (or the whole state holds one), as opened: a plan
   /// over an output root without recorded outputs has nothing up to date.
   public let recordsOutputs: Bool
+  /// `run --verify-sources`: the recorded sources are not looked up, so that every source's
+  /// header is read and its content hashed again (outputs rebuilt only where it changed).
+  public let verifySources: Bool
   /// The state held whole: JSON manifests only, or given.
   let whole: StateSnapshot?
   let lock = NSLock()
@@ -30,7 +33,11 @@ public final class StateReader: @unchecked Sendable {
   private var writer: StateWriter?
   private var kept: StateError?
 
-  private init(root: String, shard: Shard?, whole: StateSnapshot?, files: [String], recordsOutputs: Bool) {
+  private init(
+    root: String, shard: Shard?, whole: StateSnapshot?, files: [String], recordsOutputs: Bool,
+    verifySources: Bool = false
+  ) {
+    self.verifySources = verifySources
     self.root = root
     self.shard = shard
     self.whole = whole
@@ -47,13 +54,17 @@ public final class StateReader: @unchecked Sendable {
   /// damaged, newer or locked file is an error here, before any planning); without any
   /// state file, the JSON manifests of an earlier cropjob (or those `--rebuild-state` kept)
   /// are read, whole.
-  public static func open(root: String, shard: Shard? = nil) throws(StateError) -> StateReader {
+  /// With `verifySources`, the state's record of the sources is not used (`verifySources`).
+  public static func open(root: String, shard: Shard? = nil, verifySources: Bool = false) throws(StateError)
+    -> StateReader
+  {
     let files = StateFiles.readable(root: root, shard: shard)
     guard !files.isEmpty else {
       var snapshot = StateSnapshot()
       snapshot.outputs = Manifest.loadManifests(root: root)
       return StateReader(
-        root: root, shard: shard, whole: snapshot, files: [], recordsOutputs: !snapshot.outputs.isEmpty)
+        root: root, shard: shard, whole: snapshot, files: [], recordsOutputs: !snapshot.outputs.isEmpty,
+        verifySources: verifySources)
     }
     var records = false
     for file in files {
@@ -65,7 +76,8 @@ public final class StateReader: @unchecked Sendable {
         }
       }
     }
-    return StateReader(root: root, shard: shard, whole: nil, files: files, recordsOutputs: records)
+    return StateReader(
+      root: root, shard: shard, whole: nil, files: files, recordsOutputs: records, verifySources: verifySources)
   }
 
   /// From now on the run's own file is read through `writer` (which holds its lock for the
@@ -88,6 +100,7 @@ public final class StateReader: @unchecked Sendable {
   public func snapshot(outputs: [String], sources: [String]) throws(StateError) -> StateSnapshot {
     lock.lock()
     defer { lock.unlock() }
+    let sources = verifySources ? [] : sources
     if let whole { return Self.restrict(whole, outputs: outputs, sources: sources) }
     let merge = try lookUp(Merge.full, outputs: outputs, sources: sources)
     var result = StateSnapshot()

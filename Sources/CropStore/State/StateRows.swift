@@ -8,7 +8,7 @@ enum StateRows {
   static let outputColumns =
     "path, job, key, bytes, width, height, sha256, format, quality, encodes, source_path, source_sha256, source_bytes, source_mtime_ns, crop_x, crop_y, crop_width, crop_height, scale, angle, centre_x, centre_y, smart_focus, flip, notes, recorded_ns"
   static let sourceColumns =
-    "path, size, mtime_ns, inode, sha256, format, stored_width, stored_height, orientation, bands, alpha, pages, recorded_ns"
+    "path, size, mtime_ns, inode, sha256, format, stored_width, stored_height, orientation, bands, alpha, pages, recorded_ns, ctime_ns, device"
 
   /// `count` parameter markers.
   static func parameters(_ count: Int) -> String { Array(repeating: "?", count: count).joined(separator: ", ") }
@@ -74,7 +74,8 @@ enum StateRows {
       .text(path), .integer(f.identity.size), .integer(f.identity.mtime), .integer(Int64(bitPattern: f.identity.inode)),
       f.sha256.map { .text($0) } ?? .null, .text(h.format.rawValue), .integer(Int64(h.storedWidth)),
       .integer(Int64(h.storedHeight)), .integer(Int64(h.orientation)), .integer(Int64(h.bands)),
-      .integer(h.hasAlpha ? 1 : 0), .integer(Int64(h.pages)), .integer(recorded),
+      .integer(h.hasAlpha ? 1 : 0), .integer(Int64(h.pages)), .integer(recorded), .integer(f.identity.ctime),
+      .integer(Int64(bitPattern: f.identity.device)),
     ]
   }
 
@@ -85,7 +86,9 @@ enum StateRows {
     let header = SourceHeader(
       format: format, storedWidth: Int(s.int(6)), storedHeight: Int(s.int(7)), orientation: Int(s.int(8)),
       bands: Int(s.int(9)), hasAlpha: s.int(10) != 0, pages: Int(s.int(11)))
-    let identity = FileIdentity(size: s.int(1), mtime: s.int(2), inode: UInt64(bitPattern: s.int(3)))
+    let identity = FileIdentity(
+      size: s.int(1), mtime: s.int(2), inode: UInt64(bitPattern: s.int(3)), ctime: s.int(13),
+      device: UInt64(bitPattern: s.int(14)))
     return (s.text(0), SourceFacts(identity: identity, sha256: s.isNull(4) ? nil : s.text(4), header: header))
   }
 

@@ -3,12 +3,13 @@
 /// transaction with the version it leads to); a newer one is refused (`StateError.newer`).
 enum StateSchema {
   /// The version this cropjob writes.
-  static let version = 1
+  static let version = 2
 
   /// Migrates version `from` to `from + 1`: one function per step.
   static func step(from: Int, _ connection: SQLiteConnection) throws(SQLiteConnection.Failure) {
     switch from {
     case 0: try createVersion1(connection)
+    case 1: try addVersion2(connection)
     default: preconditionFailure("no migration from state schema version \(from)")
     }
   }
@@ -68,5 +69,25 @@ enum StateSchema {
       CREATE TABLE removed(path TEXT PRIMARY KEY, recorded_ns INTEGER NOT NULL) WITHOUT ROWID;
       CREATE TABLE meta(name TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
       """)
+  }
+
+  /// Version 2: each source's status change time and device, so that a rewrite whose mtime
+  /// was restored (`touch -r`) is seen (as git's index does). A version 1 row has 0 in both:
+  /// its source is hashed once more, and rebuilt only if its content changed.
+  static func addVersion2(_ connection: SQLiteConnection) throws(SQLiteConnection.Failure) {
+    try connection.execute(
+      """
+      ALTER TABLE sources ADD COLUMN ctime_ns INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE sources ADD COLUMN device INTEGER NOT NULL DEFAULT 0;
+      """)
+  }
+
+  /// For a reader of a version 1 file (not migrated: readers never write): a temporary view
+  /// `sources` with the version 2 columns (0 for the unknown ones), found before the file's
+  /// own table by every unqualified query of this connection.
+  static func readAsCurrent(_ connection: SQLiteConnection, version: Int) throws(SQLiteConnection.Failure) {
+    guard version == 1 else { return }
+    try connection.execute(
+      "CREATE TEMP VIEW sources AS SELECT *, 0 AS ctime_ns, 0 AS device FROM main.sources")
   }
 }

@@ -83,7 +83,8 @@ public struct StateSnapshot: Sendable {
       guard version <= StateSchema.version else {
         throw StateError(kind: .newer(version: version), path: path, detail: "")
       }
-      guard version == StateSchema.version else { return }  // empty (a run created it, then was killed)
+      guard version >= 1 else { return }  // empty (a run created it, then was killed)
+      try StateSchema.readAsCurrent(connection, version: version)
       try connection.transaction(immediate: false) { () throws(SQLiteConnection.Failure) in try body(connection) }
     } catch let error as StateError {
       throw error

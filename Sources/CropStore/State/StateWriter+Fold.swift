@@ -14,14 +14,16 @@ extension StateWriter {
         guard version <= StateSchema.version else {
           throw StateError(kind: .newer(version: version), path: file.path, detail: "")
         }
-        guard version == StateSchema.version else { return }
+        guard version >= 1 else { return }
+        // A version 1 shard file has no ctime or device: 0, as the migration gives.
+        let sourceRows = version == 1 ? "s.*, 0, 0" : "s.*"
         do throws(SQLiteConnection.Failure) {
           try connection.transaction { () throws(SQLiteConnection.Failure) in
             try connection.execute(
               """
               INSERT OR REPLACE INTO main.outputs SELECT s.* FROM shard.outputs s
                 LEFT JOIN main.outputs m ON m.path = s.path WHERE m.path IS NULL OR s.recorded_ns >= m.recorded_ns;
-              INSERT OR REPLACE INTO main.sources SELECT s.* FROM shard.sources s
+              INSERT OR REPLACE INTO main.sources SELECT \(sourceRows) FROM shard.sources s
                 LEFT JOIN main.sources m ON m.path = s.path WHERE m.path IS NULL OR s.recorded_ns >= m.recorded_ns;
               INSERT OR REPLACE INTO main.removed SELECT s.* FROM shard.removed s
                 LEFT JOIN main.removed m ON m.path = s.path WHERE m.path IS NULL OR s.recorded_ns > m.recorded_ns;

@@ -82,7 +82,7 @@ package final class StateWriter: @unchecked Sendable {
       insertOutput: try connection.prepare(
         "INSERT OR REPLACE INTO outputs(\(StateRows.outputColumns)) VALUES (\(StateRows.parameters(26)))"),
       insertSource: try connection.prepare(
-        "INSERT OR REPLACE INTO sources(\(StateRows.sourceColumns)) VALUES (\(StateRows.parameters(13)))"),
+        "INSERT OR REPLACE INTO sources(\(StateRows.sourceColumns)) VALUES (\(StateRows.parameters(15)))"),
       deleteClaim: try connection.prepare("DELETE FROM claims WHERE path = ?"),
       deleteRemoved: try connection.prepare("DELETE FROM removed WHERE path = ?"),
       forgetManifests: try connection.prepare("DELETE FROM meta WHERE name LIKE 'manifest:%'"))

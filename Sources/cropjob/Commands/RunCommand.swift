@@ -30,6 +30,7 @@ struct RunCommand: ParsableCommand {
   var json = false
   var stats = false
   var rebuildState = false
+  var verifySources = false
   var shards = ShardOptions()
   var planning = PlanningOptions()
 
@@ -60,6 +61,12 @@ struct RunCommand: ParsableCommand {
           Delete the state database (.cropjob/) and rebuild it from
           cropjob-manifest.json: the way out of a damaged one.
           """),
+      .flag(
+        \.verifySources, "--verify-sources",
+        help: """
+          Read and hash every source again, whatever the state records of it;
+          rebuild only the outputs of sources whose content changed.
+          """),
       .group(\.shards, ShardOptions.arguments),
       .exclusive([
         .flag(\.quiet, "--quiet", short: "-q", inUsage: true, help: "Print only failures and the summary."),
@@ -78,7 +85,9 @@ struct RunCommand: ParsableCommand {
   func run() -> Int32 {
     guard let file = JobLoading.load(jobFile) else { return ExitCode.invalidJob }
     if rebuildState && !dryRun { StateFiles.removeAll(root: planning.root(file)) }
-    guard let state = planning.state(file, shard: execution.shard) else { return ExitCode.invalidJob }
+    guard let state = planning.state(file, shard: execution.shard, verifySources: verifySources) else {
+      return ExitCode.invalidJob
+    }
     if dryRun {
       return PlanCommand.printPlan(
         file, planning: planning, format: planFormat, shard: execution.shard, state: state,

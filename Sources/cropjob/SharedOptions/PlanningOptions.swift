@@ -45,10 +45,10 @@ struct PlanningOptions {
 
   /// The state in the output root of `file` as a run of `shard` sees it (read window by
   /// window), or nil after printing why it cannot be read (damaged, locked, newer) and the
-  /// way out.
-  func state(_ file: JobFile, shard: Shard?) -> StateReader? {
+  /// way out. `verifySources`: `StateReader.verifySources`.
+  func state(_ file: JobFile, shard: Shard?, verifySources: Bool = false) -> StateReader? {
     do throws(StateError) {
-      return try StateReader.open(root: root(file), shard: shard)
+      return try StateReader.open(root: root(file), shard: shard, verifySources: verifySources)
     } catch {
       Console.err("cropjob: \(error)")
       return nil
