@@ -47,6 +47,24 @@ public struct CropRect: Sendable, Hashable, Codable {
     return rect.corners.map { c + back.applyLinear($0 - c) }
   }
 
+  /// Whether the sampled region shares some area with the photo `0...width × 0...height`
+  /// (separating axes of the two convex rectangles; touching edges share none).
+  public func overlaps(photo: Size) -> Bool {
+    let corners = regionCorners
+    let photoCorners = [
+      Point(x: 0, y: 0), Point(x: photo.width, y: 0), Point(x: photo.width, y: photo.height),
+      Point(x: 0, y: photo.height),
+    ]
+    let axes = [Point(x: 1, y: 0), Point(x: 0, y: 1), corners[1] - corners[0], corners[3] - corners[0]]
+    for axis in axes {
+      let a = corners.map { $0.x * axis.x + $0.y * axis.y }
+      let b = photoCorners.map { $0.x * axis.x + $0.y * axis.y }
+      let gap = 1e-9 * max(1, abs(axis.x) + abs(axis.y)) * max(photo.width, photo.height, width, height)
+      if a.max()! <= b.min()! + gap || b.max()! <= a.min()! + gap { return false }
+    }
+    return true
+  }
+
   private enum CodingKeys: String, CodingKey { case x, y, width, height, angle }
 
   public init(from decoder: any Decoder) throws {

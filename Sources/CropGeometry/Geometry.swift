@@ -151,9 +151,11 @@ public enum Geometry {
     return abs(v - r) <= 1e-7 ? r + 0 : v
   }
 
+  /// Corners snapped, and the width and height too (a crop at y 12.6 of height 900 reads
+  /// 900, not the 899.9999999999999 that `912.6 - 12.6` gives).
   static func snapped(_ r: Rect) -> Rect {
     let x0 = snapped(r.minX)
     let y0 = snapped(r.minY)
-    return Rect(x: x0, y: y0, width: snapped(r.maxX) - x0, height: snapped(r.maxY) - y0)
+    return Rect(x: x0, y: y0, width: snapped(snapped(r.maxX) - x0), height: snapped(snapped(r.maxY) - y0))
   }
 }

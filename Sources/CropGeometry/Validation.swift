@@ -21,6 +21,12 @@ extension Geometry {
       }
       if !(crop.width.isFinite && crop.height.isFinite && crop.width > 0 && crop.height > 0) {
         problems.append("crop size \(crop.width)x\(crop.height) must be positive")
+      } else if problems.isEmpty, source.isPositiveFinite, !crop.overlaps(photo: source) {
+        // It would write the background alone: a saved crop of another photo, or of this one
+        // before it was replaced.
+        problems.append(
+          "the crop (x \(Self.number(crop.x)), y \(Self.number(crop.y)), \(Self.number(crop.width))x\(Self.number(crop.height))\(crop.angle == 0 ? "" : ", angle \(Self.number(crop.angle))")) lies wholly outside the \(Self.number(source.width))x\(Self.number(source.height)) photo"
+        )
       }
     } else {
       if !(placement.zoom.isFinite && placement.zoom > 0) {
@@ -31,5 +37,10 @@ extension Geometry {
       if !placement.rotate.isFinite { problems.append("rotate must be finite") }
     }
     return problems
+  }
+
+  /// `v` as a message shows it: whole numbers without a fraction.
+  static func number(_ v: Double) -> String {
+    v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v)
   }
 }

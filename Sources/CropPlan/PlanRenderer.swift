@@ -108,8 +108,12 @@ public enum PlanRenderer {
     var overBudget: String?
     /// `keep` when the pixels stay in the source's colour space (absent: sRGB).
     var colour: String?
-    /// The source rectangle, in source pixels; absent when it is found at run time.
+    /// The bounding box of the source region sampled, clipped to the photo (the manifest's
+    /// `geometry.crop`); absent when it is found at run time.
     var crop: Rect?
+    /// The exact crop the job file or crop table asked for (absent without one): it may
+    /// reach past the photo, where `crop` does not.
+    var cropRequested: CropRect?
     var scale: Double
     var angle: Double
     var centre: Point?
@@ -154,9 +158,10 @@ public enum PlanRenderer {
       format: o.encode.options.format.rawValue, quality: o.encode.options.quality, maxBytes: o.encode.maxBytes,
       overBudget: o.encode.maxBytes != nil && o.encode.overBudget != .fail ? o.encode.overBudget.rawValue : nil,
       colour: o.encode.colour == .srgb ? nil : o.encode.colour.rawValue,
-      crop: atRunTime ? nil : o.geometry.sourceRegion, scale: o.geometry.scale, angle: o.geometry.angle,
-      centre: atRunTime ? nil : o.geometry.centre, focus: focus, cropFoundAtRunTime: atRunTime ? true : nil,
-      regions: regionRecords(o, source: s), loadShrink: s.loadShrink, stage: o.stage,
+      crop: atRunTime ? nil : o.geometry.sourceRegion, cropRequested: o.place.crop, scale: o.geometry.scale,
+      angle: o.geometry.angle, centre: atRunTime ? nil : o.geometry.centre, focus: focus,
+      cropFoundAtRunTime: atRunTime ? true : nil, regions: regionRecords(o, source: s), loadShrink: s.loadShrink,
+      stage: o.stage,
       upToDate: upToDate.contains(o.path), notes: o.geometry.notes.map(\.description))
   }
 

@@ -86,4 +86,37 @@ final class SampleJobTests: XCTestCase {
       XCTAssertLessThan(diff, 1.0, "\(name): mean difference \(diff)")
     }
   }
+
+  /// Numbers the docs state about the sample jobs (issue 28.8): README's shrink note is what
+  /// jobs/web.yaml writes, and jobs/placements.yaml's overflow-shrink output has the size its
+  /// comment gives (read back by vipsheader).
+  func testNumbersTheDocsGiveForTheSampleJobsHold() throws {
+    guard FileManager.default.isExecutableFile(atPath: "/usr/bin/vipsheader") else {
+      throw XCTSkip("libvips-tools missing")
+    }
+    let out = FileManager.default.temporaryDirectory.appendingPathComponent("cropjob-docs-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: out) }
+    let readme = try String(contentsOf: CLIRunner.repoRoot.appendingPathComponent("README.md"), encoding: .utf8)
+    let claim = try XCTUnwrap(
+      readme.firstMatch(
+        of: /`(output downsized from \d+x\d+ to \d+x\d+ to fit\s+max_bytes \d+)` \(jobs\/web.yaml, `([^`]+)`\)/))
+    let note = claim.1.replacing(/\s+/, with: " ")
+    let web = try CLIRunner.run(["run", "jobs/web.yaml", "--output", out.appendingPathComponent("web").path, "-q"])
+    XCTAssertEqual(web.status, 0, web.stderr)
+    let data = try Data(contentsOf: out.appendingPathComponent("web/cropjob-manifest.json"))
+    let outputs = try XCTUnwrap(
+      (try JSONSerialization.jsonObject(with: data) as? [String: Any])?["outputs"] as? [[String: Any]])
+    let entry = try XCTUnwrap(outputs.first { $0["path"] as? String == String(claim.2) })
+    XCTAssertEqual((entry["geometry"] as? [String: Any])?["notes"] as? [String], [String(note)])
+
+    let yaml = try String(
+      contentsOf: CLIRunner.repoRoot.appendingPathComponent("jobs/placements.yaml"), encoding: .utf8)
+    let comment = try XCTUnwrap(yaml.firstMatch(of: /with contain gives (\d+)x(\d+)/))
+    let placements = try CLIRunner.run([
+      "run", "jobs/placements.yaml", "--output", out.appendingPathComponent("placements").path, "-q",
+    ])
+    XCTAssertEqual(placements.status, 0, placements.stderr)
+    let (w, h, _) = try dimensions(out.appendingPathComponent("placements/overflow-shrink/mountains.jpg").path)
+    XCTAssertEqual([w, h], [Int(comment.1)!, Int(comment.2)!])
+  }
 }

@@ -51,6 +51,7 @@ final class PlanStreamTests: XCTestCase {
     var colour: String?
     /// Absent when the crop is found at run time (`cropFoundAtRunTime`).
     var crop: Rect?
+    var cropRequested: CropRect?
     var scale, angle: Double
     var centre: Point?
     var focus: String

@@ -393,7 +393,7 @@ final class SpecDecoderTests: XCTestCase {
         "job.yaml:6:34: error: jobs.a.guide.size: expected an integer between 1 and 16384 but received the string \"100\"",
         "job.yaml:7:19: error: jobs.a.place.zoom: expected a number between 0.2 and 5 but received the string \"2\"",
         "job.yaml:7:32: error: jobs.a.place.offset: expected a list of two numbers [x, y] between -100000 and 100000 but received the number 5",
-        "job.yaml:7:44: error: jobs.a.place.upscale: expected true or false but received the string \"yes\"",
+        "job.yaml:7:44: error: jobs.a.place.upscale: expected true, false or skip but received the string \"yes\"",
         "job.yaml:7:55: error: jobs.a.place.flip: expected one of horizontal, vertical, both, none but received the string \"sideways\"",
         "job.yaml:7:70: error: jobs.a.place.fit: expected one of cover, contain, none but received the string \"fill\"",
         "job.yaml:8:14: error: jobs.a.outputs: expected a list of outputs but received a mapping",

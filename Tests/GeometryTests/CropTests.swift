@@ -20,6 +20,44 @@ final class CropTests: XCTestCase {
     }
   }
 
+  /// Issue 28.8: geometry.md says reported coordinates are snapped to whole numbers within
+  /// 1e-7; a crop's width and height at fractional positions are reported whole.
+  func testCropSidesAtFractionalPositionsAreReportedWhole() {
+    for tenth in 0..<1000 {
+      let at = Double(tenth) / 10
+      let crop = CropRect(x: at, y: at + 0.05, width: 900, height: 900)
+      let r = Geometry.place(source: source, guide: .square(256), placement: Placement(crop: crop))
+      XCTAssertEqual(r.sourceRegion.width, 900, "x \(at)")
+      XCTAssertEqual(r.sourceRegion.height, 900, "y \(at + 0.05)")
+    }
+  }
+
+  /// Issue 28.7: a crop that shares no area with the photo is an error for that photo (it
+  /// would write the background alone); one that overlaps it, even turned, is not.
+  func testCropWhollyOutsideThePhotoIsAProblem() {
+    let outside = [
+      CropRect(x: 3000, y: 0, width: 100, height: 100),  // touching the right edge
+      CropRect(x: -200, y: 500, width: 150, height: 150),
+      CropRect(x: 500, y: 2500, width: 100, height: 100),
+      CropRect(x: 3100, y: 2100, width: 100, height: 100, angle: 45),
+    ]
+    for crop in outside {
+      let problems = Geometry.validate(source: source, guide: .square(256), placement: Placement(crop: crop))
+      XCTAssertEqual(problems.count, 1, "\(crop)")
+      XCTAssertTrue(problems.first?.contains("lies wholly outside the 3000x2000 photo") ?? false, "\(problems)")
+    }
+    let overlapping = [
+      CropRect(x: 2950, y: 0, width: 100, height: 100),
+      CropRect(x: -99, y: -99, width: 100, height: 100),
+      // Its unturned rectangle is outside; turned by 45° about its centre it reaches in.
+      CropRect(x: 3010, y: 900, width: 200, height: 200, angle: 45),
+    ]
+    for crop in overlapping {
+      XCTAssertEqual(
+        Geometry.validate(source: source, guide: .square(256), placement: Placement(crop: crop)), [], "\(crop)")
+    }
+  }
+
   func testCropIgnoresFitZoomFocusOffsetAndRotate() {
     let crop = CropRect(x: 100, y: 100, width: 800, height: 600)
     let plain = Geometry.place(
