@@ -107,6 +107,7 @@ final class UpscaleSkipTests: XCTestCase {
   func testValidateAndSchemaAgreeOnUpscaleValues() throws {
     let s = CLIJob()
     defer { s.remove() }
+    try s.copySamples(Self.photos)
     let schema = try CLIRunner.run(["schema"])
     try schema.stdout.write(toFile: s.path("schema.json"), atomically: true, encoding: .utf8)
     for (value, valid) in [("true", true), ("false", true), ("skip", true), ("sometimes", false), ("1", false)] {
