@@ -8,7 +8,8 @@
 #                the fuzz targets detect no faces): every .c file, plus a module map over each
 #                include/ directory
 #   system libs  CVips, CTurboJPEG, CYAML, CSQLite: their module maps in Sources/, linked through
-#                pkg-config
+#                pkg-config; libjpeg and libpng, which CVipsShim calls directly (Package.swift's
+#                linkerSettings of CVipsShim)
 #   Swift        CropGeometry, CropSupport, CropSpec, CropPlan, CropImaging, CropStore,
 #                CropExecute, CropPreview, CropKit (the umbrella), in dependency order, each one
 #                module (object file + .swiftmodule) with one shared -package-name
@@ -33,6 +34,7 @@ mkdir -p "$out/modules"
 cc="$(dirname "$(readlink -f "$(command -v swiftc)")")/clang"
 vips_cflags="$(pkg-config --cflags vips)"
 vips_libs="$(pkg-config --libs vips) -lgmodule-2.0 $(pkg-config --libs libturbojpeg) $(pkg-config --libs libjpeg)
+  $(pkg-config --libs libpng)
   $(pkg-config --libs yaml-0.1)
   $(pkg-config --libs sqlite3)"
 clang_san="-fsanitize=${sanitizers/fuzzer/fuzzer-no-link}"
