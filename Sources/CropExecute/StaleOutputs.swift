@@ -72,19 +72,28 @@ extension Executor {
     return kept
   }
 
+  /// The absolute path of the recorded output `path` when it is this shard's, inside the root
+  /// and still on disk; nil otherwise, and one that is gone from the disk is forgotten.
+  private static func onDisk(
+    _ path: String, entry: Manifest.Entry, root: String, options: RunOptions, state: RunState
+  ) -> String? {
+    if !(options.shard?.contains(entry.source.path) ?? true) { return nil }
+    let absolute = (root as NSString).appendingPathComponent(path)
+    guard OutputPaths.escapeProblem(absolute, root: root) == nil else { return nil }
+    guard FileManager.default.fileExists(atPath: absolute) else {
+      state.forgotten.withLock { $0.append(path) }
+      return nil
+    }
+    return absolute
+  }
+
   /// A recorded output whose source failed this run: kept on disk and in the state, listed
   /// in the manifest as from the last good run (gone from the disk: forgotten, as a stale one).
   private static func keep(
     _ path: String, entry: Manifest.Entry, root: String, options: RunOptions, reporter: RunReporter,
     state: RunState
   ) {
-    if !(options.shard?.contains(entry.source.path) ?? true) { return }
-    let absolute = (root as NSString).appendingPathComponent(path)
-    guard OutputPaths.escapeProblem(absolute, root: root) == nil else { return }
-    guard FileManager.default.fileExists(atPath: absolute) else {
-      state.forgotten.withLock { $0.append(path) }
-      return
-    }
+    guard onDisk(path, entry: entry, root: root, options: options, state: state) != nil else { return }
     state.manifest.withLock { $0.addKept(path) }
     state.summary.withLock { $0.kept += 1 }
     reporter.report(.kept(path: path, source: entry.source.path))
@@ -95,13 +104,7 @@ extension Executor {
     _ path: String, entry: Manifest.Entry, root: String, options: RunOptions, reporter: RunReporter,
     state: RunState
   ) {
-    if !(options.shard?.contains(entry.source.path) ?? true) { return }
-    let absolute = (root as NSString).appendingPathComponent(path)
-    guard OutputPaths.escapeProblem(absolute, root: root) == nil else { return }
-    guard FileManager.default.fileExists(atPath: absolute) else {
-      state.forgotten.withLock { $0.append(path) }
-      return
-    }
+    guard let absolute = onDisk(path, entry: entry, root: root, options: options, state: state) else { return }
     guard options.prune else {
       state.manifest.withLock { $0.addEarlier(path) }
       state.summary.withLock { $0.stale += 1 }
