@@ -247,7 +247,7 @@ public final class Executor: Sendable {
       recordFailure(output: Self.relativeStatePath(error.path), source: "", reason: "\(error)", state: state)
       return
     }
-    for folder in outputFolders(selected) where folders.insert(folder).inserted {
+    for folder in plan.outputFolders(selected) where folders.insert(folder).inserted {
       AtomicWriter.removeStaleTemporaries(in: folder)
     }
     let writtenBefore = state.manifest.withLock { $0.writtenCount }
@@ -342,27 +342,6 @@ public final class Executor: Sendable {
     }
   }
 
-  /// The folders the outputs among `selected` are written to, each once. Outputs come source
-  /// by source, so a folder's outputs are mostly consecutive; absolute output paths are
-  /// standardised (no trailing or doubled `/`), so the folder is what precedes the last `/`.
-  func outputFolders(_ selected: [Int]) -> Set<String> {
-    var folders = Set<String>()
-    var last: Substring = ""
-    for i in selected {
-      let path = plan.outputs[i].absolutePath
-      guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")), slash != path.startIndex else {
-        folders.insert(PathText.deletingLastComponent(path))
-        continue
-      }
-      let folder = path[..<slash]
-      if folder != last {
-        folders.insert(String(folder))
-        last = folder
-      }
-    }
-    return folders
-  }
-
   /// Renders, encodes and writes one output, and records it.
   private func write(
     _ index: Int, key: String, from decoded: DecodedSource, record: Manifest.SourceRecord, state: RunState
@@ -383,7 +362,7 @@ public final class Executor: Sendable {
         path: output.path, job: output.job, key: key, bytes: encoded.bytes.count, width: geometry.outputSize.width,
         height: geometry.outputSize.height, sha256: SHA256.hex(encoded.bytes),
         format: output.encode.options.format.rawValue, quality: encoded.quality, encodes: encoded.encodes,
-        source: record, geometry: Self.geometryRecord(geometry, output: output, found: run.found))
+        source: record, geometry: Manifest.GeometryRecord(geometry, output: output, found: run.found))
       state.manifest.withLock { $0.addWritten(output.path) }
       state.writer.record(entry)
       state.summary.withLock {
@@ -408,16 +387,5 @@ public final class Executor: Sendable {
     state.writer.recordSource(
       path: source.absolutePath,
       facts: SourceFacts(identity: sourceState.identity, sha256: sourceState.record.sha256, header: header))
-  }
-
-  static func geometryRecord(_ g: PlacementResult, output: PlannedOutput, found: FoundFocus? = nil)
-    -> Manifest.GeometryRecord
-  {
-    let flip = [output.place.flipHorizontal ? "horizontal" : nil, output.place.flipVertical ? "vertical" : nil]
-      .compactMap { $0 }
-    return Manifest.GeometryRecord(
-      crop: g.sourceRegion, scale: g.scale, angle: g.angle, centre: g.centre, smartFocus: output.smartFocus?.name,
-      flip: flip.isEmpty ? nil : flip.joined(separator: "+"), notes: g.notes.map(\.description),
-      found: found.map(Manifest.FocusRecord.init))
   }
 }
