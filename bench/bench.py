@@ -405,29 +405,62 @@ def med(xs):
 
 
 def focus_table():
-    """Issue 16: job A's photos and guide with focus: attention and focus: faces (bench/run.sh focus)."""
-    p = os.path.join(RES, "F.json")
-    if not os.path.exists(p):
-        return []
-    d = json.load(open(p))
-    recs = d["records"]
-    n_img = len(sources("A")) or N_IMAGES
-    rounds_ = sorted(set(r["round"] for r in recs))
-    by = {(r["tool"], r["round"]): r for r in recs}
-    out = ["", "### Focus strategies (job A's photos, 256x256 cover, JPEG q85)", "",
-           f"{d['meta']['date']}, medians of {d['meta']['runs']} alternating rounds; load average "
-           f"{min(float(r['load']) for r in recs):.2f}–{max(float(r['load']) for r in recs):.2f}.", "",
-           "| focus | median wall s | median CPU s | CPU ms/image | peak RSS MiB | time ÷ attention's (paired median) |",
-           "|---|---|---|---|---|---|"]
-    for t in ("cj-A-attention", "cj-A-faces"):
-        rs = [r for r in recs if r["tool"] == t]
-        if not rs:
+    """Issues 16 and 23 (bench/run.sh focus): focus: attention against focus: faces, the same 256 px
+    square avatar, on job A's photos (F) and on the face corpus (FR); and the detector alone at 512 px
+    (FD-A, FD-R, written by faces_cost.py)."""
+    out = []
+    photos = os.path.join(RES, "focus-photos.txt")
+    corpus = open(photos).read().strip() if os.path.exists(photos) else "the face corpus"
+    for name, cj, what, n_img in (("F", "cj-A", "job A's photos", len(sources("A")) or N_IMAGES),
+                                  ("FR", "cj-R", f"`{corpus}`", None)):
+        p = os.path.join(RES, name + ".json")
+        if not os.path.exists(p):
             continue
-        ratio = [by[(t, k)]["wall"] / by[("cj-A-attention", k)]["wall"] for k in rounds_
-                 if (t, k) in by and ("cj-A-attention", k) in by]
-        cpu = med([r["cpu"] for r in rs])
-        out.append(f"| `{t[5:]}` | {med([r['wall'] for r in rs]):.2f} | {cpu:.2f} | {1000 * cpu / n_img:.1f} | "
-                   f"{max(r['rss_kib'] for r in rs) / 1024:.0f} | {med(ratio):.2f} |")
+        d = json.load(open(p))
+        recs = d["records"]
+        if n_img is None:
+            n_img = sum(len(glob.glob(os.path.join(corpus, "*." + e))) for e in ("jpg", "jpeg", "png")) or 1
+        rounds_ = sorted(set(r["round"] for r in recs))
+        by = {(r["tool"], r["round"]): r for r in recs}
+        base = cj + "-attention"
+        out += ["", f"### Focus strategies ({what}, {n_img} photos, 256x256 cover, JPEG q85)", "",
+                f"{d['meta']['date']}, medians of {d['meta']['runs']} alternating rounds after "
+                f"{d['meta'].get('warmup', 0)} warm-up; load average at the runs' starts "
+                f"{min(float(r['load']) for r in recs):.2f}–{max(float(r['load']) for r in recs):.2f}"
+                + (f"; scheduler {d['meta']['sched']}" if d["meta"].get("sched") else "")
+                + (f"; {d['meta']['cropjob']}" if d["meta"].get("cropjob") else "") + ".", "",
+                "| focus | median wall s | median CPU s | CPU ms/photo | peak RSS MiB | CPU ÷ attention's "
+                "(paired median) | wall ÷ attention's (paired median) |",
+                "|---|---|---|---|---|---|---|"]
+        for t in (base, cj + "-faces"):
+            rs = [r for r in recs if r["tool"] == t]
+            if not rs:
+                continue
+            pairs = [(by[(t, k)], by[(base, k)]) for k in rounds_ if (t, k) in by and (base, k) in by]
+            cpu = med([r["cpu"] for r in rs])
+            out.append(f"| `{t.split('-', 2)[2]}` | {med([r['wall'] for r in rs]):.2f} | {cpu:.2f} | "
+                       f"{1000 * cpu / n_img:.1f} | {max(r['rss_kib'] for r in rs) / 1024:.0f} | "
+                       f"{med([x['cpu'] / y['cpu'] for x, y in pairs]):.2f} | "
+                       f"{med([x['wall'] / y['wall'] for x, y in pairs]):.2f} |")
+        faces = [(by[(cj + "-faces", k)], by[(base, k)]) for k in rounds_ if (cj + "-faces", k) in by and (base, k) in by]
+        if faces:
+            out += ["", f"`focus: faces` costs **{med([x['cpu'] / y['cpu'] for x, y in faces]):.2f} x** the CPU of "
+                        f"`focus: attention` (paired median; target ≤ 2.5), "
+                        f"{1000 * med([x['cpu'] - y['cpu'] for x, y in faces]) / n_img:.1f} ms more per photo."]
+    for name, what in (("FD-A", "job A's photos"), ("FD-R", f"`{corpus}`")):
+        p = os.path.join(RES, name + ".json")
+        if not os.path.exists(p):
+            continue
+        d = json.load(open(p))
+        rs = d["records"]
+        ms = [r["cpu_ms"] for r in rs]
+        mp = [r["cpu_ms"] / (r["width"] * r["height"] / 1e6) for r in rs]
+        out += ["", f"The detector alone ({what}, {len(rs)} photos; `bench/faces_cost.py`: libfacedetection on "
+                    f"each photo's {d['meta']['side']} px copy, median of {d['meta']['repeats']} calls, one "
+                    f"thread, {d['meta']['date']}, load {d['meta']['load']}): **median {med(ms):.1f} ms, "
+                    f"max {max(ms):.1f} ms CPU per photo** (target ≤ 60 ms; the slowest: "
+                    f"`{max(rs, key=lambda r: r['cpu_ms'])['photo']}`), {med(mp):.0f} ms per megapixel of copy "
+                    f"(per photo: `results/{name}.json`)."]
     return out
 
 

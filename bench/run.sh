@@ -13,7 +13,10 @@
 #   verify   check every tool's outputs from its last timed run: count, exact sizes, JPEG, upright
 #            (16x16 against a full-resolution Lanczos3 reference), no EXIF/GPS/ICC/XMP; the quality
 #            column (mean abs difference to that reference, best sub-pixel alignment: bench/quality.py)
-#   focus    job A's photos with focus: attention and with focus: faces (issue 16), alternating rounds
+#   focus    focus: attention against focus: faces (issues 16, 23), alternating rounds, on job A's
+#            photos and on the face corpus ($FOCUS_PHOTOS; default Tests/Corpora/faces-real, else
+#            Tests/Corpora/faces/images): CPU ms and peak RSS per photo; then the detector alone
+#            (bench/faces_cost.py: libfacedetection on each photo's 512 px copy, CPU per photo)
 #   scale    plan, run and no-op re-run over N sources each (SCALE="10000 100000"), and plan only over
 #            SCALE_PLAN ("1000000"): hard links to eleven 640-px JPEGs of the corpus in folders of 1,000,
 #            a circle 96 px as PNG and as JPEG per photo (issue 14); time, peak RSS, state and manifest size;
@@ -26,7 +29,7 @@
 # empty to skip), SCALE_PLAN ("1000000"; empty to skip), SCALE_NOOP (""), JOBS ("A B C": the jobs that bench and verify
 # run; also Da Db Dw Ds, the circle avatar set of issue 25, and C640: bench/README.md "Job D"), PEERS_A / PEERS_B / PEERS_C
 # (space-separated tool names, see gen()), CROPJOB_BIN (use this binary instead of building),
-# CROPJOB_ARGS (extra arguments for every timed `cropjob run`).
+# CROPJOB_ARGS (extra arguments for every timed `cropjob run`), FOCUS_PHOTOS (the focus step's face corpus).
 # Example: bench/run.sh                                  # everything, ~30 min on 2 cores + ~40 for scale
 #          RUNS=3 SCALE= SCALE_PLAN= bench/run.sh gen bench verify table
 #          JOBS=C RUNS=2 SCALE= SCALE_PLAN= bench/run.sh setup corpus gen bench verify table   # job C only
@@ -57,6 +60,7 @@ CJARGS=${CROPJOB_ARGS:-}
 SCALE=${SCALE-10000 100000}
 SCALE_PLAN=${SCALE_PLAN-1000000}
 SCALE_NOOP=${SCALE_NOOP-}
+FOCUS_PHOTOS=${FOCUS_PHOTOS:-}
 PEERS_A=${PEERS_A:-A-pil-p2 A-pyv-p2 A-imh-P2 A-vt-P2 A-vt-batch}
 PEERS_B=${PEERS_B:-B-pyv-p2 B-pil-p2 B-imh-P2 B-vt-P2 B-vt-batch}
 PEERS_C=${PEERS_C:-C-pil-p2 C-pyv-p2 C-imh-P2 C-vt-P2b C-vt-batch}
@@ -276,10 +280,34 @@ peers() {  # job D's square twin of cropjob runs in the same rounds, as a peer w
   esac
 }
 
-focus() {  # job A's photos with focus: attention and focus: faces, in alternating rounds
+focus_photos() {  # the real-photo face corpus (issue 23), or the composites until it exists
+  local d
+  if [ -n "$FOCUS_PHOTOS" ]; then echo "$FOCUS_PHOTOS"; return; fi
+  for d in "$REPO/Tests/Corpora/faces-real/images" "$REPO/Tests/Corpora/faces-real" "$REPO/Tests/Corpora/faces/images"; do
+    if compgen -G "$d/*.jpg" >/dev/null || compgen -G "$d/*.png" >/dev/null; then echo "$d"; return; fi
+  done
+}
+focus() {  # job A's photos and the face corpus, focus: attention against focus: faces (issues 16, 23)
   cd "$W"; cat corpus/* >/dev/null
-  log "focus: job A with attention and with faces, $RUNS rounds"
+  local real f e pats='' files=()
+  real=$(cd "$(focus_photos)" && pwd)
+  for e in jpg jpeg png; do
+    if compgen -G "$real/*.$e" >/dev/null; then pats="$pats${pats:+, }\"$real/*.$e\""; files+=("$real"/*."$e"); fi
+  done
+  cat "${files[@]}" >/dev/null
+  for f in attention faces; do   # job A's 256 px square avatar, over the face corpus
+    printf '  avatar:\n    sources: @SOURCES@\n    guide: {shape: square, size: 256}\n    place: {fit: cover, focus: %s}\n    outputs:\n      - path: "{stem}_256.jpg"\n' \
+      "$f" | jobfile "$W/jobs/R-$f.yaml" "../out/cj-R-$f" "[$pats]"
+    mk "cj-R-$f" "exec $CJ run jobs/R-$f.yaml -q $CJARGS"
+  done
+  mkdir -p "$W/results"; printf '%s\n' "$real" > "$W/results/focus-photos.txt"
+  log "focus: job A's photos with attention and with faces, $RUNS rounds"
   "$PY" "$HERE/bench.py" rounds F cj-A-attention cj-A-faces
+  log "focus: $real (${#files[@]} photos) with attention and with faces, $RUNS rounds"
+  "$PY" "$HERE/bench.py" rounds FR cj-R-attention cj-R-faces
+  log "focus: the detector alone on each photo's 512 px copy, median of 3 calls"
+  "$PY" "$HERE/faces_cost.py" FD-A 512 3 corpus/*.jpg corpus/*.png
+  "$PY" "$HERE/faces_cost.py" FD-R 512 3 "${files[@]}"
 }
 bench() {
   cd "$W"; cat corpus/* >/dev/null   # warm the page cache
@@ -361,7 +389,7 @@ for step in "$@"; do
     all) setup; build; corpus; gen; bench; verify || true; focus; scale; table ;;
     verify) verify || verify_failed=1 ;;
     setup|build|corpus|gen|bench|focus|scale|table) "$step" ;;
-    *) sed -n '2,30p' "$0" >&2; exit 2 ;;
+    *) sed -n '2,38p' "$0" >&2; exit 2 ;;
   esac
 done
 [ -z "$verify_failed" ] || { echo "verify: some outputs failed the checks (see above)" >&2; exit 1; }
