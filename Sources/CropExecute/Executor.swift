@@ -22,8 +22,10 @@ public final class Executor: Sendable {
 
   /// `state`: the output root's state, whole (a library caller's); without it, `run` reads
   /// the output root's state window by window (`StateReader`).
-  public convenience init(plan: Plan, options: RunOptions, reporter: RunReporter, state: StateSnapshot? = nil) {
-    self.init(plan: plan, options: options, reporter: reporter, reader: state.map(StateReader.init(snapshot:)))
+  public convenience init(
+    plan: Plan, options: RunOptions, reporter: RunReporter, state: StateView<Manifest.Entry>? = nil
+  ) {
+    self.init(plan: plan, options: options, reporter: reporter, reader: state.map(StateReader.init(whole:)))
   }
 
   /// `reader`: the output root's state as opened before planning (`StateReader.open`).
@@ -58,7 +60,7 @@ public final class Executor: Sendable {
     let reader: StateReader
     /// What the state records of the window being run: its outputs, their sources and claims
     /// (`with(window:selected:force:)`).
-    private(set) var window = StateSnapshot()
+    private(set) var window = StateView<RecordedOutput>()
     /// The up-to-date check of the window being run.
     private(set) var windowCheck: UpToDateCheck? = nil
     /// The outputs the manifest will list (`ManifestList`: hashes and paths, not entries).
@@ -93,7 +95,7 @@ public final class Executor: Sendable {
     /// sources): its own check and up-to-date outputs.
     func with(window plan: Plan, selected: [Int], force: Bool) throws(StateError) -> RunState {
       var copy = self
-      copy.window = try reader.snapshot(of: plan, selected: selected)
+      copy.window = try reader.read(.keys, StateQuery(plan: plan, selected: selected))
       copy.windowCheck = UpToDateCheck(plan: plan, state: copy.window, force: force)
       copy.upToDate = LockedBox([Int]())
       copy.failedPaths = LockedBox(Set<String>())
@@ -113,14 +115,14 @@ public final class Executor: Sendable {
   public func run() -> RunSummary {
     let selected = selectedOutputs()
     let reader: StateReader
-    let snapshot: StateSnapshot
+    let snapshot: StateView<RecordedOutput>
     do throws(StateError) {
       if let givenState {
         reader = givenState
       } else {
         reader = try StateReader.open(root: plan.outputRoot, shard: options.shard)
       }
-      snapshot = try reader.snapshot(of: plan, selected: selected)
+      snapshot = try reader.read(.keys, StateQuery(plan: plan, selected: selected))
     } catch {
       return refuse(Refusal(error), planned: selected.count)
     }
@@ -277,7 +279,7 @@ public final class Executor: Sendable {
   /// Outputs among `selected` whose files match the state of an earlier run.
   public func upToDatePaths(_ selected: [Int]) -> Set<String> {
     let reader = givenState ?? (try? StateReader.open(root: plan.outputRoot, shard: options.shard))
-    let state = (try? reader?.snapshot(of: plan, selected: selected)) ?? StateSnapshot()
+    let state = (try? reader?.read(.keys, StateQuery(plan: plan, selected: selected))) ?? StateView()
     return UpToDateCheck(plan: plan, state: state, force: options.force).upToDatePaths(selected)
   }
 

@@ -174,7 +174,7 @@ struct EarlierEntries {
       guard start < order.count else { return nil }
       let paths = order[start..<min(order.count, start + StateReader.batch)].map { list.earlierPath($0) }
       start += paths.count
-      let known = try reader.snapshot(outputs: paths, sources: []).outputs
+      let known = try reader.read(.entries, StateQuery(outputs: paths)).outputs
       batch = paths.compactMap { known[$0] }
       next = 0
     }

@@ -56,7 +56,7 @@ public final class RunFirstPass {
       touched.insert(window.job)
       return
     }
-    let known = state.lightWindow(of: plan, selected: window.selected)
+    let known = state.readKeeping(.keys, StateQuery(plan: plan, selected: window.selected))
     for (index, _) in existing where !known.isOwn(plan.outputs[index].path) {
       let output = plan.outputs[index]
       found.append(OverwriteGuard.Conflict(output: output, source: plan.sources[output.sourceIndex].path))
@@ -82,7 +82,7 @@ public final class RunFirstPass {
   /// Whether the outputs of one source (their files known to have the recorded size) have
   /// their recorded keys, without hashing a file source again. (A file source without
   /// recorded facts would be hashed: not up to date.)
-  static func isUpToDate(_ outputs: [Int], check: UpToDateCheck, known: LightState) -> Bool {
+  static func isUpToDate(_ outputs: [Int], check: UpToDateCheck, known: StateView<RecordedOutput>) -> Bool {
     let source = check.plan.sources[check.plan.outputs[outputs[0]].sourceIndex]
     guard source.error == nil, source.header != nil,
       source.producedBy != nil || known.sources[source.absolutePath] != nil,

@@ -29,7 +29,7 @@ extension Executor {
       let kept = failedSources.isEmpty ? [] : try keptOutputs(sorted, failedSources: failedSources, state: state)
       for start in stride(from: 0, to: sorted.count, by: StateReader.batch) {
         let paths = Array(sorted[start..<min(sorted.count, start + StateReader.batch)])
-        let known = try state.reader.snapshot(outputs: paths, sources: []).outputs
+        let known = try state.reader.read(.entries, StateQuery(outputs: paths)).outputs
         for path in paths {
           guard let entry = known[path] else { continue }
           if kept.contains(path) {
@@ -54,7 +54,7 @@ extension Executor {
     var sourceOf: [String: String] = [:]
     for start in stride(from: 0, to: paths.count, by: StateReader.batch) {
       let batch = Array(paths[start..<min(paths.count, start + StateReader.batch)])
-      for (path, entry) in try state.reader.snapshot(outputs: batch, sources: []).outputs {
+      for (path, entry) in try state.reader.read(.entries, StateQuery(outputs: batch)).outputs {
         sourceOf[path] = entry.source.path
       }
     }

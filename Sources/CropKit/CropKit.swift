@@ -17,7 +17,7 @@ extension Planner {
 
   /// A planner that takes the headers of sources unchanged since `state` recorded them from
   /// the state (one `stat` each) and reads the others with libvips (`CachingHeaderReader`).
-  public init(limits: InputLimits? = nil, outputRoot: String? = nil, state: StateSnapshot) {
+  public init<Output>(limits: InputLimits? = nil, outputRoot: String? = nil, state: StateView<Output>) {
     self.init(
       limits: limits, outputRoot: outputRoot,
       headers: CachingHeaderReader(wrapping: VipsHeaderReader(), sources: state.sources))

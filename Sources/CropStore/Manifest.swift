@@ -5,7 +5,7 @@ import Foundation
 
 /// The readable record of a run, in the output root: every output with its bytes, hash,
 /// format, quality, source and geometry, for people and other systems (CDN uploads). The
-/// state database (`StateSnapshot`, `StateWriter`) is what later runs compare against.
+/// state database (`StateReader`, `StateWriter`) is what later runs compare against.
 public struct Manifest: Codable, Sendable, Equatable {
   public var cropjob: String
   public var libvips: String
@@ -157,10 +157,10 @@ public struct Manifest: Codable, Sendable, Equatable {
   }
 
   /// Every output recorded in `root`'s state database (all shard files, newest row winning;
-  /// `StateSnapshot.load`), or, where there is none yet, in its JSON manifests. Empty when
-  /// the state cannot be read.
+  /// `StateReader`), or, where there is none yet, in its JSON manifests. Empty when the
+  /// state cannot be read.
   public static func loadAll(root: String) -> [String: Entry] {
-    (try? StateSnapshot.load(root: root))?.outputs ?? [:]
+    (try? StateReader.open(root: root).read(.entries, .all))?.outputs ?? [:]
   }
 
   /// Every JSON manifest in `root` (all shards), merged by output path: what an earlier

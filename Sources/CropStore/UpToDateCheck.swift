@@ -6,15 +6,15 @@ import Foundation
 /// re-run skips them and `cropjob plan` can say so.
 public struct UpToDateCheck: Sendable {
   public let plan: Plan
-  /// The earlier runs' outputs by path (`StateSnapshot.outputs`).
-  public let previous: [String: Manifest.Entry]
-  /// The recorded sources by absolute path (`StateSnapshot.sources`).
+  /// The earlier runs' outputs by path (`StateView.outputs`).
+  public let previous: [String: RecordedOutput]
+  /// The recorded sources by absolute path (`StateView.sources`).
   public let sources: [String: SourceFacts]
   /// With `--force` nothing is up to date.
   public let force: Bool
 
   public init(
-    plan: Plan, previous: [String: Manifest.Entry], sources: [String: SourceFacts] = [:], force: Bool = false
+    plan: Plan, previous: [String: RecordedOutput], sources: [String: SourceFacts] = [:], force: Bool = false
   ) {
     self.plan = plan
     self.previous = previous
@@ -23,7 +23,7 @@ public struct UpToDateCheck: Sendable {
   }
 
   /// The check against what `state` records.
-  public init(plan: Plan, state: StateSnapshot, force: Bool = false) {
+  public init(plan: Plan, state: StateView<RecordedOutput>, force: Bool = false) {
     self.init(plan: plan, previous: state.outputs, sources: state.sources, force: force)
   }
 

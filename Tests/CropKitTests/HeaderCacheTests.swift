@@ -58,12 +58,12 @@ final class HeaderCacheTests: XCTestCase {
 
   /// Plans through the header cache over the state, asks which sources need hashing, runs.
   func pass() throws -> Pass {
-    let state = try StateSnapshot.load(root: root)
+    let state = try StateReader.open(root: root).read(.entries, .all)
     let reader = CachingHeaderReader(wrapping: VipsHeaderReader(), sources: state.sources)
     let loaded = JobFileLoader.load(path: folder.appendingPathComponent("job.yaml").path)
     let plan = Planner(headers: reader).plan(try XCTUnwrap(loaded.jobFile))
     XCTAssertTrue(plan.isRunnable, "\(plan.issues)")
-    let check = UpToDateCheck(plan: plan, state: state)
+    let check = UpToDateCheck(plan: plan, state: try StateReader.open(root: root).read(.keys, .all))
     var hashed: [String] = []
     for (index, source) in plan.sources.enumerated() {
       let outputs = plan.outputs.indices.filter { plan.outputs[$0].sourceIndex == index }
@@ -137,7 +137,7 @@ final class HeaderCacheTests: XCTestCase {
   /// outputs, and the state records the header of the file as it is now, not the plan's, so
   /// that the next plan, served from the state, sees the new picture.
   func testASourceChangedAfterPlanningIsRecordedWithItsOwnHeader() throws {
-    let state = try StateSnapshot.load(root: root)
+    let state = try StateReader.open(root: root).read(.entries, .all)
     let loaded = JobFileLoader.load(path: folder.appendingPathComponent("job.yaml").path)
     let plan = Planner(headers: CachingHeaderReader(wrapping: VipsHeaderReader(), sources: state.sources))
       .plan(try XCTUnwrap(loaded.jobFile))
@@ -145,7 +145,7 @@ final class HeaderCacheTests: XCTestCase {
     XCTAssertEqual(rename(replacement, photo("a.png")), 0)
     let summary = Executor(plan: plan, options: RunOptions(), reporter: JobRunner.Silent(), state: state).run()
     XCTAssertEqual(summary.failed, 1, "\(summary.failures)")
-    let recorded = try XCTUnwrap(StateSnapshot.load(root: root).sources[photo("a.png")])
+    let recorded = try XCTUnwrap(StateReader.open(root: root).read(.entries, .all).sources[photo("a.png")])
     XCTAssertEqual(recorded.identity, try identity(photo("a.png")))
     XCTAssertEqual(recorded.header.storedWidth, 56, "the plan's header (48 px wide) was recorded for the new file")
     let next = try pass()

@@ -37,7 +37,7 @@ final class StateDatabaseTests: XCTestCase {
       header: header)
     writer.recordSource(path: "/photos/s.jpg", facts: facts)
     XCTAssertNil(writer.finish())
-    let state = try StateSnapshot.load(root: root.path)
+    let state = try StateReader.open(root: root.path).read(.entries, .all)
     XCTAssertEqual(state.outputs.count, 3)
     for e in entries { XCTAssertEqual(state.outputs[e.path], e) }
     XCTAssertEqual(state.sources["/photos/s.jpg"], facts)
@@ -53,7 +53,7 @@ final class StateDatabaseTests: XCTestCase {
     let writer = try StateWriter.open(root: root.path, shard: nil)
     try writer.claim(["x.png"])
     XCTAssertNil(writer.finish())
-    let state = try StateSnapshot.load(root: root.path)
+    let state = try StateReader.open(root: root.path).read(.entries, .all)
     XCTAssertTrue(state.isOwn("x.png"))
     XCTAssertNil(state.outputs["x.png"])
     XCTAssertFalse(state.isOwn("y.png"))
@@ -78,14 +78,15 @@ final class StateDatabaseTests: XCTestCase {
       ["state.shard-0-of-2.sqlite3", "state.shard-1-of-2.sqlite3", "state.sqlite3"])
     // Shard 0 does not read shard 1's file (another machine may be writing it).
     XCTAssertEqual(
-      try StateSnapshot.load(root: root.path, shard: Shard(index: 0, count: 2)).outputs.keys.sorted(), ["a.png"])
-    let merged = try StateSnapshot.load(root: root.path)
+      try StateReader.open(root: root.path, shard: Shard(index: 0, count: 2)).read(.entries, .all).outputs.keys
+        .sorted(), ["a.png"])
+    let merged = try StateReader.open(root: root.path).read(.entries, .all)
     XCTAssertEqual(merged.outputs.keys.sorted(), ["a.png", "b.png"])
     XCTAssertEqual(merged.outputs["a.png"]?.sha256, "new")
     // An unsharded run folds them into the main file and removes them.
     XCTAssertNil(try StateWriter.open(root: root.path, shard: nil).finish())
     XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: root.path + "/.cropjob"), ["state.sqlite3"])
-    XCTAssertEqual(try StateSnapshot.load(root: root.path).outputs, merged.outputs)
+    XCTAssertEqual(try StateReader.open(root: root.path).read(.entries, .all).outputs, merged.outputs)
   }
 
   func testARootWithOnlyJSONManifestsIsImported() throws {
@@ -93,12 +94,13 @@ final class StateDatabaseTests: XCTestCase {
     defer { try? FileManager.default.removeItem(at: root) }
     try Data(Manifest(engineVersion: Vips.version, outputs: [entry("a.png"), entry("b.png")]).encoded())
       .write(to: root.appendingPathComponent("cropjob-manifest.json"))
-    XCTAssertEqual(try StateSnapshot.load(root: root.path).outputs.keys.sorted(), ["a.png", "b.png"])
+    XCTAssertEqual(
+      try StateReader.open(root: root.path).read(.entries, .all).outputs.keys.sorted(), ["a.png", "b.png"])
     let writer = try StateWriter.open(root: root.path, shard: nil)
     writer.record(entry("b.png", sha: "newer"))
     XCTAssertNil(writer.finish())
     try FileManager.default.removeItem(at: root.appendingPathComponent("cropjob-manifest.json"))
-    let state = try StateSnapshot.load(root: root.path)
+    let state = try StateReader.open(root: root.path).read(.entries, .all)
     XCTAssertEqual(state.outputs.keys.sorted(), ["a.png", "b.png"])
     XCTAssertEqual(state.outputs["b.png"]?.sha256, "newer")
   }
@@ -113,7 +115,8 @@ final class StateDatabaseTests: XCTestCase {
     {
       try damage.write(to: URL(fileURLWithPath: path))
       for attempt in [
-        { _ = try StateSnapshot.load(root: root.path) }, { _ = try StateWriter.open(root: root.path, shard: nil) },
+        { _ = try StateReader.open(root: root.path).read(.entries, .all) },
+        { _ = try StateWriter.open(root: root.path, shard: nil) },
       ] {
         XCTAssertThrowsError(try attempt()) { error in
           let error = error as? StateError
@@ -125,7 +128,7 @@ final class StateDatabaseTests: XCTestCase {
     }
     // The way out: remove it; the JSON manifests are what is left.
     StateFiles.removeAll(root: root.path)
-    XCTAssertNoThrow(try StateSnapshot.load(root: root.path))
+    XCTAssertNoThrow(try StateReader.open(root: root.path).read(.entries, .all))
   }
 
   func testANewerSchemaIsRefusedNamingTheVersion() throws {
@@ -134,7 +137,7 @@ final class StateDatabaseTests: XCTestCase {
     XCTAssertNil(try StateWriter.open(root: root.path, shard: nil).finish())
     let path = root.path + "/.cropjob/state.sqlite3"
     XCTAssertTrue(ToolRun.sqlite(path, "PRAGMA user_version = 7"), "sqlite3 CLI missing")
-    XCTAssertThrowsError(try StateSnapshot.load(root: root.path)) { error in
+    XCTAssertThrowsError(try StateReader.open(root: root.path).read(.entries, .all)) { error in
       XCTAssertEqual((error as? StateError)?.kind, .newer(version: 7))
       XCTAssertTrue(
         "\(error)".contains(path) && "\(error)".contains("version 7") && "\(error)".contains("--rebuild-state"))
@@ -154,7 +157,7 @@ final class StateDatabaseTests: XCTestCase {
       XCTAssertTrue("\(error)".contains(root.path + "/.cropjob/state.sqlite3"))
       XCTAssertTrue("\(error)".contains("another cropjob run"))
     }
-    XCTAssertThrowsError(try StateSnapshot.load(root: root.path)) { error in
+    XCTAssertThrowsError(try StateReader.open(root: root.path).read(.entries, .all)) { error in
       XCTAssertEqual((error as? StateError)?.kind, .locked, "\(error)")
     }
   }
@@ -164,11 +167,11 @@ final class StateDatabaseTests: XCTestCase {
     defer { try? FileManager.default.removeItem(at: root) }
     try FileManager.default.createDirectory(atPath: root.path + "/.cropjob", withIntermediateDirectories: true)
     XCTAssertTrue(FileManager.default.createFile(atPath: root.path + "/.cropjob/state.sqlite3", contents: Data()))
-    XCTAssertTrue(try StateSnapshot.load(root: root.path).outputs.isEmpty)
+    XCTAssertTrue(try StateReader.open(root: root.path).read(.entries, .all).outputs.isEmpty)
     let writer = try StateWriter.open(root: root.path, shard: nil)
     writer.record(entry("a.png"))
     XCTAssertNil(writer.finish())
-    XCTAssertEqual(try StateSnapshot.load(root: root.path).outputs.keys.sorted(), ["a.png"])
+    XCTAssertEqual(try StateReader.open(root: root.path).read(.entries, .all).outputs.keys.sorted(), ["a.png"])
   }
 
   /// A run that changes nothing leaves the manifest file as it is; a changed output, an edited

@@ -4,10 +4,10 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// The state read a window at a time (`StateReader`): for any set of paths, what
-/// `StateSnapshot.load` says of them (every file, newest row per path, removals applied,
-/// claims of any file), looked up by primary key; the walk of the recorded paths finds them
-/// all, across its batches.
+/// The state read a window at a time (`StateReader`): for any set of paths, what the whole
+/// state (`StateQuery.all`, every table scanned) says of them (every file, newest row per
+/// path, removals applied, claims of any file), looked up by primary key; the walk of the
+/// recorded paths finds them all, across its batches.
 final class StateReaderTests: XCTestCase {
   func entry(_ path: String, sha: String = "ab", source: String = "s.jpg") -> Manifest.Entry {
     Manifest.Entry(
@@ -65,16 +65,16 @@ final class StateReaderTests: XCTestCase {
       + ["claimed-zero.png", "never.png", "a.png"] + odd
     let sources = ["/p/a.jpg", "/p/b.jpg", "/p/never.jpg"]
     for shard in [nil, Shard(index: 0, count: 2), Shard(index: 1, count: 2), Shard(index: 2, count: 3)] {
-      let whole = try StateSnapshot.load(root: root.path, shard: shard)
+      let whole = try StateReader.open(root: root.path, shard: shard).read(.entries, .all)
       let reader = try StateReader.open(root: root.path, shard: shard)
-      let part = try reader.snapshot(outputs: outputs, sources: sources)
+      let part = try reader.read(.entries, StateQuery(outputs: outputs, sources: sources))
       XCTAssertEqual(part.outputs, whole.outputs.filter { outputs.contains($0.key) }, "\(String(describing: shard))")
       XCTAssertEqual(part.sources, whole.sources.filter { sources.contains($0.key) })
       XCTAssertEqual(part.claims, whole.claims.filter { outputs.contains($0) })
       for path in outputs { XCTAssertEqual(part.isOwn(path), whole.isOwn(path), path) }
       XCTAssertTrue(reader.recordsOutputs)
       // The light rows: the same outputs with their keys and byte counts, sources, claims.
-      let light = try reader.light(outputs: outputs, sources: sources)
+      let light = try reader.read(.keys, StateQuery(outputs: outputs, sources: sources))
       XCTAssertEqual(
         light.outputs, part.outputs.mapValues { RecordedOutput(key: $0.key, bytes: $0.bytes) },
         "\(String(describing: shard))")
@@ -83,17 +83,17 @@ final class StateReaderTests: XCTestCase {
       for path in outputs { XCTAssertEqual(light.isOwn(path), whole.isOwn(path), path) }
       // One path at a time, the same.
       for path in outputs {
-        XCTAssertEqual(try reader.snapshot(outputs: [path], sources: []).outputs[path], whole.outputs[path], path)
+        XCTAssertEqual(try reader.read(.entries, StateQuery(outputs: [path])).outputs[path], whole.outputs[path], path)
       }
       var walked = Set<String>()
       try reader.forEachRecordedPath { walked.insert($0) }
       XCTAssertTrue(walked.isSuperset(of: whole.outputs.keys), "\(String(describing: shard))")
     }
     // What the test is about: rows that differ between the files.
-    let whole = try StateSnapshot.load(root: root.path)
+    let whole = try StateReader.open(root: root.path).read(.entries, .all)
     XCTAssertEqual(whole.outputs["shared.png"]?.sha256, "one")
     XCTAssertEqual(
-      try StateReader.open(root: root.path).light(outputs: ["shared.png"], sources: []).outputs["shared.png"]?.key,
+      try StateReader.open(root: root.path).read(.keys, StateQuery(outputs: ["shared.png"])).outputs["shared.png"]?.key,
       "k-shared.png-one")
     XCTAssertNil(whole.outputs["gone.png"])
     XCTAssertNil(whole.outputs["b.png"])
@@ -113,8 +113,8 @@ final class StateReaderTests: XCTestCase {
     try reader.forEachRecordedPath { walked.append($0) }
     XCTAssertEqual(walked, paths.sorted())
     let some = Array(paths.shuffled().prefix(StateReader.batch + 5))
-    XCTAssertEqual(try reader.snapshot(outputs: some, sources: []).outputs.count, some.count)
-    XCTAssertEqual(try reader.light(outputs: some, sources: []).outputs.count, some.count)
+    XCTAssertEqual(try reader.read(.entries, StateQuery(outputs: some)).outputs.count, some.count)
+    XCTAssertEqual(try reader.read(.keys, StateQuery(outputs: some)).outputs.count, some.count)
   }
 
   func testARootWithoutStateFilesIsReadFromItsManifestsWhole() throws {
@@ -122,13 +122,13 @@ final class StateReaderTests: XCTestCase {
     defer { try? FileManager.default.removeItem(at: root) }
     let empty = try StateReader.open(root: root.path)
     XCTAssertFalse(empty.recordsOutputs)
-    XCTAssertTrue(try empty.snapshot(outputs: ["a.png"], sources: []).outputs.isEmpty)
+    XCTAssertTrue(try empty.read(.entries, StateQuery(outputs: ["a.png"])).outputs.isEmpty)
     try Data(Manifest(engineVersion: Vips.version, outputs: [entry("a.png"), entry("b.png")]).encoded())
       .write(to: root.appendingPathComponent("cropjob-manifest.json"))
     let reader = try StateReader.open(root: root.path)
     XCTAssertTrue(reader.recordsOutputs)
-    XCTAssertEqual(try reader.snapshot(outputs: ["b.png", "c.png"], sources: []).outputs.keys.sorted(), ["b.png"])
-    XCTAssertEqual(try reader.light(outputs: ["b.png", "c.png"], sources: []).outputs.keys.sorted(), ["b.png"])
+    XCTAssertEqual(try reader.read(.entries, StateQuery(outputs: ["b.png", "c.png"])).outputs.keys.sorted(), ["b.png"])
+    XCTAssertEqual(try reader.read(.keys, StateQuery(outputs: ["b.png", "c.png"])).outputs.keys.sorted(), ["b.png"])
   }
 
   func testADamagedFileIsFoundWhenOpened() throws {

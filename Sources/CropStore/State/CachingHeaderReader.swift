@@ -13,7 +13,7 @@ public final class CachingHeaderReader: SourceHeaderReading {
   private let sources: Mutex<[String: SourceFacts]>
   private let misses = Atomic<Int>(0)
 
-  /// `sources`: the state's sources by absolute path (`StateSnapshot.sources`), whole.
+  /// `sources`: the state's sources by absolute path (`StateView.sources`), whole.
   public init(wrapping reader: any SourceHeaderReading, sources: [String: SourceFacts]) {
     self.reader = reader
     state = nil
@@ -35,7 +35,7 @@ public final class CachingHeaderReader: SourceHeaderReading {
   /// kept by the `StateReader`; the headers are then read from the files).
   public func prepare(paths: [String]) {
     guard let state else { return }
-    let known = state.window(outputs: [], sources: paths).sources
+    let known = state.readKeeping(.keys, StateQuery(sources: paths)).sources
     sources.withLock { $0 = known }
   }
 

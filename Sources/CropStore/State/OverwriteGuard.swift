@@ -7,7 +7,7 @@ import Foundation
 public enum OverwriteGuard {
   /// The planned outputs among `selected` whose path holds a file the state does not record
   /// as cropjob's, sorted by path.
-  public static func conflicts(plan: Plan, selected: [Int], state: StateSnapshot) -> [PlannedOutput] {
+  public static func conflicts<Output>(plan: Plan, selected: [Int], state: StateView<Output>) -> [PlannedOutput] {
     // Indices first: copying every planned output to filter them doubled a batch's plan.
     selected.filter { i in
       !state.isOwn(plan.outputs[i].path) && FileIdentity.of(path: plan.outputs[i].absolutePath) != nil
@@ -51,10 +51,11 @@ public enum OverwriteGuard {
     public func inspect(_ window: PlanWindow) {
       let present = window.selected.filter { window.outputFile($0) != nil }
       guard !present.isEmpty else { return }
-      let known =
+      let known = state.readKeeping(
+        .keys,
         countsUpToDate
-        ? state.window(of: window.plan, selected: window.selected)
-        : state.window(outputs: present.map { window.plan.outputs[$0].path }, sources: [])
+          ? StateQuery(plan: window.plan, selected: window.selected)
+          : StateQuery(outputs: present.map { window.plan.outputs[$0].path }))
       for i in present where !known.isOwn(window.plan.outputs[i].path) {
         let output = window.plan.outputs[i]
         found.append(Conflict(output: output, source: window.plan.sources[output.sourceIndex].path))

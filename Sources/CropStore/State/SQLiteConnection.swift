@@ -129,13 +129,36 @@ final class SQLiteConnection {
       return false
     }
 
-    func int(_ column: Int32) -> Int64 { sqlite3_column_int64(pointer, column) }
-    func double(_ column: Int32) -> Double { sqlite3_column_double(pointer, column) }
-    func isNull(_ column: Int32) -> Bool { sqlite3_column_type(pointer, column) == SQLITE_NULL }
-    func text(_ column: Int32) -> String {
-      guard let bytes = sqlite3_column_text(pointer, column) else { return "" }
+    /// The result columns by name (as SQLite names them: the column, or its `AS` alias).
+    private lazy var columns: [String: Int32] = {
+      var names: [String: Int32] = [:]
+      for index in 0..<sqlite3_column_count(pointer) where names[name(index)] == nil {
+        names[name(index)] = index
+      }
+      return names
+    }()
+
+    private func name(_ index: Int32) -> String {
+      sqlite3_column_name(pointer, index).map { String(cString: $0) } ?? ""
+    }
+
+    /// The index of the result column `name`; a name the statement does not select is a
+    /// programming error.
+    func column(_ name: String) -> Int32 {
+      guard let index = columns[name] else { preconditionFailure("no column \(name) in the statement") }
+      return index
+    }
+
+    func int(_ name: String) -> Int64 { sqlite3_column_int64(pointer, column(name)) }
+    func double(_ name: String) -> Double { sqlite3_column_double(pointer, column(name)) }
+    func isNull(_ name: String) -> Bool { sqlite3_column_type(pointer, column(name)) == SQLITE_NULL }
+    /// The text in the column `name` ("" for NULL).
+    func text(_ name: String) -> String {
+      guard let bytes = sqlite3_column_text(pointer, column(name)) else { return "" }
       return String(cString: bytes)
     }
+    /// The text in the column `name`, nil for NULL.
+    func optionalText(_ name: String) -> String? { isNull(name) ? nil : text(name) }
   }
 
   /// A value bound to a statement's parameter.

@@ -47,9 +47,9 @@ public enum ShardCompleteness {
   static func problem(_ path: String) -> String? {
     var status: String? = nil
     do throws(StateError) {
-      try StateSnapshot.read(path) { (connection) throws(SQLiteConnection.Failure) in
+      try StateReader.readFile(path) { (connection) throws(SQLiteConnection.Failure) in
         let statement = try connection.prepare("SELECT value FROM meta WHERE name = 'run'")
-        if try statement.next() { status = statement.text(0) }
+        if try statement.next() { status = statement.text("value") }
       }
     } catch {
       return "its state file cannot be read (\(error))"

@@ -33,6 +33,20 @@ public struct StateError: Error, CustomStringConvertible, Sendable {
     self.init(kind: kind, path: path, detail: (kind == .io ? "cannot use the state database: " : "") + "\(failure)")
   }
 
+  /// Runs `body`; what it throws becomes a `StateError` naming `path` (evaluated then): a
+  /// `StateError` as it is, SQLite's failure by its kind, anything else as `.io`.
+  static func mapping<T>(path: @autoclosure () -> String, _ body: () throws -> T) throws(StateError) -> T {
+    do {
+      return try body()
+    } catch let error as StateError {
+      throw error
+    } catch let failure as SQLiteConnection.Failure {
+      throw StateError(failure, path: path())
+    } catch {
+      throw StateError(kind: .io, path: path(), detail: "\(error)")
+    }
+  }
+
   public var description: String {
     switch kind {
     case .damaged:

@@ -9,12 +9,14 @@ public enum StateExport {
   public static func export(root: String, into stream: inout ManifestStream) throws(StateError) {
     let files = StateFiles.readable(root: root, shard: nil)
     guard !files.isEmpty else {
-      for (_, entry) in Manifest.loadManifests(root: root).sorted(by: { $0.key < $1.key }) { stream.append(entry) }
+      // No state file: the reader holds an earlier cropjob's JSON manifests.
+      let outputs = try StateReader.open(root: root).read(.entries, .all).outputs
+      for (_, entry) in outputs.sorted(by: { $0.key < $1.key }) { stream.append(entry) }
       stream.finish()
       return
     }
     var current = files[0]
-    do {
+    try StateError.mapping(path: current) {
       let connection = try SQLiteConnection(path: ":memory:", create: true)
       defer { connection.close() }
       connection.setBusyTimeout(2_000)
@@ -31,28 +33,23 @@ public enum StateExport {
       }
       current = files[0]
       guard !schemas.isEmpty else { return stream.finish() }
-      let outputs = schemas.map { "SELECT \(StateRows.outputColumns) FROM \($0).outputs" }.joined(
+      let columns = StateRows.list(StateRows.outputColumns)
+      let outputs = schemas.map { "SELECT \(columns) FROM \($0).outputs" }.joined(
         separator: " UNION ALL ")
       let removed = schemas.map { "SELECT path, recorded_ns FROM \($0).removed" }.joined(separator: " UNION ALL ")
       let query =
         schemas.count == 1
-        ? "SELECT \(StateRows.outputColumns) FROM \(schemas[0]).outputs ORDER BY path"
+        ? "SELECT \(columns) FROM \(schemas[0]).outputs ORDER BY path"
         : """
         WITH everything AS (\(outputs)), gone AS (\(removed)),
           ranked AS (SELECT *, row_number() OVER (PARTITION BY path ORDER BY recorded_ns DESC) AS rank FROM everything)
-        SELECT \(StateRows.outputColumns) FROM ranked r WHERE rank = 1
+        SELECT \(columns) FROM ranked r WHERE rank = 1
           AND NOT EXISTS (SELECT 1 FROM gone g WHERE g.path = r.path AND g.recorded_ns > r.recorded_ns)
         ORDER BY path
         """
       let rows = try connection.prepare(query)
       while try rows.next() { stream.append(StateRows.entry(rows)) }
       stream.finish()
-    } catch let error as StateError {
-      throw error
-    } catch let failure as SQLiteConnection.Failure {
-      throw StateError(failure, path: current)
-    } catch {
-      throw StateError(kind: .io, path: current, detail: "\(error)")
     }
   }
 }

@@ -5,10 +5,27 @@ import Foundation
 /// The columns of the state's tables, and the rows to and from `Manifest.Entry` and
 /// `SourceFacts`: one place that knows the column order.
 enum StateRows {
-  static let outputColumns =
-    "path, job, key, bytes, width, height, sha256, format, quality, encodes, source_path, source_sha256, source_bytes, source_mtime_ns, crop_x, crop_y, crop_width, crop_height, scale, angle, centre_x, centre_y, smart_focus, flip, notes, recorded_ns"
-  static let sourceColumns =
-    "path, size, mtime_ns, inode, sha256, format, stored_width, stored_height, orientation, bands, alpha, pages, recorded_ns, ctime_ns, device"
+  static let outputColumns = [
+    "path", "job", "key", "bytes", "width", "height", "sha256", "format", "quality", "encodes", "source_path",
+    "source_sha256", "source_bytes", "source_mtime_ns", "crop_x", "crop_y", "crop_width", "crop_height", "scale",
+    "angle", "centre_x", "centre_y", "smart_focus", "flip", "notes", "recorded_ns",
+  ]
+  static let sourceColumns = [
+    "path", "size", "mtime_ns", "inode", "sha256", "format", "stored_width", "stored_height", "orientation", "bands",
+    "alpha", "pages", "recorded_ns", "ctime_ns", "device",
+  ]
+
+  /// `columns` as a list in SQL, each prefixed with `table.` when given.
+  static func list(_ columns: [String], table: String? = nil) -> String {
+    columns.map { column in table.map { "\($0).\(column)" } ?? column }.joined(separator: ", ")
+  }
+
+  /// The statement that records an output row (`values(_:recorded:)`).
+  static let insertOutput =
+    "INSERT OR REPLACE INTO outputs(\(list(outputColumns))) VALUES (\(parameters(outputColumns.count)))"
+  /// The statement that records a source row (`values(path:_:recorded:)`).
+  static let insertSource =
+    "INSERT OR REPLACE INTO sources(\(list(sourceColumns))) VALUES (\(parameters(sourceColumns.count)))"
 
   /// `count` parameter markers.
   static func parameters(_ count: Int) -> String { Array(repeating: "?", count: count).joined(separator: ", ") }
@@ -53,19 +70,25 @@ enum StateRows {
     ]
   }
 
-  /// The entry in the current row of a `SELECT outputColumns` statement.
+  /// The entry in the current row of a statement that selects `outputColumns`.
   static func entry(_ s: SQLiteConnection.Statement) -> Manifest.Entry {
     let notes: [String] =
-      s.isNull(24) ? [] : (try? JSONDecoder().decode([String].self, from: Data(s.text(24).utf8))) ?? []
-    let focus = s.isNull(22) ? nil : smartFocus(s.text(22))
+      s.optionalText("notes").map { (try? JSONDecoder().decode([String].self, from: Data($0.utf8))) ?? [] } ?? []
+    let focus = s.optionalText("smart_focus").map(smartFocus)
     return Manifest.Entry(
-      path: s.text(0), job: s.text(1), key: s.text(2), bytes: Int(s.int(3)), width: Int(s.int(4)),
-      height: Int(s.int(5)), sha256: s.text(6), format: s.text(7), quality: Int(s.int(8)), encodes: Int(s.int(9)),
-      source: Manifest.SourceRecord(path: s.text(10), sha256: s.text(11), bytes: Int(s.int(12)), mtime: s.int(13)),
+      path: s.text("path"), job: s.text("job"), key: s.text("key"), bytes: Int(s.int("bytes")),
+      width: Int(s.int("width")), height: Int(s.int("height")), sha256: s.text("sha256"), format: s.text("format"),
+      quality: Int(s.int("quality")), encodes: Int(s.int("encodes")),
+      source: Manifest.SourceRecord(
+        path: s.text("source_path"), sha256: s.text("source_sha256"), bytes: Int(s.int("source_bytes")),
+        mtime: s.int("source_mtime_ns")),
       geometry: Manifest.GeometryRecord(
-        crop: Rect(x: s.double(14), y: s.double(15), width: s.double(16), height: s.double(17)), scale: s.double(18),
-        angle: s.double(19), centre: Point(x: s.double(20), y: s.double(21)),
-        smartFocus: focus?.0, flip: s.isNull(23) ? nil : s.text(23), notes: notes, found: focus?.1))
+        crop: Rect(
+          x: s.double("crop_x"), y: s.double("crop_y"), width: s.double("crop_width"),
+          height: s.double("crop_height")),
+        scale: s.double("scale"), angle: s.double("angle"),
+        centre: Point(x: s.double("centre_x"), y: s.double("centre_y")),
+        smartFocus: focus?.0, flip: s.optionalText("flip"), notes: notes, found: focus?.1))
   }
 
   static func values(path: String, _ f: SourceFacts, recorded: Int64) -> [SQLiteConnection.Value] {
@@ -79,17 +102,18 @@ enum StateRows {
     ]
   }
 
-  /// The source in the current row of a `SELECT sourceColumns` statement (nil for a format
-  /// this cropjob does not know).
+  /// The source in the current row of a statement that selects `sourceColumns` (nil for a
+  /// format this cropjob does not know).
   static func source(_ s: SQLiteConnection.Statement) -> (path: String, facts: SourceFacts)? {
-    guard let format = InputFormat(rawValue: s.text(5)) else { return nil }
+    guard let format = InputFormat(rawValue: s.text("format")) else { return nil }
     let header = SourceHeader(
-      format: format, storedWidth: Int(s.int(6)), storedHeight: Int(s.int(7)), orientation: Int(s.int(8)),
-      bands: Int(s.int(9)), hasAlpha: s.int(10) != 0, pages: Int(s.int(11)))
+      format: format, storedWidth: Int(s.int("stored_width")), storedHeight: Int(s.int("stored_height")),
+      orientation: Int(s.int("orientation")), bands: Int(s.int("bands")), hasAlpha: s.int("alpha") != 0,
+      pages: Int(s.int("pages")))
     let identity = FileIdentity(
-      size: s.int(1), mtime: s.int(2), inode: UInt64(bitPattern: s.int(3)), ctime: s.int(13),
-      device: UInt64(bitPattern: s.int(14)))
-    return (s.text(0), SourceFacts(identity: identity, sha256: s.isNull(4) ? nil : s.text(4), header: header))
+      size: s.int("size"), mtime: s.int("mtime_ns"), inode: UInt64(bitPattern: s.int("inode")),
+      ctime: s.int("ctime_ns"), device: UInt64(bitPattern: s.int("device")))
+    return (s.text("path"), SourceFacts(identity: identity, sha256: s.optionalText("sha256"), header: header))
   }
 
   /// Wall-clock nanoseconds: which of two files' rows for one path is newer.

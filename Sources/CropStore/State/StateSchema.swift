@@ -37,7 +37,7 @@ enum StateSchema {
     do {
       let statement = try connection.prepare("PRAGMA \(schema).user_version")
       guard try statement.next() else { return 0 }
-      return Int(statement.int(0))
+      return Int(statement.int("user_version"))
     } catch {
       throw StateError(error, path: path)
     }

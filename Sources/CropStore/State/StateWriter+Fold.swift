@@ -49,8 +49,7 @@ extension StateWriter {
     let entries = Manifest.loadManifests(root: root)
     guard !entries.isEmpty else { return }
     try withConnection { connection in
-      let insert = try connection.prepare(
-        "INSERT OR REPLACE INTO outputs(\(StateRows.outputColumns)) VALUES (\(StateRows.parameters(26)))")
+      let insert = try connection.prepare(StateRows.insertOutput)
       try connection.transaction { () throws(SQLiteConnection.Failure) in
         for entry in entries.values { try insert.run(StateRows.values(entry, recorded: 0)) }
       }

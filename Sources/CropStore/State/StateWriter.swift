@@ -52,7 +52,7 @@ package final class StateWriter: @unchecked Sendable {
     } catch {
       throw StateError(kind: .io, path: path, detail: error.message)
     }
-    do {
+    return try StateError.mapping(path: path) {
       let connection = try SQLiteConnection(path: path, create: true)
       connection.setBusyTimeout(2_000)
       try connection.execute("PRAGMA locking_mode = EXCLUSIVE; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL")
@@ -62,12 +62,6 @@ package final class StateWriter: @unchecked Sendable {
       if fresh { try writer.importManifests() }
       if (shard?.count ?? 1) == 1 { try writer.foldShardFiles() }
       return writer
-    } catch let error as StateError {
-      throw error
-    } catch let failure as SQLiteConnection.Failure {
-      throw StateError(failure, path: path)
-    } catch {
-      throw StateError(kind: .io, path: path, detail: "\(error)")
     }
   }
 
@@ -79,10 +73,8 @@ package final class StateWriter: @unchecked Sendable {
     self.root = root
     self.connection = connection
     statements = Statements(
-      insertOutput: try connection.prepare(
-        "INSERT OR REPLACE INTO outputs(\(StateRows.outputColumns)) VALUES (\(StateRows.parameters(26)))"),
-      insertSource: try connection.prepare(
-        "INSERT OR REPLACE INTO sources(\(StateRows.sourceColumns)) VALUES (\(StateRows.parameters(15)))"),
+      insertOutput: try connection.prepare(StateRows.insertOutput),
+      insertSource: try connection.prepare(StateRows.insertSource),
       deleteClaim: try connection.prepare("DELETE FROM claims WHERE path = ?"),
       deleteRemoved: try connection.prepare("DELETE FROM removed WHERE path = ?"),
       forgetManifests: try connection.prepare("DELETE FROM meta WHERE name LIKE 'manifest:%'"))
@@ -132,7 +124,7 @@ package final class StateWriter: @unchecked Sendable {
     var entries: [Manifest.Entry] = []
     do throws(SQLiteConnection.Failure) {
       let select = try connection.prepare(
-        "SELECT \(StateRows.outputColumns) FROM outputs WHERE path > ? ORDER BY path LIMIT ?")
+        "SELECT \(StateRows.list(StateRows.outputColumns)) FROM outputs WHERE path > ? ORDER BY path LIMIT ?")
       select.bind([.text(after), .integer(Int64(limit))])
       while try select.next() { entries.append(StateRows.entry(select)) }
     } catch {
@@ -194,7 +186,7 @@ package final class StateWriter: @unchecked Sendable {
       else { return true }
       statements.bind([.text("manifest:" + name)])
       guard (try? statements.next()) == true else { return true }
-      return statements.text(0) != identity
+      return statements.text("value") != identity
     }
   }
 

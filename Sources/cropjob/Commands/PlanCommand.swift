@@ -56,7 +56,8 @@ struct PlanCommand: ParsableCommand {
   ) -> Int32 {
     if format == .dot {
       let plan = planning.plan(file, state: state)
-      let snapshot = state.window(of: plan, selected: plan.selectedOutputs(shard: shard))
+      let selected = plan.selectedOutputs(shard: shard)
+      let snapshot = state.readKeeping(.keys, StateQuery(plan: plan, selected: selected))
       if let failure = state.failure { return stateFailure(failure) }
       return printPlan(plan, format: format, shard: shard, state: snapshot, overwrite: overwrite)
     }
@@ -66,8 +67,10 @@ struct PlanCommand: ParsableCommand {
     let stream = planning.stream(file, state: state, shard: shard, inspect: guarded.inspect)
     if let failure = state.failure { return stateFailure(failure) }
     let upToDate = { (window: PlanWindow) in
-      UpToDateCheck(plan: window.plan, state: state.window(of: window.plan, selected: window.selected))
-        .upToDatePaths(window.selected)
+      UpToDateCheck(
+        plan: window.plan, state: state.readKeeping(.keys, StateQuery(plan: window.plan, selected: window.selected))
+      )
+      .upToDatePaths(window.selected)
     }
     if format == .json {
       // Streamed: a plan of a million outputs is never held as one string.
@@ -90,7 +93,9 @@ struct PlanCommand: ParsableCommand {
 
   /// Prints the plan, and each file cropjob did not write that an output would replace
   /// (with the text format on stdout after the plan, else on stderr).
-  static func printPlan(_ plan: Plan, format: PlanFormat, shard: Shard?, state: StateSnapshot, overwrite: Bool)
+  static func printPlan(
+    _ plan: Plan, format: PlanFormat, shard: Shard?, state: StateView<RecordedOutput>, overwrite: Bool
+  )
     -> Int32
   {
     let selected = plan.selectedOutputs(shard: shard)
