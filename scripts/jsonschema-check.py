@@ -8,8 +8,9 @@ Exit status: 0 when the schema itself is valid (whatever the files), 2 when it i
 3 when python3-jsonschema or python3-yaml is missing.
 
 YAML is read the way cropjob reads it (YAML 1.2 core schema, strictly): only true and
-false are booleans, numbers are decimal (integers may group digits with _), and ~, null
-or nothing is null; yes, no, on, off, 0x10, 010 and 1:30 are not special.
+false are booleans, numbers are decimal (integers may group digits with _; no leading zero
+before more digits, as in JSON), and ~, null or nothing is null; yes, no, on, off, 0x10, 010
+and 1:30 are strings.
 """
 import json
 import re
@@ -30,8 +31,8 @@ class CoreLoader(yaml.SafeLoader):
 CoreLoader.yaml_implicit_resolvers = {}
 for tag, pattern, first in [
     ("tag:yaml.org,2002:bool", r"^(?:true|false)$", "tf"),
-    ("tag:yaml.org,2002:int", r"^[-+]?[0-9][0-9_]*$", "-+0123456789"),
-    ("tag:yaml.org,2002:float", r"^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$", "-+.0123456789"),
+    ("tag:yaml.org,2002:int", r"^[-+]?(?:0|[1-9][0-9_]*)$", "-+0123456789"),
+    ("tag:yaml.org,2002:float", r"^[-+]?(?:\.[0-9]+|(?:0|[1-9][0-9]*)(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$", "-+.0123456789"),
     ("tag:yaml.org,2002:null", r"^(?:~|null|Null|NULL|)$", ["~", "n", "N", ""]),
     ("tag:yaml.org,2002:merge", r"^(?:<<)$", "<"),
 ]:

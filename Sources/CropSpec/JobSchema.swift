@@ -19,6 +19,9 @@ public indirect enum SchemaType: Sendable {
   case oneOf([SchemaType])
   /// A mapping from names matching `keyPattern` to values of one type.
   case map(keyPattern: String, value: SchemaType, minProperties: Int)
+  /// A list (of the list type given, which has a `maxItems`) in which every item but the
+  /// last is one of `leading` (`focus: [faces, regions, attention]`).
+  case ordered(SchemaType, leading: [String])
 }
 
 /// What a list allows: the type of its items, how many, and whether one may appear twice
@@ -43,6 +46,7 @@ extension SchemaType {
   /// The forms a value may take: those of `oneOf`, else this type (named types resolved).
   public var forms: [SchemaType] {
     if case .oneOf(let forms) = resolved { return forms.flatMap(\.forms) }
+    if case .ordered(let list, _) = resolved { return list.forms }
     return [resolved]
   }
 

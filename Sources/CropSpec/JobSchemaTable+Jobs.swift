@@ -29,10 +29,19 @@ extension JobSchema {
     ],
     rules: [
       SchemaRule(
-        description: "A job needs a guide unless defaults give one.",
+        description: "A job needs a guide with a size unless defaults give one.",
         schema: [
           "if": ["properties": ["defaults": ["not": ["required": ["guide"]]]]],
-          "then": ["properties": ["jobs": ["additionalProperties": ["required": ["guide"]]]]],
+          "then": [
+            "properties": [
+              "jobs": [
+                "additionalProperties": [
+                  "required": ["guide"],
+                  "properties": ["guide": ["anyOf": .array(guideSizeKeys.map { ["required": [.string($0)]] })]],
+                ]
+              ]
+            ]
+          ],
         ]),
       SchemaRule(
         description: "A job needs outputs unless defaults give them.",
@@ -105,6 +114,9 @@ extension JobSchema {
         schema: ["dependentRequired": ["exclude": ["sources"], "allow_empty": ["sources"]]]),
     ])
 
+  /// The guide's keys that give it a size (`aspect` needs one of width and height).
+  static let guideSizeKeys = ["size", "width", "height"]
+
   public static let guide = SchemaObject(
     name: "guide",
     description:
@@ -131,8 +143,9 @@ extension JobSchema {
           ]
         ]),
       SchemaRule(
-        description: "aspect with both width and height over-determines the guide.",
-        schema: ["dependentSchemas": ["aspect": ["not": ["required": ["width", "height"]]]]]),
+        description:
+          "aspect needs exactly one of width and height: alone it gives no size, with both it over-determines it.",
+        schema: ["dependentSchemas": ["aspect": ["oneOf": [["required": ["width"]], ["required": ["height"]]]]]]),
       SchemaRule(
         description: "Square and circle guides have no aspect.",
         schema: [

@@ -39,9 +39,91 @@ extension JobSchema {
             ["properties": ["path": ["pattern": "\\{(width|height|scale)\\}"]]],
           ]
         ]),
-    ] + extensionRangeRules(encodeFields, path: "path", encode: "encode"))
+    ] + extensionRangeRules(encodeFields, path: "path", encode: "encode") + extensionFormatRules()
+      + extensionBudgetRules())
 
   static let lossy: [OutputFormat] = [.jpeg, .webp, .avif, .heif, .jxl]
+  /// Formats a byte budget cannot search (no quality to lower).
+  public static let budgetlessFormats: [OutputFormat] = [.tiff]
+  /// Formats whose byte budget needs `palette: true` (the only way they have a quality).
+  public static let paletteBudgetFormats: [OutputFormat] = [.png]
+
+  /// Why `format` with these settings cannot have a byte budget, or nil when it can: the
+  /// decoder's check and the schema's rules (`extensionBudgetRules`, the encode rules) are
+  /// both this table.
+  public static func budgetProblem(_ format: OutputFormat, palette: Bool, lossless: Bool) -> String? {
+    if budgetlessFormats.contains(format) { return format.rawValue }
+    if paletteBudgetFormats.contains(format) { return palette ? nil : "\(format.rawValue) without palette: true" }
+    return lossless ? "lossless \(format.rawValue)" : nil
+  }
+
+  /// An output whose path's extension names a format: its own `encode.format`, if given,
+  /// names the same format (the decoder's "agrees with the path's extension").
+  static func extensionFormatRules() -> [SchemaRule] {
+    OutputFormat.allCases.compactMap { format in
+      let extensions = extensionFormats.filter { $0.value == format }.keys.sorted()
+      guard !extensions.isEmpty else { return nil }
+      return SchemaRule(
+        description:
+          "A path ending in \(alternatives(extensions.map { "." + $0 })) writes \(format.rawValue): its encode.format "
+          + "agrees.",
+        schema: [
+          "if": ["properties": ["path": ["pattern": .string(extensionPattern(extensions))]], "required": ["path"]],
+          "then": ["properties": ["encode": ["properties": ["format": ["enum": formatEnum([format])]]]]],
+        ])
+    }
+  }
+
+  /// The byte budget rules of `budgetProblem` for an output whose format is its path's
+  /// extension (an encode naming its format is held by the encode rules).
+  static func extensionBudgetRules() -> [SchemaRule] {
+    func pathIs(_ formats: [OutputFormat]) -> SchemaJSON {
+      let extensions = extensionFormats.filter { formats.contains($0.value) }.keys.sorted()
+      return ["properties": ["path": ["pattern": .string(extensionPattern(extensions))]], "required": ["path"]]
+    }
+    let budgetless = budgetlessFormats.map(\.rawValue)
+    let palette = paletteBudgetFormats.map(\.rawValue)
+    return [
+      SchemaRule(
+        description: "A byte budget needs a quality to search: not \(alternatives(budgetless)) by its extension.",
+        schema: [
+          "if": pathIs(budgetlessFormats),
+          "then": ["properties": ["encode": ["not": ["required": ["max_bytes"]]]]],
+        ]),
+      SchemaRule(
+        description:
+          "A byte budget needs a quality to search: \(alternatives(palette)) by its extension only with palette.",
+        schema: [
+          "if": [
+            "allOf": [pathIs(paletteBudgetFormats), ["properties": ["encode": ["required": ["max_bytes"]]]]]
+          ],
+          "then": ["properties": ["encode": ["properties": ["palette": ["const": true]], "required": ["palette"]]]],
+        ]),
+      SchemaRule(
+        description:
+          "A byte budget needs a quality to search: not lossless, unless the format is \(alternatives(palette)).",
+        schema: [
+          "if": [
+            "properties": [
+              "encode": ["properties": ["lossless": ["const": true]], "required": ["lossless", "max_bytes"]]
+            ],
+            "required": ["encode"],
+          ],
+          "then": [
+            "anyOf": [
+              pathIs(paletteBudgetFormats),
+              [
+                "properties": [
+                  "encode": [
+                    "properties": ["format": ["enum": formatEnum(paletteBudgetFormats)]], "required": ["format"],
+                  ]
+                ]
+              ],
+            ]
+          ],
+        ]),
+    ]
+  }
   static let modern: [OutputFormat] = [.webp, .avif, .heif, .jxl]
 
   static let encodeFields: [SchemaField] = [
@@ -94,22 +176,28 @@ extension JobSchema {
     fields: encodeFields,
     rules: formatRangeRules(encodeFields) + [
       SchemaRule(
-        description: "A byte budget needs a quality to search: PNG only with palette.",
+        description:
+          "A byte budget needs a quality to search: \(alternatives(paletteBudgetFormats.map(\.rawValue))) only with "
+          + "palette.",
         schema: [
-          "if": ["properties": ["format": ["const": "png"]], "required": ["format", "max_bytes"]],
+          "if": [
+            "properties": ["format": ["enum": formatEnum(paletteBudgetFormats)]], "required": ["format", "max_bytes"],
+          ],
           "then": ["properties": ["palette": ["const": true]], "required": ["palette"]],
         ]),
       SchemaRule(
-        description: "A byte budget needs a quality to search: not TIFF.",
+        description: "A byte budget needs a quality to search: not \(alternatives(budgetlessFormats.map(\.rawValue))).",
         schema: [
-          "if": ["properties": ["format": ["enum": formatEnum([.tiff])]], "required": ["format"]],
+          "if": ["properties": ["format": ["enum": formatEnum(budgetlessFormats)]], "required": ["format"]],
           "then": ["not": ["required": ["max_bytes"]]],
         ]),
       SchemaRule(
-        description: "A byte budget needs a quality to search: not lossless (except PNG with palette).",
+        description:
+          "A byte budget needs a quality to search: not lossless (except "
+          + "\(alternatives(paletteBudgetFormats.map(\.rawValue))) with palette).",
         schema: [
           "if": ["properties": ["lossless": ["const": true]], "required": ["lossless", "max_bytes"]],
-          "then": ["properties": ["format": ["const": "png"]]],
+          "then": ["properties": ["format": ["enum": formatEnum(paletteBudgetFormats)]]],
         ]),
     ])
 }

@@ -138,7 +138,11 @@ public enum JobSchema {
         + "faces and regions first, each once, ending with at most one other strategy (default attention).",
       type: .oneOf([
         .choice(focusNames), .pair(unitRange),
-        .list(.oneOf([.choice(focusNames), .pair(unitRange)]), minItems: 1, unique: true),
+        .ordered(
+          .list(
+            .oneOf([.choice(focusNames), .pair(unitRange)]), minItems: 1, maxItems: BoxFinder.allCases.count + 1,
+            unique: true),
+          leading: BoxFinder.allCases.map(\.rawValue)),
       ])),
     SchemaValue(
       name: "region_types",

@@ -54,19 +54,23 @@ package struct NodeReader {
     text.isEmpty || text == "~" || text == "null" || text == "Null" || text == "NULL"
   }
 
-  /// `[-+]?[0-9][0-9_]*`, digits grouped with `_` allowed. One pass over the bytes, no
-  /// copy (a crop table reads millions).
+  /// `[-+]?(0|[1-9][0-9_]*)`, digits grouped with `_` allowed; a leading zero before more
+  /// digits (`010`) is not a number, as in JSON (YAML 1.1 read it as octal). One pass over
+  /// the bytes, no copy (a crop table reads millions).
   package static func integerValue(_ text: String) -> Int? {
     var value = 0
     var negative = false
     var digits = 0
     var overflow = false
+    var leadingZero = false
     for (i, byte) in text.utf8.enumerated() {
+      if leadingZero { return nil }
       switch byte {
       case UInt8(ascii: "-") where i == 0: negative = true
       case UInt8(ascii: "+") where i == 0: break
       case UInt8(ascii: "_") where digits > 0: break
       case UInt8(ascii: "0")...UInt8(ascii: "9"):
+        leadingZero = digits == 0 && byte == UInt8(ascii: "0")
         let (times, o1) = value.multipliedReportingOverflow(by: 10)
         let digit = Int(byte - UInt8(ascii: "0"))
         let (sum, o2) = negative ? times.subtractingReportingOverflow(digit) : times.addingReportingOverflow(digit)
@@ -79,7 +83,8 @@ package struct NodeReader {
     return digits > 0 && !overflow ? value : nil
   }
 
-  /// `[-+]?(.[0-9]+|[0-9]+(.[0-9]*)?)([eE][-+]?[0-9]+)?`: no hex, no `inf`, no `nan`.
+  /// `[-+]?(.[0-9]+|(0|[1-9][0-9]*)(.[0-9]*)?)([eE][-+]?[0-9]+)?`: no hex, no `inf`, no
+  /// `nan`, no leading zero before more digits (`010`, `00.5`), as in JSON.
   package static func numberValue(_ text: String) -> Double? {
     var text = text
     return text.withUTF8 { numberValue($0) }
@@ -98,6 +103,7 @@ package struct NodeReader {
     var digits = 0
     var fractionDigits = 0
     var mantissa = 0
+    var leadingZero = false
     for byte in bytes {
       let digit = byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
       let sign = byte == UInt8(ascii: "-") || byte == UInt8(ascii: "+")
@@ -112,8 +118,19 @@ package struct NodeReader {
       case 0 where sign:
         negative = byte == UInt8(ascii: "-")
         state = 1
-      case 0, 1: if digit { state = 2 } else if dot { state = 3 } else { return nil }
-      case 2: if digit { state = 2 } else if dot { state = 4 } else if e { state = 5 } else { return nil }
+      case 0, 1:
+        if digit {
+          state = 2
+          leadingZero = byte == UInt8(ascii: "0")
+        } else if dot {
+          state = 3
+        } else {
+          return nil
+        }
+      case 2:
+        // A leading zero is followed by no digit (`0.5`, `0e3`; not `010`).
+        if digit && leadingZero { return nil }
+        if digit { state = 2 } else if dot { state = 4 } else if e { state = 5 } else { return nil }
       case 3: if digit { state = 4 } else { return nil }
       case 4: if digit { state = 4 } else if e { state = 5 } else { return nil }
       case 5: if sign { state = 6 } else if digit { state = 7 } else { return nil }
@@ -252,24 +269,32 @@ package struct NodeReader {
 
   mutating func int(_ node: YAMLNode, _ field: String, in range: ClosedRange<Int>) -> Int? {
     guard let text = Self.plainText(node), let value = Self.wholeValue(text), range.contains(value) else {
-      expected(node, field, "an integer between \(range.lowerBound) and \(range.upperBound)")
+      expected(
+        node, field, "an integer between \(range.lowerBound) and \(range.upperBound)", hint: Self.leadingZeroHint(node))
       return nil
     }
     return value
   }
 
+  /// ` (a leading zero makes it a string, as in JSON; write 10)` for a plain `010`, else "".
+  static func leadingZeroHint(_ node: YAMLNode) -> String {
+    guard let text = plainText(node) else { return "" }
+    let unsigned = text.drop { $0 == "-" || $0 == "+" }
+    guard unsigned.count > 1, unsigned.first == "0", unsigned.dropFirst().first?.isNumber == true,
+      let value = Double(text.replacingOccurrences(of: "_", with: ""))
+    else { return "" }
+    return " (a leading zero makes it a string, as in JSON; write \(format(value)))"
+  }
+
+  /// A number; an integer with grouped digits (`1_000`) is one too, as the JSON Schema
+  /// reads it (a fraction does not group digits).
   mutating func double(_ node: YAMLNode, _ field: String, in range: ClosedRange<Double>) -> Double? {
-    guard let text = Self.plainText(node), let value = Self.numberValue(text), range.contains(value) else {
+    guard let text = Self.plainText(node),
+      let value = Self.numberValue(text) ?? Self.integerValue(text).map(Double.init),
+      range.contains(value)
+    else {
       let what = "a number between \(Self.format(range.lowerBound)) and \(Self.format(range.upperBound))"
-      // `1_000`: an integer's digits may be grouped, a number's may not (YAML 1.2 reads a
-      // string there, as the JSON Schema does).
-      if let text = Self.plainText(node), text.contains("_"), let whole = Self.integerValue(text) {
-        error(
-          node.mark, field,
-          Diagnostic.expected(what, received: "\(text), digits grouped with _ (integer fields only; write \(whole))"))
-        return nil
-      }
-      expected(node, field, what)
+      expected(node, field, what, hint: Self.leadingZeroHint(node))
       return nil
     }
     return value

@@ -195,6 +195,23 @@ extension JobSchema {
       return ["$ref": .string("#/$defs/\(name)")]
     case .oneOf(let forms):
       return ["oneOf": .array(forms.map(json))]
+    case .ordered(let list, let leading):
+      // One form per length: the items before the last are leading names.
+      guard case .list(_, let minItems, let maxItems?, _) = list else {
+        preconditionFailure("an ordered list needs a list with a maximum length")
+      }
+      var s = json(list)
+      let lengths = max(minItems, 1)...maxItems
+      let leadingItem: SchemaJSON = ["enum": .array(leading.map { .string($0) })]
+      s.append(
+        "anyOf",
+        .array(
+          lengths.map { n in
+            var form: SchemaJSON = ["minItems": .int(n), "maxItems": .int(n)]
+            if n > 1 { form.append("prefixItems", .array(Array(repeating: leadingItem, count: n - 1))) }
+            return form
+          }))
+      return s
     case .map(let keyPattern, let value, let minProperties):
       return [
         "type": "object", "propertyNames": ["pattern": .string(keyPattern)], "minProperties": .int(minProperties),

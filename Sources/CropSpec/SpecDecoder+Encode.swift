@@ -61,12 +61,7 @@ extension SpecDecoder {
     if let v = bool("palette") { options.palette = v }
     if let v = int("max_bytes"), let entry = e["max_bytes"] {
       spec.maxBytes = v
-      let problem: String? =
-        format == .tiff
-        ? "tiff"
-        : format == .png && !options.palette
-          ? "png without palette: true" : options.lossless && format != .png ? "lossless \(format.rawValue)" : nil
-      if let problem {
+      if let problem = JobSchema.budgetProblem(format, palette: options.palette, lossless: options.lossless) {
         reader.error(
           entry.node.mark, entry.field,
           Diagnostic.expected(

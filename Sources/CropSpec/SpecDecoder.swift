@@ -186,6 +186,12 @@ package struct SpecDecoder {
     }
     if let encode = entries["encode"], let e = reader.mapping(encode, join(field, "encode"), known: Self.encodeKeys) {
       for (key, value) in e { result.encode[key] = Inherited(node: value, field: join(join(field, "encode"), key)) }
+      if let format = e["format"] {
+        // Checked where it is written, as the schema checks it: an output whose path's
+        // extension names its format never reads an inherited one.
+        _ = reader.choice(
+          format, join(join(field, "encode"), "format"), OutputFormat.self, aliases: JobSchema.formatAliases)
+      }
       checkFormatRanges(e, join(field, "encode"))
     }
     if let metadata = entries["metadata"] {
