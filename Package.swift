@@ -83,16 +83,18 @@ let package = Package(
       path: "Sources/CropKit"),
     .executableTarget(name: "cropjob", dependencies: ["CropKit"], path: "Sources/cropjob"),
 
-    // What the test targets share: running other programs, seeded randomness, test data.
-    .target(name: "TestSupport", path: "Tests/TestSupport"),
+    // What the test targets share: paths and scratch folders, running other programs (the
+    // oracles), seeded randomness, the public corpora, and a job run in-process (RunHarness).
+    .target(name: "TestSupport", dependencies: ["CropKit"], path: "Tests/TestSupport"),
     .testTarget(name: "GeometryTests", dependencies: ["CropGeometry", "TestSupport"], path: "Tests/GeometryTests"),
-    // Fixtures (job files, plans) and the Python oracle are read by path, not built.
-    .testTarget(
-      name: "CropKitTests", dependencies: ["CropKit", "TestSupport"], path: "Tests/CropKitTests",
-      exclude: [
-        "Fixtures", "Oracle/placement_oracle.py", "Oracle/face_oracle.py", "Oracle/paste_face.py",
-        "Oracle/cropper_oracle.py",
-      ]),
+    // One test target per stage, named after the stage whose code it checks (docs/testing.md).
+    // Fixtures (Tests/Fixtures) and the Python oracles (Tests/Oracle) are read by path.
+    .testTarget(name: "SpecTests", dependencies: ["CropKit", "TestSupport"], path: "Tests/SpecTests"),
+    .testTarget(name: "PlanTests", dependencies: ["CropKit", "TestSupport"], path: "Tests/PlanTests"),
+    .testTarget(name: "ImagingTests", dependencies: ["CropKit", "TestSupport"], path: "Tests/ImagingTests"),
+    .testTarget(name: "StoreTests", dependencies: ["CropKit", "TestSupport"], path: "Tests/StoreTests"),
+    .testTarget(name: "ExecuteTests", dependencies: ["CropKit", "TestSupport"], path: "Tests/ExecuteTests"),
+    .testTarget(name: "PreviewTests", dependencies: ["CropKit", "TestSupport"], path: "Tests/PreviewTests"),
     .testTarget(name: "CLITests", dependencies: ["CropKit", "cropjob", "TestSupport"], path: "Tests/CLITests"),
   ]
 )

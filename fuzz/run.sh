@@ -39,7 +39,7 @@ case "$target" in
   image)
     # Small files only: libFuzzer mutates better, and big photos are slow to decode.
     find "$root/samples" "$corpora"/{pngsuite,jpeg-decoder,afl-testcases-images,exif-orientation} \
-      "$root/Tests/CropKitTests/Fixtures" -type f -size -64k \
+      "$root/Tests/Fixtures" -type f -size -64k \
       \( -iname '*.png' -o -iname '*.jp*g' -o -iname '*.gif' -o -iname '*.webp' -o -iname '*.tif*' \
          -o -iname '*.heic' -o -iname '*.avif' -o -iname '*.bmp' -o -iname '*.ico' -o -iname '*.jp2' \
          -o -iname '*.jxr' -o -path '*fuzz/image/*' \) 2>/dev/null | while read -r f; do

@@ -40,9 +40,14 @@ ALLOWED = {
     },
     "cropjob": {"CropKit"},
     # Tests may use anything but each other.
-    "TestSupport": set(),
+    "TestSupport": {"CropKit"},
     "GeometryTests": {"CropGeometry", "TestSupport"},
-    "CropKitTests": {"CropKit", "TestSupport"},
+    "SpecTests": {"CropKit", "TestSupport"},
+    "PlanTests": {"CropKit", "TestSupport"},
+    "ImagingTests": {"CropKit", "TestSupport"},
+    "StoreTests": {"CropKit", "TestSupport"},
+    "ExecuteTests": {"CropKit", "TestSupport"},
+    "PreviewTests": {"CropKit", "TestSupport"},
     "CLITests": {"CropKit", "cropjob", "TestSupport"},
 }
 

@@ -1,5 +1,6 @@
 import CropKit
 import Foundation
+import TestSupport
 import XCTest
 
 /// Hostile job files through the CLI: each is a clear, located error in well under a second,
@@ -122,7 +123,7 @@ final class HostileJobFileTests: XCTestCase {
   /// Crashers the job-file fuzzer found, kept as regression tests: each is an invalid job file,
   /// refused with exit 1 and at least one located error naming the file.
   func testFuzzCrashersAreDiagnosed() throws {
-    let fixtures = CLIRunner.repoRoot.appendingPathComponent("Tests/CropKitTests/Fixtures/fuzz/jobfile")
+    let fixtures = TestPaths.fixtures.appendingPathComponent("fuzz/jobfile")
     let names = try FileManager.default.contentsOfDirectory(atPath: fixtures.path).filter { !$0.hasSuffix(".md") }
       .sorted()
     XCTAssertFalse(names.isEmpty)

@@ -29,7 +29,7 @@ final class LibvipsMessageTests: XCTestCase {
     var corpus = Corpora.imageFiles().filter {
       $0.folder == "jpeg-decoder" || $0.name.hasPrefix("pngsuite/x")
     }.map { URL(fileURLWithPath: $0.path) }
-    let fuzz = CLIRunner.repoRoot.appendingPathComponent("Tests/CropKitTests/Fixtures/fuzz/image")
+    let fuzz = TestPaths.fixtures.appendingPathComponent("fuzz/image")
     corpus += try FileManager.default.contentsOfDirectory(atPath: fuzz.path).filter { $0.hasSuffix(".jpg") }.map {
       fuzz.appendingPathComponent($0)
     }

@@ -4,7 +4,7 @@ import XCTest
 /// `cropjob validate` end to end: whole outputs in each format, exit codes 0/1/64, `--strict`.
 /// And `cropjob schema`.
 final class ValidateCommandTests: XCTestCase {
-  let fixtures = "Tests/CropKitTests/Fixtures"
+  let fixtures = "Tests/Fixtures"
 
   func testValidFilesExitZero() throws {
     let result = try CLIRunner.run(["validate", "jobs/avatars.yaml", "jobs/thumbnails.yaml"])

@@ -6,8 +6,7 @@ import XCTest
 enum CLIRunner {
   typealias Result = Subprocess.Result
 
-  static let repoRoot: URL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().deletingLastPathComponent()
+  static let repoRoot: URL = TestPaths.repoRoot
 
   /// The `cropjob` executable beside the test bundle (the test target depends on it).
   static var binary: URL {

@@ -1,12 +1,13 @@
 import CropKit
 import Foundation
+import TestSupport
 import XCTest
 
 /// Image inputs the fuzzer found (Fixtures/fuzz/image, see its README), each with the outcome
 /// it must have, and the shapes of image they stand for, through the imaging layer at every
 /// shrink-on-load factor.
 final class FuzzRegressionTests: XCTestCase {
-  static let fixtures = TestPaths.repoRoot.appendingPathComponent("Tests/CropKitTests/Fixtures/fuzz/image")
+  static let fixtures = TestPaths.fixtures.appendingPathComponent("fuzz/image")
 
   /// What an image fixture must do through the imaging layer.
   enum Expected {

@@ -1,5 +1,6 @@
 import CropKit
 import Foundation
+import TestSupport
 import XCTest
 
 /// Issue 15: stripped JPEG outputs are written by libjpeg directly (docs/decoding.md,

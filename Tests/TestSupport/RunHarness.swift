@@ -4,14 +4,14 @@ import XCTest
 
 /// A job file in a scratch folder with its own copies of some samples, planned and run
 /// in-process; what the executor reported is collected.
-struct RunHarness {
-  let folder: URL
-  var jobPath: String { folder.appendingPathComponent("job.yaml").path }
-  var outputRoot: String { folder.appendingPathComponent("out").path }
+public struct RunHarness {
+  public let folder: URL
+  public var jobPath: String { folder.appendingPathComponent("job.yaml").path }
+  public var outputRoot: String { folder.appendingPathComponent("out").path }
 
   /// Copies `samples` into `folder/photos` and writes `job.yaml` (which may refer to
   /// `photos/...` and should say `output: out`).
-  init(samples: [String], job: String, name: String = #function) throws {
+  public init(samples: [String], job: String, name: String = #function) throws {
     folder = TestPaths.scratch(name)
     let photos = folder.appendingPathComponent("photos")
     try FileManager.default.createDirectory(at: photos, withIntermediateDirectories: true)
@@ -22,23 +22,23 @@ struct RunHarness {
     try writeJob(job)
   }
 
-  func writeJob(_ text: String) throws {
+  public func writeJob(_ text: String) throws {
     try text.write(toFile: jobPath, atomically: true, encoding: .utf8)
   }
 
-  func load() throws -> JobFile {
+  public func load() throws -> JobFile {
     let result = JobFileLoader.load(path: jobPath)
     return try XCTUnwrap(
       result.jobFile, "job file invalid: \(result.diagnostics.map(\.description).joined(separator: "\n"))")
   }
 
-  func plan(outputRoot: String? = nil) throws -> Plan {
+  public func plan(outputRoot: String? = nil) throws -> Plan {
     Planner(outputRoot: outputRoot).plan(try load())
   }
 
   /// Plans and runs; `configure` adjusts the options.
   @discardableResult
-  func run(
+  public func run(
     outputRoot: String? = nil, reporter: CollectingReporter = CollectingReporter(),
     _ configure: (inout RunOptions) -> Void = { _ in }
   ) throws -> (RunSummary, CollectingReporter) {
@@ -51,18 +51,18 @@ struct RunHarness {
     return (summary, reporter)
   }
 
-  func remove() { try? FileManager.default.removeItem(at: folder) }
+  public func remove() { try? FileManager.default.removeItem(at: folder) }
 }
 
 /// Keeps every event; optionally acts on one (e.g. cancels after the n-th write).
-final class CollectingReporter: RunReporter, @unchecked Sendable {
+public final class CollectingReporter: RunReporter, @unchecked Sendable {
   private let lock = NSLock()
   private var stored: [RunEvent] = []
   private let onEvent: (@Sendable (RunEvent, Int) -> Void)?
 
-  init(onEvent: (@Sendable (RunEvent, Int) -> Void)? = nil) { self.onEvent = onEvent }
+  public init(onEvent: (@Sendable (RunEvent, Int) -> Void)? = nil) { self.onEvent = onEvent }
 
-  func report(_ event: RunEvent) {
+  public func report(_ event: RunEvent) {
     lock.lock()
     stored.append(event)
     let count = stored.count
@@ -70,19 +70,46 @@ final class CollectingReporter: RunReporter, @unchecked Sendable {
     onEvent?(event, count)
   }
 
-  var events: [RunEvent] {
+  public var events: [RunEvent] {
     lock.lock()
     defer { lock.unlock() }
     return stored
   }
 
-  var written: [String] {
+  public var written: [String] {
     events.compactMap { if case .wrote(let path, _, _, _) = $0 { return path } else { return nil } }
   }
-  var skipped: [String] { events.compactMap { if case .skipped(let path) = $0 { return path } else { return nil } } }
-  var decoded: [String] {
+  public var skipped: [String] {
+    events.compactMap { if case .skipped(let path) = $0 { return path } else { return nil } }
+  }
+  public var decoded: [String] {
     events.compactMap { if case .decoded(let source) = $0 { return source } else { return nil } }
   }
-  var stale: [String] { events.compactMap { if case .stale(let path) = $0 { return path } else { return nil } } }
-  var pruned: [String] { events.compactMap { if case .pruned(let path) = $0 { return path } else { return nil } } }
+  public var stale: [String] { events.compactMap { if case .stale(let path) = $0 { return path } else { return nil } } }
+  public var pruned: [String] {
+    events.compactMap { if case .pruned(let path) = $0 { return path } else { return nil } }
+  }
+}
+
+/// Runs job files in-process: JobFileLoader → Planner → Executor.
+public enum JobRunner {
+  /// A reporter that drops every event.
+  public struct Silent: RunReporter {
+    public init() {}
+    public func report(_ event: RunEvent) {}
+  }
+
+  /// Loads, plans and runs `path`; fails the test on diagnostics, plan errors or failures.
+  public static func run(_ path: String, file: StaticString = #filePath, line: UInt = #line) -> Plan? {
+    let loaded = JobFileLoader.load(path: path)
+    guard let jobFile = loaded.jobFile else {
+      XCTFail("\(path): \(loaded.diagnostics.map { "\($0)" }.joined(separator: "\n"))", file: file, line: line)
+      return nil
+    }
+    let plan = Planner().plan(jobFile)
+    XCTAssertTrue(plan.isRunnable, "\(path): \(plan.issues)", file: file, line: line)
+    let summary = Executor(plan: plan, options: RunOptions(), reporter: Silent()).run()
+    XCTAssertEqual(summary.failed, 0, "\(path): \(summary.failures)", file: file, line: line)
+    return plan
+  }
 }

@@ -1,5 +1,6 @@
 import CropKit
 import Foundation
+import TestSupport
 import XCTest
 
 /// The places where one stage hands a question to another: the job-file decoder asks which

@@ -1,5 +1,6 @@
 import CropKit
 import Foundation
+import TestSupport
 import XCTest
 
 /// Under `overflow: clamp` a photo that fits inside the guide on both axes is centred, so a

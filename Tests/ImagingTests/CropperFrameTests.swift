@@ -29,7 +29,7 @@ final class CropperFrameTests: XCTestCase {
     guard let python = TestPaths.python, Subprocess.succeeds(python, ["-c", "import PIL, numpy"]) else {
       throw XCTSkip("needs /usr/bin/python3 with python3-pil and python3-numpy")
     }
-    let oracle = TestPaths.repoRoot.appendingPathComponent("Tests/CropKitTests/Oracle/cropper_oracle.py").path
+    let oracle = TestPaths.oracle("cropper_oracle.py")
     let corpus = Corpora.root.appendingPathComponent("exif-orientation").path
     for (frame, settings) in Self.frames {
       let folder = TestPaths.scratch()

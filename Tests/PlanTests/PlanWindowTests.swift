@@ -1,5 +1,6 @@
 import CropKit
 import Foundation
+import TestSupport
 import XCTest
 
 /// A batch planned in windows of a few sources (`PlanStream`) is the batch planned whole:

@@ -1,5 +1,6 @@
 import CropGeometry
 import CropKit
+import TestSupport
 import XCTest
 
 /// JPEG shrink-on-load must not move the picture: an output rendered from a source decoded

@@ -87,24 +87,3 @@ struct TestPixels {
     return Point(x: (syy * rx - sxy * ry) / det, y: (sxx * ry - sxy * rx) / det)
   }
 }
-
-/// Runs job files in-process: JobFileLoader → Planner → Executor.
-enum JobRunner {
-  struct Silent: RunReporter {
-    func report(_ event: RunEvent) {}
-  }
-
-  /// Loads, plans and runs `path`; fails the test on diagnostics, plan errors or failures.
-  static func run(_ path: String, file: StaticString = #filePath, line: UInt = #line) -> Plan? {
-    let loaded = JobFileLoader.load(path: path)
-    guard let jobFile = loaded.jobFile else {
-      XCTFail("\(path): \(loaded.diagnostics.map { "\($0)" }.joined(separator: "\n"))", file: file, line: line)
-      return nil
-    }
-    let plan = Planner().plan(jobFile)
-    XCTAssertTrue(plan.isRunnable, "\(path): \(plan.issues)", file: file, line: line)
-    let summary = Executor(plan: plan, options: RunOptions(), reporter: Silent()).run()
-    XCTAssertEqual(summary.failed, 0, "\(path): \(summary.failures)", file: file, line: line)
-    return plan
-  }
-}

@@ -1,6 +1,7 @@
 import CropKit
 import CropSupport
 import Foundation
+import TestSupport
 import XCTest
 
 #if canImport(Glibc)

@@ -1,5 +1,6 @@
 import CropKit
 import Foundation
+import TestSupport
 import XCTest
 
 /// The planner's per-folder escape check gives exactly `OutputPaths.escapeProblem`'s answer

@@ -1,6 +1,7 @@
 import CropGeometry
 import CropKit
 import Foundation
+import TestSupport
 import XCTest
 
 /// The proof sheet draws the guide where the plan puts it, renders the output from the same

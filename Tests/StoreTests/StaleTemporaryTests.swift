@@ -1,5 +1,6 @@
 import CropKit
 import Foundation
+import TestSupport
 import XCTest
 
 /// Leftover temporary files: removed when their writer is gone, kept while it may still be

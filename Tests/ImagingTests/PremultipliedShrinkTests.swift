@@ -2,6 +2,7 @@ import CVipsShim
 import CropGeometry
 import CropKit
 import Foundation
+import TestSupport
 import XCTest
 
 /// The colour of fully transparent pixels is invisible and must stay so: the box pre-shrink

@@ -7,7 +7,7 @@ import XCTest
 final class PlannerTests: XCTestCase {
   // MARK: Snapshots
 
-  static let fixtures = TestPaths.repoRoot.appendingPathComponent("Tests/CropKitTests/Fixtures/plans")
+  static let fixtures = TestPaths.fixtures.appendingPathComponent("plans")
 
   /// `plan --format json` of a job file, with the checkout's location replaced by `$REPO`.
   func planJSON(_ jobFile: String) throws -> String {
@@ -18,7 +18,7 @@ final class PlannerTests: XCTestCase {
     return PlanRenderer.render(plan, format: .json).replacingOccurrences(of: TestPaths.repoRoot.path, with: "$REPO")
   }
 
-  /// Compares the plans of jobs/*.yaml with Tests/CropKitTests/Fixtures/plans/<job>.json,
+  /// Compares the plans of jobs/*.yaml with Tests/Fixtures/plans/<job>.json,
   /// structurally (numbers within 1e-6; `key`, which names cropjob's and libvips' versions,
   /// only for its form). CROPJOB_UPDATE_SNAPSHOTS=1 rewrites the fixtures.
   func testPlanSnapshotsOfSampleJobs() throws {

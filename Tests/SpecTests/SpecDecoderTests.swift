@@ -1,11 +1,12 @@
 import CropGeometry
 import CropKit
 import Foundation
+import TestSupport
 import XCTest
 
 /// The job-file decoder: every field decoded, every diagnostic with its exact position.
 final class SpecDecoderTests: XCTestCase {
-  static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+  static let fixtures = TestPaths.fixtures
   static let allFormats = OutputFormat.allCases
 
   /// Parses and decodes `text` as `job.yaml` with the given writable formats (independent of

@@ -8,7 +8,7 @@ import XCTest
 /// `focus: faces`: the detector against the wheel's own binding and hand-checked boxes,
 /// the placement about the faces it finds, the fallback without faces, and determinism.
 final class FaceDetectorTests: XCTestCase {
-  static let oracle = TestPaths.repoRoot.appendingPathComponent("Tests/CropKitTests/Oracle/face_oracle.py").path
+  static let oracle = TestPaths.oracle("face_oracle.py")
 
   /// The plan of one job with `place` over `sources` (sample names), and the decodes its run makes.
   func planned(_ sources: [String], place: String, guide: String = "{shape: circle, size: 128}") throws -> (

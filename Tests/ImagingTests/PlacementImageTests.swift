@@ -179,7 +179,7 @@ final class PlacementImageTests: XCTestCase {
       place: #"{"focus": [0.5, 0.6]}"#, output: jpeg()),
   ]
 
-  static let oracle = TestPaths.repoRoot.appendingPathComponent("Tests/CropKitTests/Oracle/placement_oracle.py").path
+  static let oracle = TestPaths.oracle("placement_oracle.py")
 
   /// /usr/bin/python3 when it can import PIL and numpy.
   static func pythonWithPillow() -> String? {

@@ -6,7 +6,7 @@ import XCTest
 /// The JSON Schema, the decoder and docs/job-file.md describe one language: checked here
 /// with an independent validator (Python's jsonschema) and against the reference.
 final class JobSchemaTests: XCTestCase {
-  static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+  static let fixtures = TestPaths.fixtures
 
   /// Runs Python's jsonschema over `files`; verdicts by path. Skips without python3-jsonschema,
   /// so callers check the decoder before asking.

@@ -8,7 +8,7 @@ import XCTest
 /// and the output's footprint (`FaceDetectionSize`), so a real face of 2 % of a 2,400 px photo
 /// is found when the guide zooms in on it; the decode keeps the pixels it needs.
 final class SmallFaceTests: XCTestCase {
-  static let paste = TestPaths.repoRoot.appendingPathComponent("Tests/CropKitTests/Oracle/paste_face.py").path
+  static let paste = TestPaths.oracle("paste_face.py")
 
   /// The astronaut's face, 48 px wide (2 % of 2,400), pasted by Pillow into samples/mountains.jpg
   /// enlarged to 2,400 × 1,200, at (1700, 700); its box as Pillow placed it.

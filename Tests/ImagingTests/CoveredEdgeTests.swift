@@ -1,5 +1,6 @@
 import CropGeometry
 import CropKit
+import TestSupport
 import XCTest
 
 /// Where the photo covers the whole output, no background may show, not even in the edge

@@ -1,6 +1,7 @@
 import CropGeometry
 import CropKit
 import Foundation
+import TestSupport
 import XCTest
 
 #if canImport(Glibc)
