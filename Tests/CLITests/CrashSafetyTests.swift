@@ -3,8 +3,9 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// `cropjob run` killed with SIGKILL at random moments (seeded): what it leaves in the output
-/// root is only whole outputs, byte-identical to an uninterrupted run's, each recorded one
+/// `cropjob run` killed with SIGKILL at seeded random points of its progress (after a random
+/// number of outputs, plus a few milliseconds): what it leaves in the output root is only whole
+/// outputs, byte-identical to an uninterrupted run's, each recorded one
 /// matching its SHA-256 in the state database (which opens); no temporary file; and a re-run
 /// completes the batch byte for byte, redoing only what the killed run had not recorded, its
 /// unrecorded outputs included without --overwrite (docs/reliability.md, "Crash safety").
@@ -57,7 +58,12 @@ final class CrashSafetyTests: XCTestCase {
     let trials = 24
     for trial in 0..<trials {
       let root = folder.appendingPathComponent("out-\(trial)").path
-      let delay = Double.random(in: 0.02...(duration * 1.15), using: &random)
+      // The kill lands after a random number of outputs are on disk (0 to all but one),
+      // plus a random few milliseconds: a moment inside the run however fast or slow the
+      // shared machine is at the time (a delay drawn from one timed run misses it when the
+      // load changes between runs).
+      let outputsBeforeKill = Int.random(in: 0..<(samples.count * 4 - 1), using: &random)
+      let extraMicroseconds = UInt32.random(in: 0...20_000, using: &random)
       let process = Process()
       process.executableURL = CLIRunner.binary
       process.arguments = ["run", job, "--output", root, "--quiet", "--jobs", "2"]
@@ -65,8 +71,11 @@ final class CrashSafetyTests: XCTestCase {
       process.environment = ProcessInfo.processInfo.environment.merging(["CROPJOB_STATE_BATCH": "3"]) { $1 }
       process.standardOutput = FileHandle.nullDevice
       process.standardError = FileHandle.nullDevice
+      let started = Date()
       try process.run()
-      usleep(UInt32(delay * 1_000_000))
+      while process.isRunning && finishedOutputs(root) < outputsBeforeKill { usleep(2_000) }
+      usleep(extraMicroseconds)
+      let delay = Date().timeIntervalSince(started)
       kill(process.processIdentifier, SIGKILL)
       process.waitUntilExit()
       let killed = process.terminationReason == .uncaughtSignal
@@ -133,5 +142,19 @@ final class CrashSafetyTests: XCTestCase {
     print(
       "CrashSafetyTests: \(midRun) of \(trials) kills mid-run; reference run \(String(format: "%.2f", duration)) s\n"
         + summary.joined(separator: "\n"))
+  }
+
+  /// Outputs renamed into place under `root` so far (manifests, the state folder and
+  /// temporary files not counted).
+  private func finishedOutputs(_ root: String) -> Int {
+    guard let walk = FileManager.default.enumerator(atPath: root) else { return 0 }
+    var count = 0
+    while let relative = walk.nextObject() as? String {
+      let name = PathText.lastComponent(relative)
+      if relative.hasPrefix(".cropjob") || name.hasPrefix("cropjob-manifest") { continue }
+      if name.hasPrefix(AtomicWriter.temporaryPrefix) { continue }
+      if name.hasSuffix(".jpg") || name.hasSuffix(".png") { count += 1 }
+    }
+    return count
   }
 }
