@@ -14,12 +14,14 @@
 #           sqlite3 (state database tests), time (/usr/bin/time: peak memory of a run), graphviz (dot:
 #           the plan's DOT output parses), groff-base (the generated man page renders); the wheel's
 #           Python module (yuface) is the face tests' independent caller of the same library;
+#           python3-opencv + opencv-data (OpenCV's Haar cascades: the face check with another
+#           detector than cropjob's, FaceOracleTests; Tests/Corpora/faces-real/propose.py);
 #           libavif-bin, libheif-examples, webp, libjxl-tools (avifenc/avifdec, heif-enc/heif-convert,
 #           cwebp/dwebp, cjxl: Tests/Corpora/phone-formats/make.sh, the encoders that made that corpus)
 set -euo pipefail
 packages=(libvips-dev libyaml-dev libsqlite3-dev libturbojpeg0-dev libjpeg-dev libpng-dev pkg-config python3-pip
   libvips-tools python3-pil python3-numpy python3-jsonschema python3-yaml libimage-exiftool-perl sqlite3
-  time graphviz groff-base libavif-bin libheif-examples webp libjxl-tools)
+  time graphviz groff-base python3-opencv opencv-data libavif-bin libheif-examples webp libjxl-tools)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

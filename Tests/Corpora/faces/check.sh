@@ -3,7 +3,10 @@
 # zoom 1 and 1.6) over the corpus and fail when, in either job, fewer than 95 % of the outputs
 # whose padded faces fit keep every padded face inside (evaluate.py --min-inside 95), or when a
 # job is missing or has too few outputs to count; and when the detector finds fewer than 90 % of
-# the faces or puts more than 2 boxes on no face (recall.py).
+# the faces or puts more than 2 boxes on no face (recall.py). The scores read the manifest's
+# geometry; --check-pixels makes them about the written files: every output must equal Pillow's
+# own resampling of the footprint the manifest records (evaluate.py, check_pixels), so a
+# manifest that describes another crop than the one written fails.
 #
 #   Tests/Corpora/faces/check.sh [CROPJOB]
 #
@@ -23,7 +26,7 @@ trap 'rm -rf "$out"' EXIT
 start=$SECONDS
 "$binary" run "$here/job-faces.yaml" --output "$out" -q
 echo "faces corpus: cropjob run took $((SECONDS - start)) s"
-/usr/bin/python3 "$here/evaluate.py" --padding 0.3 --min-inside 95 --list "$out"
+/usr/bin/python3 "$here/evaluate.py" --padding 0.3 --min-inside 95 --list --check-pixels "$out"
 # The detector itself: 131 of 135 faces and 1 false box today (docs/job-file.md).
 /usr/bin/python3 "$here/recall.py" --job avatar --min-recall 90 --max-false 2 "$out"
 # Both jobs there, each with the 85 outputs and at least 40 whose padded faces fit (67 and 43
