@@ -4,7 +4,8 @@ import CropSupport
 import Foundation
 
 /// The identity of an output: a re-run skips it when its key is unchanged.
-/// key = sha256(cropjob version, libvips version, the recipe, the source's content hash).
+/// recipe key = sha256("cropjob <version>\nlibvips <version>\n<recipe>");
+/// key = sha256("<recipe key>\nsource=<the source's sha256>").
 public enum OutputKey {
   /// Canonical text of everything that decides an output's bytes, apart from the source.
   package static func recipe(
@@ -55,12 +56,17 @@ public enum OutputKey {
     SHA256.hex(Array("cropjob \(CropKitVersion.string)\nlibvips \(engine)\n\(recipe)".utf8))
   }
 
-  /// The output's key: its recipe's identity and its source's content hash.
+  /// The output's key, which the manifest and the state hold: the SHA-256 (hex) of the
+  /// recipe's key (`recipeKey`, what `plan --format json` prints as `key`), a newline,
+  /// `source=` and the source file's SHA-256 (hex). So the plan's key and the file's hash
+  /// give it without cropjob (README, "Plan, run, re-run").
   public static func key(recipe: String, sourceHash: String, engine: String) -> String {
-    // One string hashed in place (no copy of its bytes into an array).
-    var text = "cropjob \(CropKitVersion.string)\nlibvips \(engine)\n"
-    text.reserveCapacity(text.utf8.count + recipe.utf8.count + 8 + sourceHash.utf8.count)
-    text += recipe
+    key(recipeKey: recipeKey(recipe, engine: engine), sourceHash: sourceHash)
+  }
+
+  /// The output's key from the plan's `key` and the source's content hash.
+  public static func key(recipeKey: String, sourceHash: String) -> String {
+    var text = recipeKey
     text += "\nsource="
     text += sourceHash
     return text.withUTF8 { SHA256.hex($0) }
