@@ -126,9 +126,9 @@ public final class Executor: Sendable {
     } catch {
       return refuse(Refusal(error), planned: selected.count)
     }
-    let conflicts = OverwriteGuard.conflicts(plan: plan, selected: selected, state: snapshot).map {
-      OverwriteGuard.Conflict(output: $0, source: plan.sources[$0.sourceIndex].path)
-    }
+    let conflicts = selected.filter { i in
+      !snapshot.isOwn(plan.outputs[i].path) && FileIdentity.of(path: plan.outputs[i].absolutePath) != nil
+    }.map { OverwriteGuard.Conflict(output: plan.outputs[$0], source: plan.sources[plan.outputs[$0].sourceIndex].path) }
     let planned = Set(plan.outputs.map(\.path))
     return Self.run(
       frame: Frame(
@@ -141,12 +141,12 @@ public final class Executor: Sendable {
 
   /// A run of a `PlanStream` (`PlanStream.make` was its first pass): its windows one after
   /// the other, each decoded and written as `run()` does a whole plan, with the state and
-  /// the manifest shared. `firstPass` is what the first pass found (`RunFirstPass`: the
+  /// the manifest shared. `firstPass` is what the first pass found (`FirstPass`: the
   /// state the stream was planned with, the files in the way — a run with any is refused
   /// unless `options.overwrite` — and the windows all up to date, which are not planned
   /// again).
   public static func run(
-    stream: PlanStream, options: RunOptions, reporter: RunReporter, firstPass: RunFirstPass
+    stream: PlanStream, options: RunOptions, reporter: RunReporter, firstPass: FirstPass
   ) -> RunSummary {
     let frame = Frame(
       root: stream.outputRoot, engineVersion: stream.engineVersion, planned: stream.selectedCount,
@@ -177,7 +177,7 @@ public final class Executor: Sendable {
     var conflicts: [OverwriteGuard.Conflict]
     /// The sources the plan could not use (their earlier outputs are kept, not stale).
     var failedSources: Set<String> = []
-    var firstPass: RunFirstPass? = nil
+    var firstPass: FirstPass? = nil
   }
 
   /// The sources (paths as the job sees them) that the plan's errors fail.

@@ -188,7 +188,7 @@ struct EarlierEntries {
 /// are in its state file: 8 bytes an output where the entries took a kilobyte), and the
 /// paths, in one buffer, of those listed with the earlier state's entry (up to date, not
 /// rebuilt, stale). The paths of the windows the first pass found up to date come first
-/// (`RunFirstPass`), in window order: those of the windows the run reached (`reach`) are
+/// (`FirstPass`), in window order: those of the windows the run reached (`reach`) are
 /// listed.
 struct ManifestList: Sendable {
   private var written: [UInt64] = []

@@ -47,39 +47,35 @@ struct PlanCommand: ParsableCommand {
   }
 
   /// Plans `file` and prints the plan, and each file cropjob did not write that an output
-  /// would replace (with the text format on stdout after the plan, else on stderr). JSON and
-  /// text are written from the plan's windows (`PlanStream`): memory does not grow with the
-  /// batch; the DOT graph is made from the whole plan.
+  /// would replace (with the text format on stdout after the plan, else on stderr). One first
+  /// pass (`FirstPass`, exact) gives every format its verdicts: what is up to date and what
+  /// is in the way. JSON and text are written from the plan's windows (`PlanStream`): memory
+  /// does not grow with the batch; the DOT graph is made from the whole plan (one window per
+  /// job, as `Planner.plan` makes it).
   static func printPlan(
     _ file: JobFile, planning: PlanningOptions, format: PlanFormat, shard: Shard?, state: StateReader,
     overwrite: Bool
   ) -> Int32 {
-    if format == .dot {
-      let plan = planning.plan(file, state: state)
-      let selected = plan.selectedOutputs(shard: shard)
-      let snapshot = state.readKeeping(.keys, StateQuery(plan: plan, selected: selected))
-      if let failure = state.failure { return stateFailure(failure) }
-      return printPlan(plan, format: format, shard: shard, state: snapshot, overwrite: overwrite)
-    }
-    // The text's counts of up-to-date outputs are made in the first pass, with the guard's
-    // lookup: no second pass (the outputs' keys do not depend on the shrink-on-load it sets).
-    let guarded = OverwriteGuard.Collector(state: state, countingUpToDate: format == .text && state.recordsOutputs)
-    let stream = planning.stream(file, state: state, shard: shard, inspect: guarded.inspect)
+    let firstPass = FirstPass(state: state, jobs: file.jobs, exact: true)
+    let stream = planning.stream(
+      file, state: state, shard: shard, whole: format == .dot, inspect: firstPass.inspect)
     if let failure = state.failure { return stateFailure(failure) }
-    let upToDate = { (window: PlanWindow) in
-      UpToDateCheck(
-        plan: window.plan, state: state.readKeeping(.keys, StateQuery(plan: window.plan, selected: window.selected))
-      )
-      .upToDatePaths(window.selected)
-    }
-    if format == .json {
+    switch format {
+    case .dot:
+      let plan = stream.plan!
+      var upToDate = Set<String>()
+      stream.forEachWindow { upToDate.formUnion(firstPass.upToDatePaths(of: $0)) }
+      Console.out(
+        PlanRenderer.render(plan, format: format, selected: plan.selectedOutputs(shard: shard), upToDate: upToDate))
+    case .json:
       // Streamed: a plan of a million outputs is never held as one string.
-      PlanRenderer.writeJSON(stream, upToDate: upToDate) { FileHandle.standardOutput.write(Data($0)) }
-    } else {
-      Console.out(PlanRenderer.text(stream, upToDateCounts: guarded.upToDate))
+      PlanRenderer.writeJSON(stream, upToDate: firstPass.upToDatePaths(of:)) {
+        FileHandle.standardOutput.write(Data($0))
+      }
+    case .text:
+      Console.out(PlanRenderer.text(stream, upToDateCounts: firstPass.upToDateCounts))
     }
-    if let failure = state.failure { return stateFailure(failure) }
-    let conflicts = guarded.conflicts.map(\.output)
+    let conflicts = firstPass.conflicts.map(\.output)
     printConflicts(conflicts, format: format, overwrite: overwrite)
     return stream.isRunnable && (conflicts.isEmpty || overwrite) ? ExitCode.success : ExitCode.invalidJob
   }
@@ -89,22 +85,6 @@ struct PlanCommand: ParsableCommand {
   static func stateFailure(_ error: StateError) -> Int32 {
     Console.err("cropjob: \(error)")
     return ExitCode.invalidJob
-  }
-
-  /// Prints the plan, and each file cropjob did not write that an output would replace
-  /// (with the text format on stdout after the plan, else on stderr).
-  static func printPlan(
-    _ plan: Plan, format: PlanFormat, shard: Shard?, state: StateView<RecordedOutput>, overwrite: Bool
-  )
-    -> Int32
-  {
-    let selected = plan.selectedOutputs(shard: shard)
-    let check = UpToDateCheck(plan: plan, state: state)
-    let upToDate = check.upToDatePaths(selected)
-    Console.out(PlanRenderer.render(plan, format: format, selected: selected, upToDate: upToDate))
-    let conflicts = OverwriteGuard.conflicts(plan: plan, selected: selected, state: state)
-    printConflicts(conflicts, format: format, overwrite: overwrite)
-    return plan.isRunnable && (conflicts.isEmpty || overwrite) ? ExitCode.success : ExitCode.invalidJob
   }
 
   static func printConflicts(_ conflicts: [PlannedOutput], format: PlanFormat, overwrite: Bool) {

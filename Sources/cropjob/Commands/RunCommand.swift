@@ -94,7 +94,7 @@ struct RunCommand: ParsableCommand {
         overwrite: execution.overwrite)
     }
     // The first pass plans every output (and finds the files in the way) before any is written.
-    let firstPass = RunFirstPass(state: state, jobs: file.jobs, force: execution.force)
+    let firstPass = FirstPass(state: state, jobs: file.jobs, force: execution.force, exact: false)
     let plan = planning.stream(file, state: state, shard: execution.shard, inspect: firstPass.inspect)
     if let failure = state.failure {
       Console.err("cropjob: \(failure)")

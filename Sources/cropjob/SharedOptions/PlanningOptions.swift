@@ -20,24 +20,21 @@ struct PlanningOptions {
     Planner(limits: limits.applied(to: file.limits), outputRoot: outputRoot).plan(file)
   }
 
-  /// The plan, with the headers of sources unchanged since `state` recorded them taken from
-  /// it (`CachingHeaderReader`: a re-run only stats them).
-  func plan(_ file: JobFile, state: StateReader) -> Plan {
-    Planner(limits: limits.applied(to: file.limits), outputRoot: outputRoot, state: state).plan(file)
-  }
-
   /// The first pass of the job file's plan (`PlanStream`), with the command line's output
   /// root and limits and the headers `state` knows. `CROPJOB_PLAN_WINDOW` sets the sources
   /// per window (tests make it small, to plan a few hundred sources in many windows).
+  /// `whole`: one window per job, the whole plan kept (`PlanStream.plan`, as `Planner.plan`).
   func stream(
-    _ file: JobFile, state: StateReader, shard: Shard?, inspect: ((PlanWindow) -> Void)? = nil
+    _ file: JobFile, state: StateReader, shard: Shard?, whole: Bool = false, inspect: ((PlanWindow) -> Void)? = nil
   ) -> PlanStream {
     let window =
-      ProcessInfo.processInfo.environment["CROPJOB_PLAN_WINDOW"].flatMap { Int($0) }.map { max(1, $0) }
-      ?? PlanStream.defaultWindow
+      whole
+      ? Int.max
+      : ProcessInfo.processInfo.environment["CROPJOB_PLAN_WINDOW"].flatMap { Int($0) }.map { max(1, $0) }
+        ?? PlanStream.defaultWindow
     return PlanStream.make(
       file, planner: Planner(limits: limits.applied(to: file.limits), outputRoot: outputRoot, state: state),
-      shard: shard, window: window, inspect: inspect)
+      shard: shard, window: window, collect: whole, inspect: inspect)
   }
 
   /// The absolute output root the plan of `file` writes into.
