@@ -81,6 +81,9 @@ struct OverrideIndex {
     var failure: String?
     /// Whether a row of the crop table applies (for `require_crop`).
     var hasRow: Bool
+    /// An inline override that replaced a row's crop by setting one of the fields a crop
+    /// excludes (`zoom`...): the row's line, the override's mark and those fields.
+    var replacedRowCrop: (row: Int, inline: SourceMark, fields: [String])? = nil
   }
 
   /// `place` with every override of `source` for `job` applied in order, a crop table's
@@ -91,11 +94,18 @@ struct OverrideIndex {
     var result = Applied(place: place, failure: nil, hasRow: false)
     let photo = Size(width: Double(header.width), height: Double(header.height))
     let folded = settings.foldedOrientation(isJPEG: header.format == .jpeg, orientation: header.orientation)
+    var rowCrop: Int? = nil
     for index in indices(of: source) where applies(index, to: job) {
       let override = overrides[index]
-      if index < overrides.table.count { result.hasRow = true }
+      let isRow = index < overrides.table.count
+      if isRow { result.hasRow = true }
       if let failure = override.failure, result.failure == nil { result.failure = failure }
+      let excluded = JobSchema.cropExcludes.filter(override.fields.contains)
+      if !isRow, let row = rowCrop, result.place.crop != nil, !override.fields.contains("crop"), !excluded.isEmpty {
+        result.replacedRowCrop = (row, override.mark, excluded)
+      }
       result.place = result.place.applying(override.resolved(photo: photo, folded: folded))
+      if isRow && override.fields.contains("crop") { rowCrop = override.mark.line }
     }
     return result
   }

@@ -24,6 +24,8 @@ extension PlanIssue {
     case emptyJob = "empty-job"
     /// An override that applies to no source of the jobs.
     case unusedOverride = "unused-override"
+    /// An inline override that replaces a crop table row's crop (it sets zoom, focus...).
+    case cropReplaced = "crop-replaced"
     /// The regions stored in a photo's XMP could not be read or used.
     case regions
     /// A source that cannot be used (unreadable, over a limit, an invalid placement).

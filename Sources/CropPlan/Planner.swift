@@ -60,6 +60,15 @@ public struct Planner: Sendable {
           "no row of the crop table \(draft.file.cropTable ?? "") for this photo (require_crop: true)")
         continue
       }
+      if let replaced = applied.replacedRowCrop {
+        draft.issue(
+          .warning, job: job.name, source: source.path,
+          "the override at \(draft.file.path):\(replaced.inline.line):\(replaced.inline.column) sets "
+            + "\(replaced.fields.joined(separator: ", ")), which replaces the crop of "
+            + "\(draft.file.cropTable ?? "the crop table"):\(replaced.row) (a crop and fit, zoom, focus, offset, "
+            + "rotate exclude each other; set crop in the override to change the crop)",
+          kind: .cropReplaced)
+      }
       let place = applied.place
       for (entry, spec) in job.outputs.enumerated() {
         var sizes: [PlannedOutput] = []
