@@ -82,4 +82,58 @@ final class ExitCodeTableTests: XCTestCase {
     }
     XCTAssertEqual(readme, help)
   }
+
+  /// The commands (and `command --flag`s) that `text` names, as `pattern` finds them:
+  /// `(name)( --flag)?` with the command names put in.
+  func mentions(_ text: String, _ names: [String], backticked: Bool) throws -> [(command: String, flag: String?)] {
+    let words = names.joined(separator: "|")
+    let pattern = backticked ? "`(\(words))( --[a-z-]+)?`" : "\\b(\(words))(\\s+--[a-z-]+)?\\b"
+    let regex = try NSRegularExpression(pattern: pattern)
+    return regex.matches(in: text, range: NSRange(text.startIndex..., in: text)).map { match in
+      let command = String(text[Range(match.range(at: 1), in: text)!])
+      let flag = Range(match.range(at: 2), in: text).map { text[$0].trimmingCharacters(in: .whitespacesAndNewlines) }
+      return (command, flag)
+    }
+  }
+
+  /// What a code's meaning in the README or in `cropjob --help` says of a command holds in
+  /// that command's own table: the command has the code, and a flag named with it
+  /// (`run --dry-run`) is named in the command's row for the code. The README had
+  /// `run --dry-run` of an invalid job under 1, where `cropjob help run` puts it under 2.
+  func testWhatTheSummariesSayOfEachCommandIsInItsTable() throws {
+    let names = try commands()
+    var tables: [String: Table] = [:]
+    for name in names { tables[name] = try helpTable(name) }
+    func check(_ code: Int, _ meaning: String, backticked: Bool, _ place: String) throws {
+      let named = try mentions(meaning, names, backticked: backticked)
+      XCTAssertFalse(named.isEmpty && code == 1, "\(place): code 1 names no command")
+      for (command, flag) in named {
+        let row = tables[command]?.first { $0.code == code }
+        XCTAssertNotNil(row, "\(place) names \(command) under \(code), which `cropjob help \(command)` does not list")
+        if let flag, let row {
+          XCTAssertTrue(
+            row.meaning.contains(flag),
+            "\(place) names \(command) \(flag) under \(code); `cropjob help \(command)` says \(code): \(row.meaning)")
+        }
+      }
+    }
+    let text = try String(contentsOf: CLIRunner.repoRoot.appendingPathComponent("README.md"), encoding: .utf8)
+    for row in try markdownRows(text, from: "| exit code | meaning | commands |\n") {
+      try check(Int(row[0]) ?? -1, row[1], backticked: true, "README")
+    }
+    let help = try CLIRunner.run(["--help"]).stdout
+    let section = try XCTUnwrap(help.components(separatedBy: "EXIT CODES:\n").dropFirst().first)
+    let summary = section.components(separatedBy: "\n\n")[0].split(separator: "\n")
+      .map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+    let codes = try NSRegularExpression(pattern: "(?:^|; )([0-9]+) ")
+    let starts = codes.matches(in: summary, range: NSRange(summary.startIndex..., in: summary))
+    XCTAssertEqual(starts.count, 5, summary)
+    for (i, start) in starts.enumerated() {
+      let end = i + 1 < starts.count ? starts[i + 1].range.location : (summary as NSString).length
+      let code = Int((summary as NSString).substring(with: start.range(at: 1)))!
+      let meaning = (summary as NSString).substring(
+        with: NSRange(location: start.range.location, length: end - start.range.location))
+      try check(code, meaning, backticked: false, "cropjob --help")
+    }
+  }
 }
