@@ -25,6 +25,9 @@ static cj_facedetect_fn cj_detect;
 static cj_omp_threads_fn cj_omp_threads;
 static char cj_path[PATH_MAX];
 static char cj_problem[2 * PATH_MAX];
+static char cj_chosen[PATH_MAX];  // cj_faces_set_library's, else empty
+static int cj_loaded;             // set once cj_load_once has run
+static pthread_mutex_t cj_chosen_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void cj_copy(char *error, size_t size, const char *message) {
   if (error && size > 0) snprintf(error, size, "%s", message);
@@ -47,8 +50,10 @@ static void cj_load_once(void) {
   if (!cj_faces_cpu_check(__builtin_cpu_supports("avx2"), __builtin_cpu_supports("fma"), cj_problem,
                           sizeof cj_problem))
     return;
-  const char *chosen = getenv("CROPJOB_FACES_LIBRARY");
-  snprintf(cj_path, sizeof cj_path, "%s", chosen && chosen[0] ? chosen : CJ_FACES_LIBRARY);
+  pthread_mutex_lock(&cj_chosen_lock);
+  cj_loaded = 1;
+  snprintf(cj_path, sizeof cj_path, "%s", cj_chosen[0] ? cj_chosen : CJ_FACES_LIBRARY);
+  pthread_mutex_unlock(&cj_chosen_lock);
   void *handle = dlopen(cj_path, RTLD_NOW | RTLD_LOCAL);
   if (!handle) {
     const char *reason = dlerror();
@@ -82,6 +87,14 @@ static void cj_load_once(void) {
   free(result);
   cj_omp_threads = threads;
   cj_detect = detect;
+}
+
+int cj_faces_set_library(const char *path) {
+  pthread_mutex_lock(&cj_chosen_lock);
+  int ok = !cj_loaded && (!path || strlen(path) < sizeof cj_chosen);
+  if (ok) snprintf(cj_chosen, sizeof cj_chosen, "%s", path ? path : "");
+  pthread_mutex_unlock(&cj_chosen_lock);
+  return ok;
 }
 
 int cj_faces_load(char *error, size_t error_size) {

@@ -26,9 +26,11 @@ static struct {
   int ok;
 } crypto;
 static pthread_once_t crypto_once = PTHREAD_ONCE_INIT;
+static volatile int portable_only;
+
+void cj_sha256_set_portable(int portable) { portable_only = portable != 0; }
 
 static void crypto_load(void) {
-  if (getenv("CROPJOB_PORTABLE_SHA256")) return;
   void *h = dlopen("libcrypto.so.3", RTLD_NOW | RTLD_LOCAL);
   if (!h) h = dlopen("libcrypto.so", RTLD_NOW | RTLD_LOCAL);
   if (!h) return;
@@ -43,6 +45,7 @@ static void crypto_load(void) {
 }
 
 int cj_sha256_available(void) {
+  if (portable_only) return 0;
   pthread_once(&crypto_once, crypto_load);
   return crypto.ok;
 }

@@ -332,7 +332,7 @@ public final class Executor: Sendable {
     do {
       decoded = try DecodedSource.decode(
         path: source.absolutePath, header: header, shrink: source.loadShrink, strictness: options.strictness,
-        colour: task.colour)
+        colour: task.colour, jpegDecoder: options.jpegDecoder)
     } catch {
       return failAll(pending.map(\.0), error.description)
     }
@@ -354,7 +354,8 @@ public final class Executor: Sendable {
       let run = try output.runGeometry(decoded: decoded)
       let planned = run.geometry
       let encoded = try OutputEncoder.produce(
-        decoded, geometry: planned, style: output.style, encode: output.encode, metadata: output.metadata)
+        decoded, geometry: planned, style: output.style, encode: output.encode, metadata: output.metadata,
+        jpegEncoder: options.jpegEncoder)
       let geometry = encoded.geometry
       if let problem = state.escapes.withLock({ $0.problem(output.absolutePath) }) {
         throw AtomicWriter.WriteError(path: output.absolutePath, message: problem)
@@ -383,7 +384,7 @@ public final class Executor: Sendable {
   /// a header with an identity it was not read under. Not recorded when the file changed
   /// while it was hashed or read (its identity differs afterwards).
   private func recordSource(_ source: PlannedSource, _ sourceState: UpToDateCheck.SourceState, state: RunState) {
-    guard let header = try? SourceHeader.read(path: source.absolutePath),
+    guard let header = try? SourceHeader.read(path: source.absolutePath, jpegDecoder: options.jpegDecoder),
       FileIdentity.of(path: source.absolutePath) == sourceState.identity
     else { return }
     state.writer.recordSource(

@@ -18,10 +18,14 @@ public struct RunOptions: Sendable {
   /// Bound on decoded pixels in flight across workers.
   public var maxPixelsInFlight = 120_000_000
   public var strictness: DecodeStrictness = .warning
-  /// Outputs recorded per state transaction, at most (a commit also happens every second).
-  /// `cropjob` reads it from `CROPJOB_STATE_BATCH` (tests make it small so that a kill lands
-  /// between commits).
+  /// Outputs recorded per state transaction, at most (a commit also happens every second;
+  /// tests make it small so that a kill lands between commits).
   public var stateBatchSize = 256
+  /// Which decoder reads JPEG sources (and their headers when the run reads them again);
+  /// the planner's header reader takes its own (`VipsHeaderReader.jpegDecoder`).
+  public var jpegDecoder = JPEGDecoder.auto
+  /// Which encoder writes stripped JPEG and PNG outputs.
+  public var jpegEncoder = JPEGEncoder.auto
 
   public init() {}
 }

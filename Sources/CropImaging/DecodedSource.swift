@@ -90,7 +90,7 @@ public final class DecodedSource: @unchecked Sendable {
   /// to libvips.
   public static func decode(
     path: String, header: SourceHeader, shrink: Int, strictness: DecodeStrictness = .warning,
-    colour: ColourPolicy = .srgb, jpegDecoder: JPEGDecoder = .current
+    colour: ColourPolicy = .srgb, jpegDecoder: JPEGDecoder = .auto
   ) throws(ImagingError) -> DecodedSource {
     var shrink = max(1, shrink)
     while shrink > header.largestShrink { shrink /= 2 }

@@ -54,7 +54,7 @@ extension FormatAvailability {
 package enum ImageEncoder {
   package static func encode(
     _ image: VipsImage, options: EncodeOptions, quality: Int, strip stripAll: Bool = true,
-    jpegEncoder: JPEGEncoder = .current
+    jpegEncoder: JPEGEncoder = .auto
   )
     throws(ImagingError)
     -> [UInt8]
@@ -142,19 +142,13 @@ extension ImageEncoder {
 
 /// Which encoder writes stripped JPEG and PNG outputs (docs/decoding.md, "Encoding JPEG
 /// outputs", "Encoding PNG outputs").
-public enum JPEGEncoder: String, Sendable {
+/// A run's choice (`RunOptions.jpegEncoder`; `cropjob run --jpeg-encoder`).
+public enum JPEGEncoder: String, Sendable, CaseIterable {
   /// libjpeg (libpng) directly for 8-bit sRGB images without metadata, libvips' saver for the
   /// rest.
   case auto
   /// libvips' saver for every JPEG and PNG (the reference path, for comparisons).
   case libvips
-
-  /// From the environment variable `CROPJOB_JPEG_ENCODER` (`auto`, the default, or `libvips`),
-  /// read once per process.
-  public static let current: JPEGEncoder = {
-    guard let value = ProcessInfo.processInfo.environment["CROPJOB_JPEG_ENCODER"] else { return .auto }
-    return JPEGEncoder(rawValue: value.lowercased()) ?? .auto
-  }()
 }
 
 /// Applies a metadata policy to an image before it is encoded.

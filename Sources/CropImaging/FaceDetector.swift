@@ -22,6 +22,12 @@ public enum FaceDetector {
     return cj_faces_load(&message, message.count) != 0 ? nil : text(message)
   }
 
+  /// Opens the detector from the library file at `path` (nil: the installed one) when it is
+  /// first used. Process-wide, before that first use (`problem()`, a detection, `versionLine`):
+  /// false once the library is loaded (nothing changes then), or for a path too long.
+  @discardableResult
+  public static func useLibrary(at path: String?) -> Bool { cj_faces_set_library(path) != 0 }
+
   /// Why a CPU with (or without) AVX2 and FMA cannot run the detector; nil when it can.
   public static func cpuProblem(avx2: Bool, fma: Bool) -> String? {
     var message = [CChar](repeating: 0, count: 512)

@@ -5,18 +5,13 @@ import CropSpec
 import Foundation
 
 /// Which decoder reads JPEG sources (docs/decoding.md).
-public enum JPEGDecoder: String, Sendable {
+/// A run's choice (`RunOptions.jpegDecoder`, `VipsHeaderReader.jpegDecoder`; `cropjob run
+/// --jpeg-decoder`).
+public enum JPEGDecoder: String, Sendable, CaseIterable {
   /// libjpeg-turbo directly for the JPEGs it gives the same pixels for, libvips for the rest.
   case auto
   /// libvips for every JPEG (the reference path, for comparisons).
   case libvips
-
-  /// From the environment variable `CROPJOB_JPEG_DECODER` (`auto`, the default, or `libvips`),
-  /// read once per process.
-  public static let current: JPEGDecoder = {
-    guard let value = ProcessInfo.processInfo.environment["CROPJOB_JPEG_DECODER"] else { return .auto }
-    return JPEGDecoder(rawValue: value.lowercased()) ?? .auto
-  }()
 }
 
 /// A file's bytes, read through one descriptor (cj_read_file), in a buffer libvips can take over.

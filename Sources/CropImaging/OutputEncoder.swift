@@ -32,7 +32,7 @@ public enum OutputEncoder {
 
   public static func produce(
     _ source: DecodedSource, geometry: PlacementResult, style: RenderStyle, encode: EncodeSpec,
-    metadata: MetadataPolicy = .strip
+    metadata: MetadataPolicy = .strip, jpegEncoder: JPEGEncoder = .auto
   ) throws -> EncodedOutput {
     // Pixels kept in the source's colour space mean nothing without its profile.
     let keepsProfile = source.keepsSourceProfile
@@ -51,7 +51,7 @@ public enum OutputEncoder {
     }
     // The bytes a budget compares are the bytes written: cleaned of what the saver added
     // (`MetadataFilter.clean`: ~200 bytes of EXIF in every WebP).
-    let file = FileEncoder(options: encode.options, strip: kept.kept.isEmpty) {
+    let file = FileEncoder(options: encode.options, strip: kept.kept.isEmpty, jpegEncoder: jpegEncoder) {
       MetadataFilter.clean($0, format: encode.options.format, policy: kept)
     }
     do {
@@ -65,10 +65,11 @@ public enum OutputEncoder {
   struct FileEncoder {
     let options: EncodeOptions
     let strip: Bool
+    let jpegEncoder: JPEGEncoder
     let clean: ([UInt8]) -> [UInt8]
 
     func callAsFunction(_ image: VipsImage, quality: Int) throws -> [UInt8] {
-      clean(try ImageEncoder.encode(image, options: options, quality: quality, strip: strip))
+      clean(try ImageEncoder.encode(image, options: options, quality: quality, strip: strip, jpegEncoder: jpegEncoder))
     }
   }
 

@@ -19,7 +19,7 @@ extension SourceHeader {
   /// Reads the header of `path`. Throws when the path is not a regular file, no accepted
   /// loader recognises the bytes, or libvips warns while reading the header. A JPEG whose
   /// header libjpeg reads cleanly is read without libvips (`JPEGHeaderReader`), unless
-  /// `jpegDecoder` is `.libvips`.
+  /// `jpegDecoder` is `.libvips` (then libvips reads every JPEG's header).
   ///
   /// The image is released inside the capture: libvips' JPEG reader reports the libjpeg
   /// warnings a header raised ("Corrupt JPEG data: 5 extraneous bytes before marker 0xdb",
@@ -27,12 +27,7 @@ extension SourceHeader {
   /// followed by that buffer. Released after the capture, those reached stderr raw and the
   /// damaged file passed. The read is bracketed by `cj_reading_begin`/`cj_reading_end`, so
   /// that no other thread clears that buffer before the reader has logged it.
-  public static func read(path: String) throws(ImagingError) -> SourceHeader {
-    try read(path: path, jpegDecoder: .current)
-  }
-
-  /// `read(path:)`, with JPEGs read by libvips whatever the file when `jpegDecoder` is `.libvips`.
-  public static func read(path: String, jpegDecoder: JPEGDecoder) throws(ImagingError) -> SourceHeader {
+  public static func read(path: String, jpegDecoder: JPEGDecoder = .auto) throws(ImagingError) -> SourceHeader {
     if jpegDecoder == .auto, let header = JPEGHeaderReader.read(path: path) { return header }
     Vips.start()
     cj_reading_begin()
@@ -57,7 +52,10 @@ extension SourceHeader {
 
 /// The planner's header reader: libvips, header only, no pixels decoded.
 public struct VipsHeaderReader: SourceHeaderReading {
-  public init() {}
+  /// Which decoder reads JPEG headers (`SourceHeader.read`).
+  public var jpegDecoder: JPEGDecoder
+
+  public init(jpegDecoder: JPEGDecoder = .auto) { self.jpegDecoder = jpegDecoder }
 
   public var engineVersion: String { Vips.version }
 
@@ -66,7 +64,9 @@ public struct VipsHeaderReader: SourceHeaderReading {
   /// `Vips.prepareLazyStart` made a later start safe: then on the first header read.
   public func start() { Vips.startBeforeThreads() }
 
-  public func header(path: String) throws -> SourceHeader { try SourceHeader.read(path: path) }
+  public func header(path: String) throws -> SourceHeader {
+    try SourceHeader.read(path: path, jpegDecoder: jpegDecoder)
+  }
 
   /// The regions in the file's XMP packet (libvips' `xmp-data`), header only.
   public func storedRegions(path: String) throws -> XMPRegionParser.Reading {

@@ -11,24 +11,28 @@
 
 extension Planner {
   /// A planner that reads headers with libvips (`VipsHeaderReader`), as `cropjob` does.
-  public init(limits: InputLimits? = nil, outputRoot: String? = nil) {
-    self.init(limits: limits, outputRoot: outputRoot, headers: VipsHeaderReader())
+  public init(limits: InputLimits? = nil, outputRoot: String? = nil, jpegDecoder: JPEGDecoder = .auto) {
+    self.init(limits: limits, outputRoot: outputRoot, headers: VipsHeaderReader(jpegDecoder: jpegDecoder))
   }
 
   /// A planner that takes the headers of sources unchanged since `state` recorded them from
   /// the state (one `stat` each) and reads the others with libvips (`CachingHeaderReader`).
-  public init<Output>(limits: InputLimits? = nil, outputRoot: String? = nil, state: StateView<Output>) {
+  public init<Output>(
+    limits: InputLimits? = nil, outputRoot: String? = nil, state: StateView<Output>, jpegDecoder: JPEGDecoder = .auto
+  ) {
     self.init(
       limits: limits, outputRoot: outputRoot,
-      headers: CachingHeaderReader(wrapping: VipsHeaderReader(), sources: state.sources))
+      headers: CachingHeaderReader(wrapping: VipsHeaderReader(jpegDecoder: jpegDecoder), sources: state.sources))
   }
 
   /// A planner that takes the headers of sources unchanged since `state` recorded them from
   /// the state, looked up a window of sources at a time (`CachingHeaderReader`), and reads
   /// the others with libvips.
-  public init(limits: InputLimits? = nil, outputRoot: String? = nil, state: StateReader) {
+  public init(
+    limits: InputLimits? = nil, outputRoot: String? = nil, state: StateReader, jpegDecoder: JPEGDecoder = .auto
+  ) {
     self.init(
       limits: limits, outputRoot: outputRoot,
-      headers: CachingHeaderReader(wrapping: VipsHeaderReader(), state: state))
+      headers: CachingHeaderReader(wrapping: VipsHeaderReader(jpegDecoder: jpegDecoder), state: state))
   }
 }

@@ -104,6 +104,14 @@ public struct SHA256 {
     state = [h0, h1, h2, h3, h4, h5, h6, h7]
   }
 
+  /// Whether digests are made by the system's libcrypto (loaded at run time when present),
+  /// else by this type's portable code: the same digests, more slowly.
+  public static var usesLibcrypto: Bool { cj_sha256_available() != 0 }
+
+  /// With `portable`, libcrypto is not used for any digest of this process from now on
+  /// (comparisons; `cropjob` sets it from `CROPJOB_PORTABLE_SHA256`), until called with false.
+  public static func usePortableCode(_ portable: Bool) { cj_sha256_set_portable(portable ? 1 : 0) }
+
   /// Hex digest of `bytes`.
   public static func hex<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
     if cj_sha256_available() != 0,

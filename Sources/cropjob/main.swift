@@ -127,4 +127,5 @@ enum CLI {
 // While there is one thread: libvips may then start on whichever thread first needs it, and a
 // run that decodes nothing never starts it.
 Vips.prepareLazyStart()
+EnvironmentSettings.current.applyProcessWide()
 exit(CLI.main(Array(CommandLine.arguments.dropFirst())))

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// `CROPJOB_JPEG_ENCODER` (docs/decoding.md, "Encoding JPEG outputs"): stripped JPEG outputs
+/// `run --jpeg-encoder` (docs/decoding.md, "Encoding JPEG outputs"): stripped JPEG outputs
 /// written by libjpeg directly are the bytes libvips' saver writes for the same pixels.
 final class JPEGEncoderSwitchTests: XCTestCase {
   /// Every sample (JPEGs, four sideways; PNGs, one with alpha, flattened on white) cut to
@@ -60,7 +60,7 @@ final class JPEGEncoderSwitchTests: XCTestCase {
             - path: "{stem}-kept.jpg"
       """)
     let (directTree, vipsTree) = try s.runBothWays(
-      "CROPJOB_JPEG_ENCODER", direct: "auto", other: "libvips", extensions: [".jpg"])
+      "--jpeg-encoder", direct: "auto", other: "libvips", extensions: [".jpg"])
     let names = directTree.keys.sorted()
     XCTAssertEqual(names.count, 14 * 11)
     XCTAssertEqual(names, vipsTree.keys.sorted())

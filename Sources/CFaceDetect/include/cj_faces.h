@@ -36,9 +36,14 @@ int cj_faces_cpu_check(int avx2, int fma, char *error, size_t error_size);
 /// (cj_faces_cpu_check), opens the library, finds its entry point, sets OpenMP to one thread
 /// and runs one detection on a blank image under the once-guard (the library sets up its
 /// weights on first use behind an unguarded flag). Returns 1 when ready, else 0 with the reason
-/// in `error` (of `error_size` bytes), naming what is missing. Where it looks:
-/// `$CROPJOB_FACES_LIBRARY` when set (that file only), else CJ_FACES_LIBRARY.
+/// in `error` (of `error_size` bytes), naming what is missing. Where it looks: the file given
+/// to cj_faces_set_library (that file only), else CJ_FACES_LIBRARY.
 int cj_faces_load(char *error, size_t error_size);
+
+/// The library file the load opens instead of CJ_FACES_LIBRARY (NULL or "": the default).
+/// Returns 1, or 0 when the load has already happened (too late: nothing changed) or the path
+/// is too long.
+int cj_faces_set_library(const char *path);
 
 /// The path of the library loaded (NULL when it cannot be loaded).
 const char *cj_faces_library_path(void);

@@ -6,8 +6,12 @@
 #include <stddef.h>
 
 /// 1 when libcrypto could be loaded (once per process); 0 when the caller must hash itself.
-/// Setting CROPJOB_PORTABLE_SHA256 in the environment forces 0.
+/// cj_sha256_set_portable(1) forces 0.
 int cj_sha256_available(void);
+
+/// With `portable` non-zero, libcrypto is not used (cj_sha256_available says 0, the other
+/// functions fail as when it is missing) until called again with 0. For comparisons.
+void cj_sha256_set_portable(int portable);
 
 /// Digest of `len` bytes into `out` (32 bytes). 0 on success, -1 when unavailable or failed.
 int cj_sha256_buffer(const void *data, size_t len, unsigned char *out);

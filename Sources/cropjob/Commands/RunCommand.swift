@@ -23,7 +23,7 @@ struct RunCommand: ParsableCommand {
 
   var jobFile = ""
   /// Jobs, force, prune, fail-fast; the shard is added from `shards` after validation.
-  var execution = RunOptions()
+  var execution = EnvironmentSettings.current.runOptions
   var dryRun = false
   var planFormat = PlanFormat.text
   var quiet = false
@@ -73,6 +73,18 @@ struct RunCommand: ParsableCommand {
         .flag(\.json, "--json", inUsage: true, help: "Print NDJSON events (one JSON object per line) on stdout."),
       ]),
       .flag(\.stats, "--stats", inUsage: true, help: "Print counts (decodes, encodes, outputs) at the end."),
+      .option(
+        \.execution.jpegDecoder, "--jpeg-decoder", value: "name", .choice,
+        help: """
+          JPEG sources: auto (libjpeg-turbo where it gives libvips' pixels, the
+          default) or libvips (every JPEG, the reference path).
+          """),
+      .option(
+        \.execution.jpegEncoder, "--jpeg-encoder", value: "name", .choice,
+        help: """
+          Stripped JPEG and PNG outputs: auto (libjpeg/libpng directly, the
+          default) or libvips (its savers, the reference path).
+          """),
       .group(\.planning, PlanningOptions.arguments),
     ]
   }
@@ -80,6 +92,7 @@ struct RunCommand: ParsableCommand {
   mutating func validate() throws {
     try shards.resolve()
     execution.shard = shards.selected
+    planning.jpegDecoder = execution.jpegDecoder
   }
 
   func run() -> Int32 {
@@ -123,12 +136,8 @@ struct RunCommand: ParsableCommand {
     // Every warning of the plan is an event: a line on stderr, or a `warning` object with --json.
     for issue in plan.issues where issue.severity == .warning { reporter.report(.warning(RunWarning(issue))) }
     SignalHandling.install()
-    var options = execution
-    if let batch = ProcessInfo.processInfo.environment["CROPJOB_STATE_BATCH"].flatMap({ Int($0) }), batch > 0 {
-      options.stateBatchSize = batch
-    }
     let summary = Executor.run(
-      stream: plan, options: options, reporter: reporter, firstPass: firstPass)
+      stream: plan, options: execution, reporter: reporter, firstPass: firstPass)
     if stats && mode != .json {
       Console.err(
         "stats: planned \(summary.planned), written \(summary.written), up to date \(summary.upToDate), failed \(summary.failed), decodes \(summary.decodes), encodes \(summary.encodes)"

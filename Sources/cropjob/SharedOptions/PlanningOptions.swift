@@ -7,6 +7,10 @@ struct PlanningOptions {
   /// `--output`: the output root instead of the job file's `output`.
   var outputRoot: String?
   var limits = InputLimitOverrides()
+  /// Which decoder reads JPEG headers (`run --jpeg-decoder` sets it with the run's).
+  var jpegDecoder = EnvironmentSettings.current.jpegDecoder ?? .auto
+  /// Sources per planning window (`PlanStream.make`'s `window`).
+  var window = EnvironmentSettings.current.planWindow ?? PlanStream.defaultWindow
 
   static var arguments: [Argument<Self>] {
     [
@@ -17,24 +21,20 @@ struct PlanningOptions {
 
   /// The job file's plan, with the command line's output root and limits.
   func plan(_ file: JobFile) -> Plan {
-    Planner(limits: limits.applied(to: file.limits), outputRoot: outputRoot).plan(file)
+    Planner(limits: limits.applied(to: file.limits), outputRoot: outputRoot, jpegDecoder: jpegDecoder).plan(file)
   }
 
   /// The first pass of the job file's plan (`PlanStream`), with the command line's output
-  /// root and limits and the headers `state` knows. `CROPJOB_PLAN_WINDOW` sets the sources
-  /// per window (tests make it small, to plan a few hundred sources in many windows).
+  /// root and limits and the headers `state` knows, `window` sources at a time.
   /// `whole`: one window per job, the whole plan kept (`PlanStream.plan`, as `Planner.plan`).
   func stream(
     _ file: JobFile, state: StateReader, shard: Shard?, whole: Bool = false, inspect: ((PlanWindow) -> Void)? = nil
   ) -> PlanStream {
-    let window =
-      whole
-      ? Int.max
-      : ProcessInfo.processInfo.environment["CROPJOB_PLAN_WINDOW"].flatMap { Int($0) }.map { max(1, $0) }
-        ?? PlanStream.defaultWindow
-    return PlanStream.make(
-      file, planner: Planner(limits: limits.applied(to: file.limits), outputRoot: outputRoot, state: state),
-      shard: shard, window: window, collect: whole, inspect: inspect)
+    PlanStream.make(
+      file,
+      planner: Planner(
+        limits: limits.applied(to: file.limits), outputRoot: outputRoot, state: state, jpegDecoder: jpegDecoder),
+      shard: shard, window: whole ? Int.max : window, collect: whole, inspect: inspect)
   }
 
   /// The absolute output root the plan of `file` writes into.

@@ -64,16 +64,20 @@ struct CLIJob {
   /// Every regular file below `relative` (path → bytes).
   func tree(_ relative: String) throws -> [String: Data] { try treeContents(path(relative)) }
 
-  /// Runs `job.yaml` (`-q -j2`) with the environment variable `variable` set to `direct` and
-  /// then to `other`, into the output folders `direct` and `vips`, and returns the files of
-  /// each whose names end in one of `extensions` (path → bytes). A run that fails fails the test.
+  /// Runs `job.yaml` (`-q -j2`) with the environment variable `variable` (or, for a name
+  /// starting with `--`, the option) set to `direct` and then to `other`, into the output
+  /// folders `direct` and `vips`, and returns the files of each whose names end in one of
+  /// `extensions` (path → bytes). A run that fails fails the test.
   func runBothWays(
     _ variable: String, direct: String, other: String, extensions: [String], file: StaticString = #filePath,
     line: UInt = #line
   ) throws -> (direct: [String: Data], vips: [String: Data]) {
     var trees: [[String: Data]] = []
     for (name, value) in [("direct", direct), ("vips", other)] {
-      let result = try run(["run", "job.yaml", "--output", path(name), "-q", "-j2"], environment: [variable: value])
+      let option = variable.hasPrefix("--")
+      let result = try run(
+        ["run", "job.yaml", "--output", path(name), "-q", "-j2"] + (option ? [variable, value] : []),
+        environment: option ? [:] : [variable: value])
       XCTAssertEqual(result.status, 0, "\(variable)=\(value): \(result.stderr)", file: file, line: line)
       trees.append(try tree(name).filter { entry in extensions.contains { entry.key.hasSuffix($0) } })
     }
