@@ -5,7 +5,14 @@ extension SpecDecoder {
 
   mutating func guide(_ e: [String: Inherited], field: String, mark: SourceMark, jobMark: SourceMark) -> Guide? {
     if e.isEmpty {
-      reader.error(jobMark, field, Diagnostic.missing("guide", "a guide (the crop frame: shape and size)"))
+      if mark == jobMark {
+        reader.error(jobMark, field, Diagnostic.missing("guide", "a guide (the crop frame: shape and size)"))
+      } else {
+        // A guide is written, with no key cropjob knows (`{}`, `{sise: 100}`).
+        reader.error(
+          mark, field,
+          Diagnostic.expected("the guide's size: size, width and height, or aspect with one side", received: "no size"))
+      }
       return nil
     }
     var ok = true

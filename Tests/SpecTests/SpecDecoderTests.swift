@@ -693,6 +693,15 @@ final class SpecDecoderTests: XCTestCase {
         "job.yaml:3:37: error: jobs.a.place.crop.width: expected the crop's width (crop needs x, y, width and height in source pixels) but received no \"width\"",
         "job.yaml:3:37: error: jobs.a.place.crop.y: expected the crop's y (crop needs x, y, width and height in source pixels) but received no \"y\"",
       ])
+    // A guide with no known key is there: not "no guide" (the audit of issue 28).
+    XCTAssertEqual(
+      errors(
+        "version: 1\noutput: out\njobs:\n"
+          + "  a: {sources: a.jpg, guide: {sise: 9}, outputs: [{path: \"{stem}.jpg\"}]}\n"),
+      [
+        "job.yaml:4:30: error: jobs.a.guide: expected the guide's size: size, width and height, or aspect with one side but received no size",
+        "job.yaml:4:31: error: jobs.a.guide.sise: expected one of the keys shape, size, width, height, aspect but received the unknown key \"sise\"; did you mean \"size\"?",
+      ])
     XCTAssertEqual(
       errors("version: 1\noutput: out\n"),
       ["job.yaml:1:1: error: jobs: expected the jobs (a mapping of job names to jobs) but received no \"jobs\""])
