@@ -49,7 +49,9 @@ final class FeatureEndToEndTests: XCTestCase {
   /// reverse; `strip` neither (exiftool reads the outputs).
   func testMetadataKindsKeepWhatIsListed() throws {
     let exiftool = "/usr/bin/exiftool"
-    guard FileManager.default.isExecutableFile(atPath: exiftool) else { throw XCTSkip("\(exiftool) is not installed") }
+    guard FileManager.default.isExecutableFile(atPath: exiftool) else {
+      throw Skipped.because("\(exiftool) is not installed")
+    }
     let s = CLIJob()
     defer { s.remove() }
     try s.copySamples(["boats-gps.jpg"])

@@ -40,7 +40,7 @@ final class FilesystemFaultTests: XCTestCase {
     try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     let options = "size=\(kilobytes)k,mode=0777" + (readOnly ? ",ro" : "")
     guard getuid() == 0, Self.shell("/bin/mount", ["-t", "tmpfs", "-o", options, "tmpfs", path]) == 0 else {
-      throw XCTSkip("cannot mount a tmpfs here (needs root and CAP_SYS_ADMIN)")
+      throw Skipped.because("cannot mount a tmpfs here (needs root and CAP_SYS_ADMIN)")
     }
     mounts.append(path)
   }
@@ -159,7 +159,7 @@ final class FilesystemFaultTests: XCTestCase {
   }
 
   func testReadOnlyOutputFolderAsAnotherUser() throws {
-    guard let nobody = TimedRunner.asNobody else { throw XCTSkip("not root, or no setpriv") }
+    guard let nobody = TimedRunner.asNobody else { throw Skipped.because("not root, or no setpriv") }
     let root = folder.appendingPathComponent("out").path
     try FileManager.default.createDirectory(atPath: root + "/locked", withIntermediateDirectories: true)
     chmod(root, 0o777)

@@ -105,7 +105,7 @@ final class InputLimitTests: XCTestCase {
 
   func testMaxPagesFromJobFileAndCommandLine() throws {
     let python = "/usr/bin/python3"
-    guard FileManager.default.isExecutableFile(atPath: python) else { throw XCTSkip("python3 missing") }
+    guard FileManager.default.isExecutableFile(atPath: python) else { throw Skipped.because("python3 missing") }
     // A 5-frame GIF made with PIL.
     let gif = folder.appendingPathComponent("photos/frames.gif").path
     let made = Subprocess.succeeds(
@@ -115,7 +115,7 @@ final class InputLimitTests: XCTestCase {
         "import sys; from PIL import Image; fr=[Image.new('RGB',(40,30),(i*50,0,0)) for i in range(5)]; fr[0].save(sys.argv[1], save_all=True, append_images=fr[1:])",
         gif,
       ])
-    guard made else { throw XCTSkip("python3-pil missing") }
+    guard made else { throw Skipped.because("python3-pil missing") }
     XCTAssertEqual(try header("frames.gif").pages, 5)
     var (status, failures, output) = try run(try job(limits: "limits: {max_pages: 4}"))
     XCTAssertEqual(status, 1, output)
@@ -136,7 +136,7 @@ final class InputLimitTests: XCTestCase {
     let bomb = cache.appendingPathComponent("black-30000x30000.png")
     if !FileManager.default.fileExists(atPath: bomb.path) {
       guard FileManager.default.isExecutableFile(atPath: "/usr/bin/vips") else {
-        throw XCTSkip("libvips-tools missing")
+        throw Skipped.because("libvips-tools missing")
       }
       let partial = cache.appendingPathComponent("black-\(getpid()).png")
       try tool("/usr/bin/vips", ["black", partial.path + "[compression=9]", "30000", "30000"])

@@ -52,7 +52,7 @@ final class OutputKeyRecipeTests: XCTestCase {
   }
 
   func testTheManifestKeyIsThePlanKeyAndTheSourceHash() throws {
-    guard FileManager.default.isExecutableFile(atPath: python) else { throw XCTSkip("no \(python)") }
+    guard FileManager.default.isExecutableFile(atPath: python) else { throw Skipped.because("no \(python)") }
     let job = CLIJob()
     defer { job.remove() }
     try job.copySamples(["astronaut.jpg", "kite.jpg"], into: ".")
@@ -100,7 +100,7 @@ final class OutputKeyRecipeTests: XCTestCase {
         "from PIL import Image; import sys; Image.open(sys.argv[1]).rotate(180).save(sys.argv[1], quality=60)",
         job.path("kite.jpg"),
       ])
-    if resave.status != 0 { throw XCTSkip("no Pillow: \(resave.stderr)") }
+    if resave.status != 0 { throw Skipped.because("no Pillow: \(resave.stderr)") }
     let content = try keys(job)
     XCTAssertEqual(content.plan, quality.plan)
     for path in ["kite.jpg", "kite.webp"] { XCTAssertNotEqual(content.manifest[path], quality.manifest[path], path) }

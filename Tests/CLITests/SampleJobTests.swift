@@ -6,7 +6,7 @@ import XCTest
 final class SampleJobTests: XCTestCase {
   func testAvatarsJobWritesExactSizes() throws {
     guard FileManager.default.isExecutableFile(atPath: "/usr/bin/vipsheader") else {
-      throw XCTSkip("libvips-tools missing")
+      throw Skipped.because("libvips-tools missing")
     }
     let out = FileManager.default.temporaryDirectory.appendingPathComponent("cropjob-avatars-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: out) }
@@ -33,7 +33,7 @@ final class SampleJobTests: XCTestCase {
 
   func testThumbnailsJobWritesExactSizes() throws {
     guard FileManager.default.isExecutableFile(atPath: "/usr/bin/vipsheader") else {
-      throw XCTSkip("libvips-tools missing")
+      throw Skipped.because("libvips-tools missing")
     }
     let out = FileManager.default.temporaryDirectory.appendingPathComponent("cropjob-thumbs-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: out) }
@@ -55,7 +55,9 @@ final class SampleJobTests: XCTestCase {
 
   /// A centred cover crop of a sideways photo equals the same crop of libvips' autorot.
   func testSidewaysSamplesComeOutUpright() throws {
-    guard FileManager.default.isExecutableFile(atPath: "/usr/bin/vips") else { throw XCTSkip("libvips-tools missing") }
+    guard FileManager.default.isExecutableFile(atPath: "/usr/bin/vips") else {
+      throw Skipped.because("libvips-tools missing")
+    }
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cropjob-upright-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: dir) }
@@ -92,7 +94,7 @@ final class SampleJobTests: XCTestCase {
   /// comment gives (read back by vipsheader).
   func testNumbersTheDocsGiveForTheSampleJobsHold() throws {
     guard FileManager.default.isExecutableFile(atPath: "/usr/bin/vipsheader") else {
-      throw XCTSkip("libvips-tools missing")
+      throw Skipped.because("libvips-tools missing")
     }
     let out = FileManager.default.temporaryDirectory.appendingPathComponent("cropjob-docs-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: out) }

@@ -36,10 +36,10 @@ final class AliasingTests: XCTestCase {
 
   private func checkZonePlate(place: String) throws {
     guard let python = PlacementImageTests.pythonWithPillow() else {
-      throw XCTSkip("needs /usr/bin/python3 with python3-pil and python3-numpy")
+      throw Skipped.because("needs /usr/bin/python3 with python3-pil and python3-numpy")
     }
     guard let vips = ["/usr/bin/vips", "/usr/local/bin/vips"].first(where: FileManager.default.isExecutableFile)
-    else { throw XCTSkip("needs the vips command (apt-get install libvips-tools)") }
+    else { throw Skipped.because("needs the vips command (apt-get install libvips-tools)") }
     let folder = TestPaths.scratch()
     defer { try? FileManager.default.removeItem(at: folder) }
     let source = folder.appendingPathComponent("zoneplate.png").path

@@ -75,7 +75,7 @@ final class BackgroundColourTests: XCTestCase {
 
   func testUncoveredPixelsHoldTheBackgroundStraightPerFormat() throws {
     guard let python = TestPaths.python, Subprocess.succeeds(python, ["-c", "import PIL"]) else {
-      throw XCTSkip("needs /usr/bin/python3 with python3-pil")
+      throw Skipped.because("needs /usr/bin/python3 with python3-pil")
     }
     let jobs = Self.backgrounds.enumerated().map { index, background in
       """

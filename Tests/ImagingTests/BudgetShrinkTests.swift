@@ -54,7 +54,7 @@ final class BudgetShrinkTests: XCTestCase {
   /// The picture is the planned one, only smaller: compared with Pillow's resize of the
   /// full-size output of the same job written without a budget.
   func testTheShrunkOutputShowsTheSamePicture() throws {
-    guard let python = TestPaths.python else { throw XCTSkip("no /usr/bin/python3") }
+    guard let python = TestPaths.python else { throw Skipped.because("no /usr/bin/python3") }
     let harness = try RunHarness(
       samples: ["kite.jpg"],
       job: """

@@ -20,7 +20,7 @@ final class ColourPolicyTests: XCTestCase {
   /// conversion of them (srgb); the two expectations differ by ~5/255 on this photo, so each
   /// output must be clearly closer to its own.
   func testKeepLeavesWideGamutPixelsAndEmbedsTheSourceProfile() throws {
-    guard let python = TestPaths.python else { throw XCTSkip("no /usr/bin/python3") }
+    guard let python = TestPaths.python else { throw Skipped.because("no /usr/bin/python3") }
     let harness = try RunHarness(
       samples: ["ladybird.jpg"],
       job: """
@@ -90,7 +90,7 @@ final class ColourPolicyTests: XCTestCase {
   /// A 16-bit RGB source under `keep` comes out 8-bit in its own colour space: the same
   /// numbers as an 8-bit P3 rendering of the photo (Pillow resizes it), with its profile.
   func testKeepOnA16BitSourceOnlyChangesTheDepth() throws {
-    guard let python = TestPaths.python else { throw XCTSkip("no /usr/bin/python3") }
+    guard let python = TestPaths.python else { throw Skipped.because("no /usr/bin/python3") }
     let harness = try RunHarness(
       samples: ["ladybird.jpg"],
       job: """

@@ -27,7 +27,7 @@ final class CropperFrameTests: XCTestCase {
 
   func testEachCroppersCanvasOnEveryOrientationAndAngle() throws {
     guard let python = TestPaths.python, Subprocess.succeeds(python, ["-c", "import PIL, numpy"]) else {
-      throw XCTSkip("needs /usr/bin/python3 with python3-pil and python3-numpy")
+      throw Skipped.because("needs /usr/bin/python3 with python3-pil and python3-numpy")
     }
     let oracle = TestPaths.oracle("cropper_oracle.py")
     let corpus = Corpora.root.appendingPathComponent("exif-orientation").path

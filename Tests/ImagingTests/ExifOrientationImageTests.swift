@@ -61,7 +61,7 @@ final class ExifOrientationImageTests: XCTestCase {
   /// lossless, no orientation tag).
   func testSidewaysSamplesEqualLibvipsAutorot() throws {
     let vips = "/usr/bin/vips"
-    guard FileManager.default.isExecutableFile(atPath: vips) else { throw XCTSkip("needs the vips command") }
+    guard FileManager.default.isExecutableFile(atPath: vips) else { throw Skipped.because("needs the vips command") }
     let folder = TestPaths.scratch()
     defer { try? FileManager.default.removeItem(at: folder) }
     let upright = folder.appendingPathComponent("upright")

@@ -54,7 +54,7 @@ final class FaceDetectorTests: XCTestCase {
   /// shrink, the mapping back, the threshold, the order), not the network.
   func testFacesMatchTheWheelsOwnBinding() throws {
     guard let python = TestPaths.python, Subprocess.succeeds(python, ["-c", "import PIL, numpy"]) else {
-      throw XCTSkip("needs /usr/bin/python3 with python3-pil and python3-numpy")
+      throw Skipped.because("needs /usr/bin/python3 with python3-pil and python3-numpy")
     }
     let folder = "/usr/local/lib/cropjob/yuface-2023.5.1"
     for name in ["astronaut.jpg", "portrait-sideways-8.jpg", "cameraman.png", "bridge.jpg", "cat.png", "kite.jpg"] {

@@ -75,7 +75,7 @@ final class JPEGDirectDecodeTests: XCTestCase {
   /// libjpeg-turbo's ISLOW DCT and fancy upsampling). sRGB-tagged ones too, where libvips
   /// converts through the profile: max 3, mean 0.5.
   func testEligibleJPEGsDecodeDirectlyAndMatchLibvipsWithinRounding() throws {
-    guard let python = TestPaths.python else { throw XCTSkip("no /usr/bin/python3") }
+    guard let python = TestPaths.python else { throw Skipped.because("no /usr/bin/python3") }
     let folder = TestPaths.scratch()
     defer { try? FileManager.default.removeItem(at: folder) }
     let variants = try makeVariants(in: folder, python: python)
@@ -113,7 +113,7 @@ final class JPEGDirectDecodeTests: XCTestCase {
   /// conversion of the same CMYK numbers (a loose bound: libvips converts through its CMYK
   /// profile, Pillow by formula; a YCCK/CMYK decode read as YCbCr is off by ~100).
   func testCMYKAndNonSRGBProfilesGoThroughLibvipsAndComeOutRight() throws {
-    guard let python = TestPaths.python else { throw XCTSkip("no /usr/bin/python3") }
+    guard let python = TestPaths.python else { throw Skipped.because("no /usr/bin/python3") }
     let folder = TestPaths.scratch()
     defer { try? FileManager.default.removeItem(at: folder) }
     let variants = try makeVariants(in: folder, python: python)

@@ -42,7 +42,7 @@ final class JPEGHeaderReaderTests: XCTestCase {
   /// answers only for plain EXIF and for no EXIF, also when the header is longer than its first
   /// read.
   func testUnusualExifIsLeftToLibvips() throws {
-    guard let python = TestPaths.python else { throw XCTSkip("no /usr/bin/python3") }
+    guard let python = TestPaths.python else { throw Skipped.because("no /usr/bin/python3") }
     let folder = TestPaths.scratch()
     defer { try? FileManager.default.removeItem(at: folder) }
     // Each case: the sample with one or two APP1 EXIF segments inserted after SOI.

@@ -166,7 +166,7 @@ final class OutputFormatTests: XCTestCase {
   /// A CMYK JPEG with an embedded profile comes out sRGB with the colours an independent
   /// conversion (Pillow's ImageCms, i.e. LittleCMS without libvips) gives.
   func testCMYKSourceComesOutSRGB() throws {
-    guard let python = TestPaths.python else { throw XCTSkip("no /usr/bin/python3") }
+    guard let python = TestPaths.python else { throw Skipped.because("no /usr/bin/python3") }
     let harness = try RunHarness(
       samples: ["bridge.jpg"],
       job: """

@@ -189,7 +189,7 @@ final class PlacementImageTests: XCTestCase {
 
   func testPlacementsMatchAnIndependentComputation() throws {
     guard let python = Self.pythonWithPillow() else {
-      throw XCTSkip(
+      throw Skipped.because(
         "needs /usr/bin/python3 with python3-pil and python3-numpy (apt-get install python3-pil python3-numpy)")
     }
     XCTAssertGreaterThanOrEqual(Self.cases.count, 20)

@@ -81,7 +81,7 @@ final class RegionFocusTests: XCTestCase {
   /// output at the offset the face box has in a 100×100 window centred on it, within 1 px.
   func testRunWritesTheFaceWhereAnIndependentSearchFindsIt() throws {
     guard let python = PlacementImageTests.pythonWithPillow() else {
-      throw XCTSkip("needs /usr/bin/python3 with python3-pil and python3-numpy")
+      throw Skipped.because("needs /usr/bin/python3 with python3-pil and python3-numpy")
     }
     let folder = TestPaths.scratch()
     defer { try? FileManager.default.removeItem(at: folder) }

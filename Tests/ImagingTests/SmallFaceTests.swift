@@ -14,7 +14,7 @@ final class SmallFaceTests: XCTestCase {
   /// enlarged to 2,400 × 1,200, at (1700, 700); its box as Pillow placed it.
   func composite() throws -> (path: String, box: Rect) {
     guard let python = TestPaths.python, Subprocess.succeeds(python, ["-c", "import PIL"]) else {
-      throw XCTSkip("needs /usr/bin/python3 with python3-pil")
+      throw Skipped.because("needs /usr/bin/python3 with python3-pil")
     }
     let folder = TestPaths.scratch()
     let path = folder.appendingPathComponent("small-face.jpg").path

@@ -228,14 +228,14 @@ final class JobSchemaAgreementTests: XCTestCase {
   /// Python's jsonschema on `files` with the printed schema; verdicts by path. Skips without
   /// python3-jsonschema (scripts/install-deps.sh installs it): callers check the decoder first.
   static func schemaVerdicts(_ files: [String]) throws -> [String: (valid: Bool, errors: [String])] {
-    guard let python = TestPaths.python else { throw XCTSkip("no /usr/bin/python3") }
+    guard let python = TestPaths.python else { throw Skipped.because("no /usr/bin/python3") }
     let folder = TestPaths.scratch()
     defer { try? FileManager.default.removeItem(at: folder) }
     let schema = folder.appendingPathComponent("job-file.schema.json")
     try JobSchema.text.write(to: schema, atomically: true, encoding: .utf8)
     let checker = TestPaths.repoRoot.appendingPathComponent("scripts/jsonschema-check.py")
     let checked = try Subprocess.run(python, [checker.path, schema.path] + files)
-    if checked.status == 3 { throw XCTSkip("python3-jsonschema or python3-yaml missing: \(checked.stderr)") }
+    if checked.status == 3 { throw Skipped.because("python3-jsonschema or python3-yaml missing: \(checked.stderr)") }
     XCTAssertEqual(checked.status, 0, "the schema is not a valid draft 2020-12 schema: \(checked.stderr)")
     var verdicts: [String: (Bool, [String])] = [:]
     for line in String(decoding: checked.stdoutData, as: UTF8.self).split(separator: "\n") {

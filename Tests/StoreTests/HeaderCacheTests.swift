@@ -13,7 +13,7 @@ final class HeaderCacheTests: XCTestCase {
   func photo(_ name: String) -> String { folder.appendingPathComponent("photos/\(name)").path }
 
   override func setUpWithError() throws {
-    guard let python = TestPaths.python else { throw XCTSkip("no python3 with PIL") }
+    guard let python = TestPaths.python else { throw Skipped.because("no python3 with PIL") }
     folder = TestPaths.scratch()
     try FileManager.default.createDirectory(
       at: folder.appendingPathComponent("photos"), withIntermediateDirectories: true)

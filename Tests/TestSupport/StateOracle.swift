@@ -44,7 +44,9 @@ public enum StateOracle {
   /// `sql` through `sqlite3 -readonly -json`; an empty result is an empty list.
   public static func query(_ database: String, _ sql: String) throws -> [[String: Any]] {
     let sqlite = "/usr/bin/sqlite3"
-    guard FileManager.default.isExecutableFile(atPath: sqlite) else { throw XCTSkip("\(sqlite) is not installed") }
+    guard FileManager.default.isExecutableFile(atPath: sqlite) else {
+      throw Skipped.because("\(sqlite) is not installed")
+    }
     let result = try Subprocess.run(sqlite, ["-readonly", "-json", database, sql])
     guard result.status == 0 else { throw OracleError("sqlite3 \(database): \(result.stderr)") }
     let text = result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)

@@ -8,7 +8,9 @@ extension XCTestCase {
   public func tool(_ path: String, _ arguments: [String], file: StaticString = #filePath, line: UInt = #line) throws
     -> String
   {
-    guard FileManager.default.isExecutableFile(atPath: path) else { throw XCTSkip("\(path) is not installed") }
+    guard FileManager.default.isExecutableFile(atPath: path) else {
+      throw Skipped.because("\(path) is not installed", test: name)
+    }
     let result = try Subprocess.run(path, arguments)
     XCTAssertEqual(result.status, 0, "\(path) \(arguments): \(result.stderr)", file: file, line: line)
     return result.stdout
