@@ -1,8 +1,8 @@
 // PNG encoding with libpng directly (docs/decoding.md, "Encoding PNG outputs"): what libvips
 // 8.14's pngsave (built with libpng, as Debian's is) writes with `strip` and no palette, so
 // that the bytes are the ones vips_pngsave_buffer writes, without the saver's operations:
-// IHDR (8 bits, RGB or RGBA, no interlace), pHYs from the image's resolution, the rows with
-// filter None at the given zlib level, IEND.
+// IHDR (8 bits, RGB or RGBA, no interlace), pHYs from the image's resolution, the rows
+// filtered as cj_png_filter chooses at the given zlib level, IEND.
 #include "cvips_shim.h"
 
 #include <png.h>
@@ -45,6 +45,13 @@ static void cj_png_warning(png_structp png, png_const_charp text) {
   (void)text;
 }
 
+int cj_png_filter(int compression) {
+  // libpng's adaptive choice per row among the five filters (what Pillow and ImageMagick
+  // write); stored rows (level 0) gain nothing from a filter. libpng's PNG_ALL_FILTERS and
+  // PNG_FILTER_NONE are the values of libvips' VIPS_FOREIGN_PNG_FILTER_ALL and _NONE.
+  return compression == 0 ? PNG_FILTER_NONE : PNG_ALL_FILTERS;
+}
+
 int cj_png_encode(const unsigned char *pixels, size_t stride, int width, int height, int bands,
                   double xres, double yres, int compression, void **buf, size_t *len,
                   char *message, size_t message_size) {
@@ -79,7 +86,7 @@ int cj_png_encode(const unsigned char *pixels, size_t stride, int width, int hei
   }
   png_set_write_fn(png, out, cj_png_write, cj_png_flush);
   png_set_compression_level(png, compression);
-  png_set_filter(png, 0, PNG_FILTER_NONE);
+  png_set_filter(png, 0, cj_png_filter(compression));
   png_set_IHDR(png, info, (png_uint_32)width, (png_uint_32)height, 8,
                bands == 4 ? PNG_COLOR_TYPE_RGB_ALPHA : PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
                PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);

@@ -15,8 +15,10 @@ int cj_jpegsave(VipsImage *in, int quality, int progressive, int subsample, int 
 
 int cj_pngsave(VipsImage *in, int compression, int palette, int quality, int strip,
                void **buf, size_t *len) {
+  // Rows filtered as the direct path filters them (cj_png_filter), a palette's unfiltered.
+  int filter = palette ? VIPS_FOREIGN_PNG_FILTER_NONE : cj_png_filter(compression);
   return vips_pngsave_buffer(in, buf, len, "compression", compression, "palette", palette,
-                             "Q", quality, "strip", strip, NULL);
+                             "Q", quality, "strip", strip, "filter", filter, NULL);
 }
 
 int cj_webpsave(VipsImage *in, int quality, int lossless, int effort, int strip, void **buf,

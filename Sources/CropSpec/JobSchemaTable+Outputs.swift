@@ -162,7 +162,9 @@ extension JobSchema {
       "subsample", .choice(subsampleNames),
       "JPEG chroma subsampling; auto is libvips' choice (4:2:0 below quality 90).", default: "auto",
       formats: [.jpeg]),
-    SchemaField("compression", .integer(compressionRange), "PNG zlib level.", default: 6, formats: [.png]),
+    SchemaField(
+      "compression", .integer(compressionRange), "PNG zlib level (rows filtered adaptively from 1 up).", default: 2,
+      formats: [.png]),
     SchemaField(
       "palette", .boolean, "Quantise PNG to a palette (then quality and max_bytes apply).", default: false,
       formats: [.png]),

@@ -26,8 +26,8 @@ public struct EncodeOptions: Sendable, Hashable, Codable {
   public var progressive: Bool = false
   /// JPEG chroma subsampling: nil = libvips' default (4:2:0 below quality 90).
   public var chromaSubsampling: Bool? = nil
-  /// PNG zlib compression 0...9.
-  public var compression: Int = 6
+  /// PNG zlib compression 0...9 (rows filtered adaptively from 1 up: docs/decoding.md).
+  public var compression: Int = 2
   /// PNG: quantise to a palette (libimagequant).
   public var palette: Bool = false
 

@@ -272,6 +272,10 @@ int cj_jpeg_encode(const unsigned char *pixels, size_t stride, int width, int he
 /// cj_jpegsave then writes; -1 with the libvips error set.
 int cj_jpegsave_direct(VipsImage *in, int quality, int progressive, int subsample, int optimize,
                        void **buf, size_t *len);
+/// The PNG row filter for a zlib level, as a libpng (= libvips) filter flag: adaptive (all
+/// five, libpng's choice per row) from level 1 up, none for stored rows (level 0).
+int cj_png_filter(int compression);
+/// libvips' pngsave; without a palette the rows are filtered as cj_png_filter says.
 int cj_pngsave(VipsImage *in, int compression, int palette, int quality, int strip,
                void **buf, size_t *len);
 /// PNG with libpng directly, as cj_pngsave with `strip` and no palette writes it (cj_png_encode.c:
