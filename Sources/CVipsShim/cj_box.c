@@ -4,6 +4,7 @@
 // otherwise pulls through regions.
 #include "cvips_shim.h"
 
+#include <pthread.h>
 #include <stdint.h>
 #include <string.h>
 #include <vips/vips.h>
@@ -138,6 +139,14 @@ int cj_orient_owned(void *data, size_t stride, int width, int height, int bands,
 // the alpha scaled to [0, 1] in double and stored as a float, times the 8-bit value in float.
 static inline float cj_premultiplied(unsigned char value, float nalpha) { return (float)value * nalpha; }
 
+// The 256 scaled alphas, (float)(alpha / 255.0) computed in double as vips_premultiply does:
+// looked up instead of divided per pixel (the same floats).
+static float cj_nalpha[256];
+static void cj_nalpha_init(void) {
+  for (int a = 0; a < 256; a++) cj_nalpha[a] = (float)((double)a / 255.0);
+}
+static pthread_once_t cj_nalpha_once = PTHREAD_ONCE_INIT;
+
 int cj_premultiply_shrink(VipsImage *in, int left, int top, int width, int height, int factor,
                           VipsImage **out) {
   *out = NULL;
@@ -153,6 +162,7 @@ int cj_premultiply_shrink(VipsImage *in, int left, int top, int width, int heigh
   // vips_premultiply (float out), then vips_shrink on floats: per axis, columns first, the
   // sum of `factor` values in double divided by `factor`, stored as a float. The double sums
   // of at most a few thousand floats in [0, 255] are exact, so their order does not matter.
+  pthread_once(&cj_nalpha_once, cj_nalpha_init);
   const size_t n = (size_t)width * nb;
   float *pre = g_new(float, n);
   double *sum = g_new(double, n);
@@ -162,13 +172,25 @@ int cj_premultiply_shrink(VipsImage *in, int left, int top, int width, int heigh
     for (int k = 0; k < factor; k++) {
       const int r = VIPS_MIN(y * factor + k, height - 1);
       const VipsPel *p = VIPS_IMAGE_ADDR(in, left, top + r);
-      for (int x = 0; x < width; x++) {
-        const VipsPel *px = p + (size_t)x * nb;
-        const unsigned char alpha = px[nb - 1];
-        const float nalpha = (float)((double)alpha / 255.0);
-        float *q = pre + (size_t)x * nb;
-        for (int b = 0; b < nb - 1; b++) q[b] = cj_premultiplied(px[b], nalpha);
-        q[nb - 1] = alpha;
+      if (nb == 4) {  // RGBA, the usual case, unrolled
+        for (int x = 0; x < width; x++) {
+          const VipsPel *px = p + (size_t)x * 4;
+          const float nalpha = cj_nalpha[px[3]];
+          float *q = pre + (size_t)x * 4;
+          q[0] = cj_premultiplied(px[0], nalpha);
+          q[1] = cj_premultiplied(px[1], nalpha);
+          q[2] = cj_premultiplied(px[2], nalpha);
+          q[3] = px[3];
+        }
+      } else {
+        for (int x = 0; x < width; x++) {
+          const VipsPel *px = p + (size_t)x * nb;
+          const unsigned char alpha = px[nb - 1];
+          const float nalpha = cj_nalpha[alpha];
+          float *q = pre + (size_t)x * nb;
+          for (int b = 0; b < nb - 1; b++) q[b] = cj_premultiplied(px[b], nalpha);
+          q[nb - 1] = alpha;
+        }
       }
       if (factor == 1) break;
       for (size_t i = 0; i < n; i++) sum[i] += pre[i];
@@ -179,7 +201,18 @@ int cj_premultiply_shrink(VipsImage *in, int left, int top, int width, int heigh
       continue;
     }
     for (size_t i = 0; i < n; i++) row[i] = (float)(sum[i] / factor);
+    // Output columns whose `factor` inputs all lie inside the window need no clamp.
+    const int inside = width / factor;
     for (int x = 0; x < ow; x++) {
+      if (x < inside) {
+        const float *r = row + (size_t)x * factor * nb;
+        for (int b = 0; b < nb; b++) {
+          double s = 0;
+          for (int k = 0; k < factor; k++) s += r[(size_t)k * nb + b];
+          q[(size_t)x * nb + b] = (float)(s / factor);
+        }
+        continue;
+      }
       for (int b = 0; b < nb; b++) {
         double s = 0;
         for (int k = 0; k < factor; k++) s += row[(size_t)VIPS_MIN(x * factor + k, width - 1) * nb + b];
