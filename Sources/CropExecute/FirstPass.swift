@@ -150,13 +150,13 @@ extension FirstPass {
 
   /// A window found up to date, reached by the run: its outputs reported and counted as up
   /// to date and listed in the manifest, as the second pass does for such outputs.
-  func count(window number: Int, state: Executor.RunState, reporter: RunReporter) {
+  func count(window number: Int, run: Run) {
     guard let range = upToDate[number] else { return }
-    let paths = state.manifest.withLock { list in
+    let paths = run.manifest.withLock { list in
       list.reach(upTo: range.upperBound)
       return range.map { list.earlierPath(Int32($0)) }
     }
-    for path in paths { reporter.report(.skipped(path: path)) }
-    state.summary.withLock { $0.upToDate += range.count }
+    for path in paths { run.reporter.report(.skipped(path: path)) }
+    run.summary.withLock { $0.upToDate += range.count }
   }
 }

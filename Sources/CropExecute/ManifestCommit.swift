@@ -2,65 +2,65 @@ import CropStore
 import CropSupport
 import Foundation
 
-extension Executor {
+extension Run {
   /// Writes the manifest: what this run's outputs are now (written or up to date), plus the
   /// entries of outputs this run did not reach (interrupted, other failures) kept as they
   /// were. Every output is flushed to disk first. False when the manifest could not be written.
   @discardableResult
-  static func commitManifest(
-    root: String, engineVersion: String, options: RunOptions, reporter: RunReporter, state: RunState
-  ) -> Bool {
+  func commitManifest() -> Bool {
     let name = Manifest.fileName(shard: options.shard)
     let path = (root as NSString).appendingPathComponent(name)
     let header = "\(CropKitVersion.string) \(engineVersion)"
     // A run that wrote, removed and failed nothing, over a manifest written after the last
     // change of the outputs, leaves it as it is (a no-op re-run of 20,000 outputs spent 12 %
     // of its time re-encoding the same 18 MB).
-    let quiet = state.summary.withLock { $0.written == 0 && $0.failed == 0 && !$0.interrupted }
-    if quiet && !state.writer.manifestIsStale(name, identity: StateWriter.manifestIdentity(path: path, header: header))
-    {
+    let quiet = summary.withLock { $0.written == 0 && $0.failed == 0 && !$0.interrupted }
+    if quiet && !writer.manifestIsStale(name, identity: StateWriter.manifestIdentity(path: path, header: header)) {
       return true
     }
-    let list = state.manifest.withLock { $0 }
+    let list = manifest.withLock { $0 }
     do {
       // Outputs were written without an fsync each: flush them all before the manifest says
       // they exist.
-      if state.summary.withLock({ $0.written > 0 }) { try AtomicWriter.syncFileSystem(containing: root) }
-      try writeManifest(list, state: state, to: path, engineVersion: engineVersion)
+      if summary.withLock({ $0.written > 0 }) { try AtomicWriter.syncFileSystem(containing: root) }
+      try writeManifest(list, to: path)
       // A manifest with entries kept from the last good run is written again by the next
       // run, even a quiet one: its identity is recorded with a mark no file has.
       let identity = StateWriter.manifestIdentity(path: path, header: header)
-      state.writer.recordManifest(name, identity: list.hasKept ? identity.map { $0 + " kept" } : identity)
+      writer.recordManifest(name, identity: list.hasKept ? identity.map { $0 + " kept" } : identity)
       // An unsharded run's manifest lists every output the plan has (and the stale ones):
       // earlier shard manifests are superseded, and removed so that they cannot mislead.
       if (options.shard?.count ?? 1) == 1 { Manifest.removeShardManifests(root: root) }
       return true
     } catch {
-      recordFailure(output: name, source: "", reason: "\(error)", reporter: reporter, state: state)
+      recordFailure(output: name, source: "", reason: "\(error)")
       return false
     }
   }
 
+}
+
+extension WindowStep {
   /// After a window has run: the outputs of its that were not written but are listed all
   /// the same, with the state's entries — up to date, or not rebuilt this time (failed or
   /// interrupted) while the file on disk is still the old one. Failed ones are kept from the
   /// last good run: reported, counted and marked so in the manifest.
-  func gatherManifestEntries(selected: [Int], state: RunState, writtenBefore: Int) {
-    let upToDate = state.upToDate.withLock { $0 }
+  func gatherManifestEntries(writtenBefore: Int) {
+    let upToDate = self.upToDate.withLock { $0 }
     var kept: [(String, String)] = []
-    state.manifest.withLock { list in
+    run.manifest.withLock { list in
       let written = list.written(since: writtenBefore)
       var listed = Set<String>()
       func isWritten(_ path: String) -> Bool { written.contains(HashSet64.hash(path)) }
       for i in upToDate {
         // Up to date: the state's entry is what the file is.
         let path = plan.outputs[i].path
-        if state.window.outputs[path] != nil, !isWritten(path), listed.insert(path).inserted { list.addEarlier(path) }
+        if state.outputs[path] != nil, !isWritten(path), listed.insert(path).inserted { list.addEarlier(path) }
       }
-      let failed = state.failedPaths.withLock { $0 }
+      let failed = failedPaths.withLock { $0 }
       for i in selected {
         let path = plan.outputs[i].path
-        if state.window.outputs[path] != nil, !listed.contains(path), !isWritten(path),
+        if state.outputs[path] != nil, !listed.contains(path), !isWritten(path),
           FileManager.default.fileExists(atPath: plan.outputs[i].absolutePath)
         {
           listed.insert(path)
@@ -74,8 +74,8 @@ extension Executor {
         }
       }
     }
-    for (path, source) in kept { reporter.report(.kept(path: path, source: source)) }
-    if !kept.isEmpty { state.summary.withLock { $0.kept += kept.count } }
+    for (path, source) in kept { run.reporter.report(.kept(path: path, source: source)) }
+    if !kept.isEmpty { run.summary.withLock { $0.kept += kept.count } }
   }
 
   /// `Manifest(engineVersion:outputs:).encoded()` of the listed outputs written to `path`
@@ -84,14 +84,15 @@ extension Executor {
   /// for the others (looked up a batch of paths at a time). Same bytes, never the whole
   /// document, nor every entry, in memory. (SQLite orders paths by their bytes, as `String`
   /// does paths in Unicode's normal form C, which file names are in practice.)
-  private static func writeManifest(_ list: ManifestList, state: RunState, to path: String, engineVersion: String)
-    throws(AtomicWriter.WriteError)
-  {
+}
+
+extension Run {
+  private func writeManifest(_ list: ManifestList, to path: String) throws(AtomicWriter.WriteError) {
     final class Pending { var bytes: [UInt8] = [] }
     let pending = Pending()
     var stream = ManifestStream(format: .json, engineVersion: engineVersion) { pending.bytes += $0 }
-    var written = WrittenEntries(writer: state.writer, hashes: list.writtenHashes())
-    var earlier = EarlierEntries(reader: state.reader, list: list)
+    var written = WrittenEntries(writer: writer, hashes: list.writtenHashes())
+    var earlier = EarlierEntries(reader: reader, list: list)
     /// The next entry in path order (a written one before an earlier one of the same path).
     func next() throws(AtomicWriter.WriteError) -> Manifest.Entry? {
       do throws(StateError) {

@@ -3,11 +3,11 @@ import CropStore
 import CropSupport
 import Foundation
 
-extension Executor {
+extension Run {
   /// Outputs recorded by earlier runs that this plan no longer produces: reported, or
   /// deleted with `--prune`. Stale outputs that are not pruned stay in the manifest, so that
   /// a later `--prune` still finds them; those already gone from the disk are dropped silently.
-  /// The state forgets pruned and gone outputs (`RunState.forgotten`); `--prune` deletes only
+  /// The state forgets pruned and gone outputs (`Run.forgotten`); `--prune` deletes only
   /// what the state records as written by cropjob.
   /// `isPlanned`: whether the plan has an output at a path (relative to `root`).
   ///
@@ -15,46 +15,40 @@ extension Executor {
   /// the paths not planned are kept, sorted, and looked up (newest row, removals applied).
   /// Those whose source is among `failedSources` (sources that failed this run, as the job
   /// sees them) are not stale: they are kept from the last good run (`keep`).
-  static func reportStale(
-    isPlanned: (String) -> Bool, failedSources: Set<String>, root: String, options: RunOptions, reporter: RunReporter,
-    state: RunState
-  ) {
+  func reportStale(isPlanned: (String) -> Bool, failedSources: Set<String>) {
     var candidates = Set<String>()
     do throws(StateError) {
-      try state.reader.forEachRecordedPath { path in
+      try reader.forEachRecordedPath { path in
         if !isPlanned(path) { candidates.insert(path) }
       }
       let sorted = candidates.sorted()
       candidates = []
-      let kept = failedSources.isEmpty ? [] : try keptOutputs(sorted, failedSources: failedSources, state: state)
+      let kept = failedSources.isEmpty ? [] : try keptOutputs(sorted, failedSources: failedSources)
       for start in stride(from: 0, to: sorted.count, by: StateReader.batch) {
         let paths = Array(sorted[start..<min(sorted.count, start + StateReader.batch)])
-        let known = try state.reader.read(.entries, StateQuery(outputs: paths)).outputs
+        let known = try reader.read(.entries, StateQuery(outputs: paths)).outputs
         for path in paths {
           guard let entry = known[path] else { continue }
           if kept.contains(path) {
-            keep(path, entry: entry, root: root, options: options, reporter: reporter, state: state)
+            keep(path, entry: entry)
           } else {
-            reportStale(path, entry: entry, root: root, options: options, reporter: reporter, state: state)
+            reportStale(path, entry: entry)
           }
         }
       }
     } catch {
-      recordFailure(
-        output: relativeStatePath(error.path), source: "", reason: "\(error)", reporter: reporter, state: state)
+      recordFailure(error)
     }
   }
 
   /// Among the recorded outputs not planned (`paths`, sorted), those made from a source that
   /// failed this run — or from such an output, down a `from:` chain: the last good run's,
   /// to be kept rather than reported stale or pruned.
-  static func keptOutputs(_ paths: [String], failedSources: Set<String>, state: RunState) throws(StateError)
-    -> Set<String>
-  {
+  func keptOutputs(_ paths: [String], failedSources: Set<String>) throws(StateError) -> Set<String> {
     var sourceOf: [String: String] = [:]
     for start in stride(from: 0, to: paths.count, by: StateReader.batch) {
       let batch = Array(paths[start..<min(paths.count, start + StateReader.batch)])
-      for (path, entry) in try state.reader.read(.entries, StateQuery(outputs: batch)).outputs {
+      for (path, entry) in try reader.read(.entries, StateQuery(outputs: batch)).outputs {
         sourceOf[path] = entry.source.path
       }
     }
@@ -74,14 +68,12 @@ extension Executor {
 
   /// The absolute path of the recorded output `path` when it is this shard's, inside the root
   /// and still on disk; nil otherwise, and one that is gone from the disk is forgotten.
-  private static func onDisk(
-    _ path: String, entry: Manifest.Entry, root: String, options: RunOptions, state: RunState
-  ) -> String? {
+  private func onDisk(_ path: String, entry: Manifest.Entry) -> String? {
     if !(options.shard?.contains(entry.source.path) ?? true) { return nil }
     let absolute = (root as NSString).appendingPathComponent(path)
     guard OutputPaths.escapeProblem(absolute, root: root) == nil else { return nil }
     guard FileManager.default.fileExists(atPath: absolute) else {
-      state.forgotten.withLock { $0.append(path) }
+      forgotten.withLock { $0.append(path) }
       return nil
     }
     return absolute
@@ -89,38 +81,31 @@ extension Executor {
 
   /// A recorded output whose source failed this run: kept on disk and in the state, listed
   /// in the manifest as from the last good run (gone from the disk: forgotten, as a stale one).
-  private static func keep(
-    _ path: String, entry: Manifest.Entry, root: String, options: RunOptions, reporter: RunReporter,
-    state: RunState
-  ) {
-    guard onDisk(path, entry: entry, root: root, options: options, state: state) != nil else { return }
-    state.manifest.withLock { $0.addKept(path) }
-    state.summary.withLock { $0.kept += 1 }
+  private func keep(_ path: String, entry: Manifest.Entry) {
+    guard onDisk(path, entry: entry) != nil else { return }
+    manifest.withLock { $0.addKept(path) }
+    summary.withLock { $0.kept += 1 }
     reporter.report(.kept(path: path, source: entry.source.path))
   }
 
   /// One recorded output the plan no longer produces.
-  private static func reportStale(
-    _ path: String, entry: Manifest.Entry, root: String, options: RunOptions, reporter: RunReporter,
-    state: RunState
-  ) {
-    guard let absolute = onDisk(path, entry: entry, root: root, options: options, state: state) else { return }
+  private func reportStale(_ path: String, entry: Manifest.Entry) {
+    guard let absolute = onDisk(path, entry: entry) else { return }
     guard options.prune else {
-      state.manifest.withLock { $0.addEarlier(path) }
-      state.summary.withLock { $0.stale += 1 }
+      manifest.withLock { $0.addEarlier(path) }
+      summary.withLock { $0.stale += 1 }
       reporter.report(.stale(path: path))
       return
     }
     do {
       try FileManager.default.removeItem(atPath: absolute)
-      state.forgotten.withLock { $0.append(path) }
-      state.summary.withLock { $0.pruned += 1 }
+      forgotten.withLock { $0.append(path) }
+      summary.withLock { $0.pruned += 1 }
       reporter.report(.pruned(path: path))
     } catch {
-      state.manifest.withLock { $0.addEarlier(path) }
+      manifest.withLock { $0.addEarlier(path) }
       recordFailure(
-        output: path, source: entry.source.path, reason: "cannot prune: \(AtomicWriter.reason(error))",
-        reporter: reporter, state: state)
+        output: path, source: entry.source.path, reason: "cannot prune: \(AtomicWriter.reason(error))")
     }
   }
 }

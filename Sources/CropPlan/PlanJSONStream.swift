@@ -13,9 +13,10 @@ extension PlanRenderer {
     let frame = PlanJSON(
       jobFile: plan.jobFile.path, outputRoot: plan.outputRoot, runnable: plan.isRunnable, sources: plan.sources.count,
       decodes: decodeCount(plan, indices), outputs: [], issues: plan.issues)
-    writeJSON(frame: frame, hasOutputs: !indices.isEmpty, write: write) { emit in
-      for i in indices { emit(outputJSON(plan, i, upToDate)) }
-    }
+    var document = OutputsDocument(frame: frame, hasOutputs: !indices.isEmpty)
+    write(document.head)
+    for i in indices { document.append(outputJSON(plan, i, upToDate), write: write) }
+    write(document.tail())
   }
 
   /// `plan --format json` of a `PlanStream`, written window by window (the second pass):
@@ -27,49 +28,66 @@ extension PlanRenderer {
     let frame = PlanJSON(
       jobFile: stream.jobFile.path, outputRoot: stream.outputRoot, runnable: stream.isRunnable,
       sources: stream.sourceCount, decodes: stream.decodeCount, outputs: [], issues: stream.issues)
-    writeJSON(frame: frame, hasOutputs: stream.selectedCount > 0, write: write) { emit in
-      stream.forEachWindow { window in
-        guard !window.selected.isEmpty else { return }
-        let done = upToDate(window)
-        for i in window.selected { emit(outputJSON(window.plan, i, done)) }
-      }
+    var document = OutputsDocument(frame: frame, hasOutputs: stream.selectedCount > 0)
+    write(document.head)
+    stream.forEachWindow { window in
+      guard !window.selected.isEmpty else { return }
+      let done = upToDate(window)
+      for i in window.selected { document.append(outputJSON(window.plan, i, done), write: write) }
     }
+    write(document.tail())
   }
 
-  /// The document `frame` with the outputs `outputs` passes to its argument, one at a time,
-  /// in its `outputs` array.
-  static func writeJSON(
-    frame: PlanJSON, hasOutputs: Bool, write: ([UInt8]) -> Void, outputs: ((OutputJSON) -> Void) -> Void
-  ) {
+  /// The document `frame` with outputs appended one at a time to its `outputs` array: `head`
+  /// (written first), each output's bytes as `append` passes them on (64 KiB at a time), then
+  /// `tail()`.
+  struct OutputsDocument {
     let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    let skeleton = Array((try? encoder.encode(frame)) ?? Data())
-    // `"outputs" : [` at the top level (a newline and two spaces before it: no JSON string
-    // holds a raw newline), and the `]` that closes the empty array.
-    let marker = Array("\n  \"outputs\" : [".utf8)
-    guard hasOutputs, let open = skeleton.firstRange(of: marker)?.upperBound,
-      let close = skeleton[open...].firstIndex(of: UInt8(ascii: "]"))
-    else { return write(skeleton + [0x0a]) }
-    withoutActuallyEscaping(write) { write in
-      write(Array(skeleton[..<open]) + [0x0a])
-      var chunk: [UInt8] = []
-      var first = true
-      outputs { output in
-        if !first { chunk += [0x2c, 0x0a] }
-        first = false
-        let encoded = (try? encoder.encode(output)) ?? Data()
-        var lineStart = true
-        for byte in encoded {
-          if lineStart && byte != 0x0a { chunk += [0x20, 0x20, 0x20, 0x20] }
-          chunk.append(byte)
-          lineStart = byte == 0x0a
-        }
-        if chunk.count >= 1 << 16 {
-          write(chunk)
-          chunk.removeAll(keepingCapacity: true)
-        }
+    /// The document up to the outputs (all of it, with its final newline, when there are none).
+    private(set) var head: [UInt8] = []
+    private var rest: [UInt8] = []
+    private var chunk: [UInt8] = []
+    private var first = true
+    private let hasOutputs: Bool
+
+    init(frame: PlanJSON, hasOutputs: Bool) {
+      encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+      let skeleton = Array((try? encoder.encode(frame)) ?? Data())
+      // `"outputs" : [` at the top level (a newline and two spaces before it: no JSON string
+      // holds a raw newline), and the `]` that closes the empty array.
+      let marker = Array("\n  \"outputs\" : [".utf8)
+      guard hasOutputs, let open = skeleton.firstRange(of: marker)?.upperBound,
+        let close = skeleton[open...].firstIndex(of: UInt8(ascii: "]"))
+      else {
+        head = skeleton + [0x0a]
+        self.hasOutputs = false
+        return
       }
-      write(chunk + Array("\n  ".utf8) + Array(skeleton[close...]) + [0x0a])
+      self.hasOutputs = true
+      head = Array(skeleton[..<open]) + [0x0a]
+      rest = Array("\n  ".utf8) + Array(skeleton[close...]) + [0x0a]
     }
+
+    /// Adds one output; a full chunk is passed to `write`.
+    mutating func append(_ output: OutputJSON, write: ([UInt8]) -> Void) {
+      guard hasOutputs else { return }
+      if !first { chunk += [0x2c, 0x0a] }
+      first = false
+      let encoded = (try? encoder.encode(output)) ?? Data()
+      var lineStart = true
+      for byte in encoded {
+        if lineStart && byte != 0x0a { chunk += [0x20, 0x20, 0x20, 0x20] }
+        chunk.append(byte)
+        lineStart = byte == 0x0a
+      }
+      if chunk.count >= 1 << 16 {
+        write(chunk)
+        chunk.removeAll(keepingCapacity: true)
+      }
+    }
+
+    /// What is left to write: the last outputs and the end of the document (nothing more
+    /// when there are no outputs).
+    func tail() -> [UInt8] { hasOutputs ? chunk + rest : [] }
   }
 }

@@ -245,7 +245,7 @@ final class PlannerTests: XCTestCase {
     for index in 0..<4 {
       var options = RunOptions()
       options.shard = Shard(index: index, count: 4)
-      let selected = Executor(plan: plan, options: options, reporter: CollectingReporter()).selectedOutputs()
+      let selected = plan.selectedOutputs(shard: options.shard)
       for i in selected { seen[i, default: 0] += 1 }
       // A source's outputs, and the outputs of what it feeds, stay in one shard.
       let roots = Set(selected.map { plan.rootSources()[plan.outputs[$0].sourceIndex] })

@@ -61,15 +61,18 @@ final class HeaderCacheTests: XCTestCase {
     let state = try StateReader.open(root: root).read(.entries, .all)
     let reader = CachingHeaderReader(wrapping: VipsHeaderReader(), sources: state.sources)
     let loaded = JobFileLoader.load(path: folder.appendingPathComponent("job.yaml").path)
-    let plan = Planner(headers: reader).plan(try XCTUnwrap(loaded.jobFile))
-    XCTAssertTrue(plan.isRunnable, "\(plan.issues)")
+    let file = try XCTUnwrap(loaded.jobFile)
+    // The run's plan reads headers through `reader` (counted); this one asks what needs hashing.
+    let workload = try RunWorkload(file, planner: Planner(headers: reader), state: StateReader(whole: state))
+    XCTAssertTrue(workload.stream.isRunnable, "\(workload.stream.issues)")
+    let plan = Planner(headers: CachingHeaderReader(wrapping: VipsHeaderReader(), sources: state.sources)).plan(file)
     let check = UpToDateCheck(plan: plan, state: try StateReader.open(root: root).read(.keys, .all))
     var hashed: [String] = []
     for (index, source) in plan.sources.enumerated() {
       let outputs = plan.outputs.indices.filter { plan.outputs[$0].sourceIndex == index }
       if try check.sourceState(source, outputs: outputs).hashed { hashed.append(source.path) }
     }
-    let summary = Executor(plan: plan, options: RunOptions(), reporter: JobRunner.Silent(), state: state).run()
+    let summary = Executor(options: RunOptions(), reporter: JobRunner.Silent()).run(workload)
     XCTAssertEqual(summary.failed, 0, "\(summary.failures)")
     return Pass(headersRead: reader.headersRead, hashed: hashed.sorted(), summary: summary)
   }
@@ -139,11 +142,13 @@ final class HeaderCacheTests: XCTestCase {
   func testASourceChangedAfterPlanningIsRecordedWithItsOwnHeader() throws {
     let state = try StateReader.open(root: root).read(.entries, .all)
     let loaded = JobFileLoader.load(path: folder.appendingPathComponent("job.yaml").path)
-    let plan = Planner(headers: CachingHeaderReader(wrapping: VipsHeaderReader(), sources: state.sources))
-      .plan(try XCTUnwrap(loaded.jobFile))
+    let workload = try RunWorkload(
+      try XCTUnwrap(loaded.jobFile),
+      planner: Planner(headers: CachingHeaderReader(wrapping: VipsHeaderReader(), sources: state.sources)),
+      state: StateReader(whole: state))
     let replacement = folder.appendingPathComponent("bigger.png").path
     XCTAssertEqual(rename(replacement, photo("a.png")), 0)
-    let summary = Executor(plan: plan, options: RunOptions(), reporter: JobRunner.Silent(), state: state).run()
+    let summary = Executor(options: RunOptions(), reporter: JobRunner.Silent()).run(workload)
     XCTAssertEqual(summary.failed, 1, "\(summary.failures)")
     let recorded = try XCTUnwrap(StateReader.open(root: root).read(.entries, .all).sources[photo("a.png")])
     XCTAssertEqual(recorded.identity, try identity(photo("a.png")))

@@ -45,9 +45,10 @@ public struct RunHarness {
     var options = RunOptions()
     options.jobs = 2
     configure(&options)
-    let plan = try plan(outputRoot: outputRoot)
-    XCTAssertTrue(plan.isRunnable, plan.issues.map(\.description).joined(separator: "\n"))
-    let summary = Executor(plan: plan, options: options, reporter: reporter).run()
+    let workload = try RunWorkload(
+      try load(), planner: Planner(outputRoot: outputRoot), shard: options.shard, force: options.force)
+    XCTAssertTrue(workload.stream.isRunnable, workload.stream.issues.map(\.description).joined(separator: "\n"))
+    let summary = Executor(options: options, reporter: reporter).run(workload)
     return (summary, reporter)
   }
 
@@ -99,17 +100,20 @@ public enum JobRunner {
     public func report(_ event: RunEvent) {}
   }
 
-  /// Loads, plans and runs `path`; fails the test on diagnostics, plan errors or failures.
+  /// Loads, plans and runs `path` as `cropjob run` does (`JobRun`); fails the test on
+  /// diagnostics, a refusal or failures. Returns the job file's plan.
   public static func run(_ path: String, file: StaticString = #filePath, line: UInt = #line) -> Plan? {
     let loaded = JobFileLoader.load(path: path)
     guard let jobFile = loaded.jobFile else {
       XCTFail("\(path): \(loaded.diagnostics.map { "\($0)" }.joined(separator: "\n"))", file: file, line: line)
       return nil
     }
-    let plan = Planner().plan(jobFile)
-    XCTAssertTrue(plan.isRunnable, "\(path): \(plan.issues)", file: file, line: line)
-    let summary = Executor(plan: plan, options: RunOptions(), reporter: Silent()).run()
-    XCTAssertEqual(summary.failed, 0, "\(path): \(summary.failures)", file: file, line: line)
-    return plan
+    switch JobRun(jobFile).run(reporter: Silent()) {
+    case .success(let summary):
+      XCTAssertEqual(summary.failed, 0, "\(path): \(summary.failures)", file: file, line: line)
+    case .failure(let refusal):
+      XCTFail("\(path): \(refusal)", file: file, line: line)
+    }
+    return Planner().plan(jobFile)
   }
 }

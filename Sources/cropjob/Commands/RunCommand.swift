@@ -97,47 +97,31 @@ struct RunCommand: ParsableCommand {
 
   func run() -> Int32 {
     guard let file = JobLoading.load(jobFile) else { return ExitCode.invalidJob }
-    if rebuildState && !dryRun { StateFiles.removeAll(root: planning.root(file)) }
-    guard let state = planning.state(file, shard: execution.shard, verifySources: verifySources) else {
-      return ExitCode.invalidJob
-    }
     if dryRun {
+      guard let state = planning.state(file, shard: execution.shard, verifySources: verifySources) else {
+        return ExitCode.invalidJob
+      }
       return PlanCommand.printPlan(
         file, planning: planning, format: planFormat, shard: execution.shard, state: state,
         overwrite: execution.overwrite)
     }
-    // The first pass plans every output (and finds the files in the way) before any is written.
-    let firstPass = FirstPass(state: state, jobs: file.jobs, force: execution.force, exact: false)
-    let plan = planning.stream(file, state: state, shard: execution.shard, inspect: firstPass.inspect)
-    if let failure = state.failure {
-      Console.err("cropjob: \(failure)")
-      return ExitCode.invalidJob
-    }
-    if !plan.isRunnable {
-      // Path collisions and outputs outside the root are job-file mistakes: nothing is done.
-      Console.err(PlanRenderer.text(plan, upToDate: nil))
-      return ExitCode.invalidJob
-    }
-    let conflicts = firstPass.conflicts
-    if !conflicts.isEmpty && !execution.overwrite {
-      for conflict in conflicts { Console.err("cropjob: \(OverwriteGuard.message(conflict.output))") }
-      Console.err("cropjob: nothing was written; --overwrite replaces these files")
-      if let shard = execution.shard, shard.count > 1 {
-        // Shard membership changed in 0.2.0: outputs recorded by the other shards of this
-        // count, which a worker does not read, may now be this shard's (docs/sharding.md).
-        Console.err(
-          "cropjob: if shards of an earlier cropjob wrote this root, run `cropjob state merge` on the job file once first"
-        )
-      }
-      return ExitCode.invalidJob
+    // The library's run (`JobRun`): the first pass plans every output (and finds the files in
+    // the way) before any is written.
+    var job = JobRun(file, options: execution)  // the state batch, codecs: `EnvironmentSettings`
+    job.outputRoot = planning.outputRoot
+    job.limits = planning.limits.applied(to: file.limits)
+    job.window = planning.window
+    job.verifySources = verifySources
+    job.rebuildState = rebuildState
+    let workload: RunWorkload
+    switch job.plan() {
+    case .success(let planned): workload = planned
+    case .failure(let refusal): return Self.refused(refusal, shard: execution.shard)
     }
     let mode: ConsoleReporter.Mode = json ? .json : quiet ? .quiet : Console.stderrIsTerminal ? .bar : .lines
     let reporter = ConsoleReporter(mode: mode)
-    // Every warning of the plan is an event: a line on stderr, or a `warning` object with --json.
-    for issue in plan.issues where issue.severity == .warning { reporter.report(.warning(RunWarning(issue))) }
     SignalHandling.install()
-    let summary = Executor.run(
-      stream: plan, options: execution, reporter: reporter, firstPass: firstPass)
+    let summary = job.execute(workload, reporter: reporter)
     if stats && mode != .json {
       Console.err(
         "stats: planned \(summary.planned), written \(summary.written), up to date \(summary.upToDate), failed \(summary.failed), decodes \(summary.decodes), encodes \(summary.encodes)"
@@ -145,5 +129,27 @@ struct RunCommand: ParsableCommand {
     }
     if summary.interrupted { return ExitCode.interrupted }
     return summary.failed > 0 ? ExitCode.failure : ExitCode.success
+  }
+
+  /// Says why the run did not start (nothing was written).
+  static func refused(_ refusal: JobRun.Refusal, shard: Shard?) -> Int32 {
+    switch refusal {
+    case .state(let error):
+      Console.err("cropjob: \(error)")
+    case .notRunnable(let plan):
+      // Path collisions and outputs outside the root are job-file mistakes: nothing is done.
+      Console.err(plan)
+    case .filesInTheWay(let conflicts):
+      for conflict in conflicts { Console.err("cropjob: \(OverwriteGuard.message(conflict.output))") }
+      Console.err("cropjob: nothing was written; --overwrite replaces these files")
+      if let shard, shard.count > 1 {
+        // Shard membership changed in 0.2.0: outputs recorded by the other shards of this
+        // count, which a worker does not read, may now be this shard's (docs/sharding.md).
+        Console.err(
+          "cropjob: if shards of an earlier cropjob wrote this root, run `cropjob state merge` on the job file once first"
+        )
+      }
+    }
+    return ExitCode.invalidJob
   }
 }

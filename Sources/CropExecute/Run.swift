@@ -1,0 +1,150 @@
+import CropPlan
+import CropStore
+import CropSupport
+import Foundation
+
+/// One run, shared by its windows and their workers: where it writes, its options and
+/// reporter, the state it reads and the one it writes, what the manifest will list, the
+/// summary, and whether it must stop. Opened before any output is written (`open`); each
+/// window is a `WindowStep` of it.
+final class Run: Sendable {
+  let root: String
+  let engineVersion: String
+  let options: RunOptions
+  let reporter: RunReporter
+  /// What earlier runs recorded, read a window at a time.
+  let reader: StateReader
+  let writer: StateWriter
+  /// The outputs the manifest will list (`ManifestList`: hashes and paths, not entries).
+  let manifest: LockedBox<ManifestList>
+  /// Recorded outputs this run found pruned or gone: forgotten by the state at the end.
+  let forgotten = LockedBox([String]())
+  let summary = LockedBox(RunSummary())
+  /// Set when the state could not claim a window's outputs.
+  let stopped = LockedBox(false)
+  /// The check that keeps each output inside the root just before it is written, with the
+  /// root normalised once and each folder resolved once (`EscapeCheck`): per output, a
+  /// lexical split and one `lstat` of the name in its folder, no Foundation path
+  /// normalisation (issue 25).
+  let escapes: LockedBox<EscapeCheck>
+
+  private init(
+    root: String, engineVersion: String, options: RunOptions, reporter: RunReporter, reader: StateReader,
+    writer: StateWriter, manifest: ManifestList
+  ) {
+    self.root = root
+    self.engineVersion = engineVersion
+    self.options = options
+    self.reporter = reporter
+    self.reader = reader
+    self.writer = writer
+    self.manifest = LockedBox(manifest)
+    escapes = LockedBox(EscapeCheck(root: root))
+  }
+
+  /// Why a run did not start: its failures (nothing was written).
+  struct Refusal: Error {
+    var failures: [RunSummary.Failure]
+
+    /// Reports the failures as a run that did not start, and its summary.
+    func report(planned: Int, reporter: RunReporter) -> RunSummary {
+      var summary = RunSummary()
+      summary.planned = planned
+      reporter.report(.started(total: planned, upToDate: 0))
+      for failure in failures {
+        summary.failed += 1
+        summary.failures.append(failure)
+        reporter.report(.failed(path: failure.output, source: failure.source, reason: failure.reason))
+      }
+      reporter.report(.finished(summary))
+      return summary
+    }
+  }
+
+  /// The run of `workload`, or its refusal: files cropjob did not write in the way (unless
+  /// `--overwrite`), or a state file that cannot be opened. Claims are made window by window.
+  static func open(_ workload: RunWorkload, options: RunOptions, reporter: RunReporter) -> Result<Run, Refusal> {
+    let conflicts = workload.firstPass.conflicts
+    if !conflicts.isEmpty && !options.overwrite {
+      return .failure(
+        Refusal(
+          failures: conflicts.map {
+            RunSummary.Failure(
+              output: $0.output.path, source: $0.source,
+              reason: OverwriteGuard.message($0.output) + " (nothing was written; --overwrite replaces it)")
+          }))
+    }
+    let stream = workload.stream
+    do throws(StateError) {
+      let writer = try StateWriter.open(
+        root: stream.outputRoot, shard: options.shard, batchSize: options.stateBatchSize)
+      writer.recordRun(ShardCompleteness.RunStatus.running)
+      let reader = workload.firstPass.state
+      reader.readThrough(writer)
+      return .success(
+        Run(
+          root: stream.outputRoot, engineVersion: stream.engineVersion, options: options, reporter: reporter,
+          reader: reader, writer: writer, manifest: ManifestList(firstPass: workload.firstPass.takePaths())))
+    } catch {
+      return .failure(Refusal(failures: [statusFailure(error)]))
+    }
+  }
+
+  /// Interrupted, `--fail-fast` after a failure, or the state can no longer record outputs.
+  var shouldStop: Bool {
+    Cancellation.isCancelled || (options.failFast && summary.withLock { $0.failed > 0 })
+      || writer.failed || stopped.withLock { $0 }
+  }
+
+  /// Records a failure of `output` (made from `source`) in the summary and reports it.
+  func recordFailure(output: String, source: String, reason: String) {
+    summary.withLock {
+      $0.failed += 1
+      $0.failures.append(.init(output: output, source: source, reason: reason))
+    }
+    reporter.report(.failed(path: output, source: source, reason: reason))
+  }
+
+  /// A failure of the state database itself, named by its file.
+  func recordFailure(_ error: StateError) {
+    let failure = Self.statusFailure(error)
+    recordFailure(output: failure.output, source: failure.source, reason: failure.reason)
+  }
+
+  static func statusFailure(_ error: StateError) -> RunSummary.Failure {
+    .init(output: StateFiles.folderName + "/" + PathText.lastComponent(error.path), source: "", reason: "\(error)")
+  }
+
+  /// Sources the planner could not use (unreadable, over a limit, invalid placement) have
+  /// no output steps; they are failures of this run all the same, so that the summary names
+  /// them and the exit code says so. `roots`: for each issue (index) that names a source,
+  /// the file its chain starts from, what shards are chosen by.
+  func reportPlanFailures(_ issues: [PlanIssue], roots: [Int: String]) {
+    for (index, issue) in issues.enumerated() where issue.severity == .error && !issue.blocksRun {
+      let source = issue.source ?? ""
+      // A job-level problem (no sources) belongs to shard 0 only, so shards report it once.
+      let owned =
+        issue.source == nil
+        ? (options.shard?.index ?? 0) == 0 : options.shard?.contains(roots[index] ?? source) ?? true
+      guard owned else { continue }
+      let output = issue.output ?? "(outputs of job \(issue.job ?? "?"))"
+      recordFailure(output: output, source: source, reason: issue.message)
+    }
+  }
+
+  /// The end of the run: the state forgets what is gone and commits, the manifest is
+  /// written, the run's status recorded; the summary is reported and returned.
+  func finish() -> RunSummary {
+    writer.remove(forgotten.withLock { $0 })
+    if let error = writer.commitPending() { recordFailure(error) }
+    commitManifest()
+    let result = summary.withLock { $0 }
+    writer.recordRun(
+      result.interrupted
+        ? ShardCompleteness.RunStatus.interrupted
+        : result.failed > 0 ? ShardCompleteness.RunStatus.failed(result.failed) : ShardCompleteness.RunStatus.complete)
+    _ = writer.finish()
+    reporter.report(.finished(result))
+    return result
+  }
+}

@@ -1,0 +1,187 @@
+import CropGeometry
+import CropImaging
+import CropPlan
+import CropSpec
+import CropStore
+import CropSupport
+import Foundation
+
+/// One window of a run (`Run`): its outputs claimed in the state, then decoded and written
+/// stage by stage, one decode task per source and colour policy on the run's workers; what
+/// its up-to-date and unreached outputs were is kept for the manifest.
+struct WindowStep: Sendable {
+  let run: Run
+  let plan: Plan
+  let selected: [Int]
+  /// What the state records of the window: its outputs, their sources and claims.
+  let state: StateView<RecordedOutput>
+  /// The window's up-to-date check.
+  let check: UpToDateCheck
+  /// Outputs of the window found up to date (indices in its plan): their entries are the
+  /// state's, looked up only if the manifest is written.
+  let upToDate = LockedBox([Int]())
+  /// Outputs of the window that failed this run (paths).
+  let failedPaths = LockedBox(Set<String>())
+
+  /// One decode task: a source and the outputs it feeds in one stage with one colour
+  /// policy (see `DecodeKey`).
+  struct Task: Sendable {
+    var source: Int
+    var colour: ColourPolicy
+    var outputs: [Int]
+  }
+
+  /// Runs `window` in `run`; `folders` are the output folders whose stale temporary files
+  /// the run has already removed.
+  static func run(_ window: PlanWindow, in run: Run, folders: inout Set<String>) {
+    let plan = window.plan
+    let selected = window.selected
+    let step: WindowStep
+    do throws(StateError) {
+      let state = try run.reader.read(.keys, StateQuery(plan: plan, selected: selected))
+      step = WindowStep(
+        run: run, plan: plan, selected: selected, state: state,
+        check: UpToDateCheck(plan: plan, state: state, force: run.options.force))
+      let unrecorded = selected.map { plan.outputs[$0].path }.filter { state.outputs[$0] == nil }
+      try run.writer.claim(unrecorded.filter { !state.claims.contains($0) })
+    } catch {
+      // What this window writes could not be claimed: the run stops here.
+      run.stopped.withLock { $0 = true }
+      run.recordFailure(error)
+      return
+    }
+    for folder in plan.outputFolders(selected) where folders.insert(folder).inserted {
+      AtomicWriter.removeStaleTemporaries(in: folder)
+    }
+    let writtenBefore = run.manifest.withLock { $0.writtenCount }
+    let stages = Set(selected.map { plan.outputs[$0].stage }).sorted()
+    for stage in stages where !run.shouldStop {
+      var byDecode: [DecodeKey: [Int]] = [:]
+      for i in selected where plan.outputs[i].stage == stage {
+        byDecode[plan.outputs[i].decodeKey, default: []].append(i)
+      }
+      let tasks = byDecode.keys.sorted().map { Task(source: $0.sourceIndex, colour: $0.colour, outputs: byDecode[$0]!) }
+      let budget = PixelBudget(limit: run.options.maxPixelsInFlight)
+      WorkerPool.run(
+        tasks, workers: run.options.jobs, stop: { run.shouldStop }, body: { task in step.perform(task, budget: budget) }
+      )
+    }
+    step.gatherManifestEntries(writtenBefore: writtenBefore)
+  }
+
+  /// A planned output that could not be made.
+  func fail(_ index: Int, _ reason: String) {
+    let output = plan.outputs[index]
+    failedPaths.withLock { _ = $0.insert(output.path) }
+    run.recordFailure(output: output.path, source: plan.sources[output.sourceIndex].path, reason: reason)
+  }
+
+  /// Decodes one source (unless all of the task's outputs are up to date) and writes each
+  /// of its outputs.
+  func perform(_ task: Task, budget: PixelBudget) {
+    let source = plan.sources[task.source]
+    func failAll(_ outputs: [Int], _ reason: String) {
+      for i in outputs { fail(i, reason) }
+    }
+    if let error = source.error { return failAll(task.outputs, error) }
+    guard let header = source.header else { return failAll(task.outputs, "no header") }
+    let record: Manifest.SourceRecord
+    do {
+      if let upstream = source.producedBy, !FileManager.default.fileExists(atPath: source.absolutePath) {
+        return failAll(task.outputs, "its source was not produced: job \(upstream) failed to write \(source.path)")
+      }
+      let sourceState = try check.sourceState(source, outputs: task.outputs)
+      record = sourceState.record
+      if sourceState.hashed && source.producedBy == nil { recordSource(source, sourceState) }
+    } catch {
+      return failAll(
+        task.outputs,
+        "cannot read the source: \(error is AtomicWriter.WriteError ? "\(error)" : AtomicWriter.reason(error))")
+    }
+    var pending: [(Int, String)] = []
+    var upToDate: [Int] = []
+    for i in task.outputs {
+      let output = plan.outputs[i]
+      let key = check.key(of: output, source: record)
+      if check.isUpToDate(output, key: key) {
+        upToDate.append(i)
+        run.reporter.report(.skipped(path: output.path))
+      } else {
+        pending.append((i, key))
+      }
+    }
+    if !upToDate.isEmpty {
+      // One lock per source, not per output.
+      self.upToDate.withLock { $0 += upToDate }
+      run.summary.withLock { $0.upToDate += upToDate.count }
+    }
+    guard !pending.isEmpty, !Cancellation.isCancelled else { return }
+    let pixels = header.width * header.height / max(1, source.loadShrink * source.loadShrink)
+    budget.acquire(pixels)
+    defer { budget.release(pixels) }
+    // The wait for the budget can be long: do not start a decode after an interrupt.
+    guard !Cancellation.isCancelled else { return }
+    let decoded: DecodedSource
+    do {
+      decoded = try DecodedSource.decode(
+        path: source.absolutePath, header: header, shrink: source.loadShrink, strictness: run.options.strictness,
+        colour: task.colour, jpegDecoder: run.options.jpegDecoder)
+    } catch {
+      return failAll(pending.map(\.0), error.description)
+    }
+    run.summary.withLock { $0.decodes += 1 }
+    run.reporter.report(.decoded(source: source.path))
+    for (i, key) in pending {
+      if Cancellation.isCancelled { return }
+      write(i, key: key, from: decoded, record: record)
+    }
+  }
+
+  /// Renders, encodes and writes one output, and records it.
+  private func write(
+    _ index: Int, key: String, from decoded: DecodedSource, record: Manifest.SourceRecord
+  ) {
+    let output = plan.outputs[index]
+    do {
+      // Smart focus is resolved from the pixels (shared with `preview`: RunGeometry.swift).
+      let found = try output.runGeometry(decoded: decoded)
+      let planned = found.geometry
+      let encoded = try OutputEncoder.produce(
+        decoded, geometry: planned, style: output.style, encode: output.encode, metadata: output.metadata,
+        jpegEncoder: run.options.jpegEncoder)
+      let geometry = encoded.geometry
+      if let problem = run.escapes.withLock({ $0.problem(output.absolutePath) }) {
+        throw AtomicWriter.WriteError(path: output.absolutePath, message: problem)
+      }
+      try AtomicWriter.write(encoded.bytes, to: output.absolutePath, durable: false)
+      let entry = Manifest.Entry(
+        path: output.path, job: output.job, key: key, bytes: encoded.bytes.count, width: geometry.outputSize.width,
+        height: geometry.outputSize.height, sha256: SHA256.hex(encoded.bytes),
+        format: output.encode.options.format.rawValue, quality: encoded.quality, encodes: encoded.encodes,
+        source: record, geometry: Manifest.GeometryRecord(geometry, output: output, found: found.found))
+      run.manifest.withLock { $0.addWritten(output.path) }
+      run.writer.record(entry)
+      run.summary.withLock {
+        $0.written += 1
+        $0.encodes += encoded.encodes
+      }
+      run.reporter.report(
+        .wrote(path: output.path, bytes: encoded.bytes.count, quality: encoded.quality, encodes: encoded.encodes))
+    } catch {
+      fail(index, "\(error)")
+    }
+  }
+
+  /// Records a source just hashed, with its header read again now: the plan's header may be
+  /// of another version of the file (changed after planning), and the state must never pair
+  /// a header with an identity it was not read under. Not recorded when the file changed
+  /// while it was hashed or read (its identity differs afterwards).
+  private func recordSource(_ source: PlannedSource, _ sourceState: UpToDateCheck.SourceState) {
+    guard let header = try? SourceHeader.read(path: source.absolutePath, jpegDecoder: run.options.jpegDecoder),
+      FileIdentity.of(path: source.absolutePath) == sourceState.identity
+    else { return }
+    run.writer.recordSource(
+      path: source.absolutePath,
+      facts: SourceFacts(identity: sourceState.identity, sha256: sourceState.record.sha256, header: header))
+  }
+}
