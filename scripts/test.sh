@@ -10,10 +10,9 @@ mkdir -p .build
 : > .build/skipped-tests.txt
 swift test --skip-build --parallel "$@"
 status=$?
-skipped=$(sort -u .build/skipped-tests.txt)
-if [ -n "$skipped" ]; then
-  echo "Skipped ($(printf '%s\n' "$skipped" | wc -l)):"
-  printf '  %s\n' "$skipped"
+if [ -s .build/skipped-tests.txt ]; then
+  echo "Skipped ($(sort -u .build/skipped-tests.txt | wc -l)):"
+  sort -u .build/skipped-tests.txt | sed 's/^/  /'
 else
   echo "Skipped: none"
 fi

@@ -156,11 +156,17 @@ public enum AtomicWriter {
       if fields.count >= 3, fields[1] != hostTag {
         var info = stat()
         if stat(path, &info) == 0, time(nil) - info.st_mtim.tv_sec < 86_400 { continue }
-      } else if let pid = fields.first.flatMap({ Int32($0) }), pid == getpid() || kill(pid, 0) == 0 {
+      } else if let pid = fields.first.flatMap({ Int32($0) }), pid == getpid() || processExists(pid) {
         continue  // Ours, or still running.
       }
       unlink(path)
     }
+  }
+
+  /// Whether process `pid` exists on this host: `kill(pid, 0)` succeeds, or fails only because
+  /// the process belongs to another user (EPERM), as a writer run by another account does.
+  private static func processExists(_ pid: Int32) -> Bool {
+    kill(pid, 0) == 0 || errno == EPERM
   }
 
   /// This host's name, hashed (FNV-1a) to a short tag without dashes.

@@ -40,7 +40,7 @@ final class FilesystemFaultTests: XCTestCase {
     try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     let options = "size=\(kilobytes)k,mode=0777" + (readOnly ? ",ro" : "")
     guard getuid() == 0, Self.shell("/bin/mount", ["-t", "tmpfs", "-o", options, "tmpfs", path]) == 0 else {
-      throw Skipped.because("cannot mount a tmpfs here (needs root and CAP_SYS_ADMIN)")
+      throw Skipped.because("cannot mount a tmpfs here (needs root and CAP_SYS_ADMIN)", test: name)
     }
     mounts.append(path)
   }
