@@ -32,6 +32,13 @@ public final class StateReader: @unchecked Sendable {
   private var files: [String]
   private var writer: StateWriter?
   private var kept: StateError?
+  /// Until the run writes (`readThrough`), the merged facts of the sources of the last two
+  /// source reads (nil: recorded nowhere): the planner's header cache reads a window's
+  /// sources and the first pass then asks for the same window's, so that each source is
+  /// looked up once (issue 25). Dropped by `readThrough`: the files change from then on.
+  private var recentSources: [[String: SourceFacts?]]? = [[:], [:]]
+  /// Source paths looked up in the files so far (each file's lookup of a path counts once).
+  package private(set) var sourceLookups = 0
 
   private init(
     root: String, shard: Shard?, whole: StateView<Manifest.Entry>?, files: [String], recordsOutputs: Bool,
@@ -87,6 +94,7 @@ public final class StateReader: @unchecked Sendable {
     lock.withLock {
       guard whole == nil else { return }
       self.writer = writer
+      recentSources = nil
       files = StateFiles.readable(root: root, shard: shard)
       if !files.contains(writer.path) { files.insert(writer.path, at: 0) }
     }
@@ -102,24 +110,47 @@ public final class StateReader: @unchecked Sendable {
   {
     lock.lock()
     defer { lock.unlock() }
-    let outputs = Self.unique(query.outputs)
-    let sources = verifySources ? [] : Self.unique(query.sources)
+    // A path given twice is looked up twice, merged to the same answer (`Merge`).
+    let outputs = query.outputs
+    let sources = verifySources ? [] : query.sources
     if let whole {
       guard !query.all else { return Self.project(whole, rows, sources: !verifySources) }
       return Self.restrict(whole, rows, outputs: outputs, sources: sources)
     }
     var merge = Merge(rows)
-    guard query.all || !outputs.isEmpty || !sources.isEmpty else { return merge.merged() }
-    for file in files {
-      try read(file) { (connection) throws(SQLiteConnection.Failure) in
-        if query.all {
-          try merge.scan(sources: !verifySources, in: connection)
+    // Sources read lately are not looked up again (`recentSources`).
+    var recalled: [String: SourceFacts] = [:]
+    var unknown = sources
+    if !query.all, let recent = recentSources, !sources.isEmpty {
+      unknown = []
+      for path in sources {
+        if let known = recent[0][path] ?? recent[1][path] {
+          if let known { recalled[path] = known }
         } else {
-          try merge.lookUp(outputs: outputs, sources: sources, in: connection)
+          unknown.append(path)
         }
       }
     }
-    return merge.merged()
+    if query.all || !outputs.isEmpty || !unknown.isEmpty {
+      sourceLookups += files.count * unknown.count
+      for file in files {
+        try read(file) { (connection) throws(SQLiteConnection.Failure) in
+          if query.all {
+            try merge.scan(sources: !verifySources, in: connection)
+          } else {
+            try merge.lookUp(outputs: outputs, sources: unknown, in: connection)
+          }
+        }
+      }
+    }
+    var view = merge.merged()
+    if !query.all, recentSources != nil, !unknown.isEmpty {
+      var fresh: [String: SourceFacts?] = [:]
+      for path in unknown { fresh[path] = .some(view.sources[path]) }
+      recentSources = [fresh, recentSources![0]]
+    }
+    for (path, facts) in recalled { view.sources[path] = facts }
+    return view
   }
 
   /// `read`, for callers that cannot throw (a window's closure): a failure is kept
@@ -196,11 +227,6 @@ public final class StateReader: @unchecked Sendable {
       try StateSchema.readAsCurrent(connection, version: version)
       try connection.transaction(immediate: false) { () throws(SQLiteConnection.Failure) in try body(connection) }
     }
-  }
-
-  static func unique(_ paths: [String]) -> [String] {
-    var seen = Set<String>()
-    return paths.filter { seen.insert($0).inserted }
   }
 
   /// A state held whole, as `rows` keeps it (with its sources when `sources`).
