@@ -67,8 +67,11 @@ public struct Executor: Sendable {
     reporter.report(.started(total: stream.selectedCount, upToDate: 0))
     run.reportPlanFailures(stream.issues, roots: stream.issueRoots)
     var folders = Set<String>()
-    let step = { (window: PlanWindow) in
-      guard !window.selected.isEmpty, !run.shouldStop else { return }
+    // Windows of one stage run as one while their photos fit in a window: each photo is
+    // decoded once for every job that reads it (`WindowGroups`).
+    var groups = WindowGroups(limit: stream.window)
+    let step = { (window: PlanWindow?) in
+      guard let window, !run.shouldStop else { return }
       WindowStep.run(window, in: run, folders: &folders)
     }
     // The windows the first pass found up to date are counted, not planned again.
@@ -76,7 +79,9 @@ public struct Executor: Sendable {
       guard !run.shouldStop else { return }
       firstPass.count(window: number, run: run)
     }
-    stream.forEachWindow(skipping: { firstPass.upToDate[$0] != nil }, skipped: skipped, step)
+    let add = { (window: PlanWindow) in step(groups.add(window)) }
+    stream.forEachWindow(skipping: { firstPass.upToDate[$0] != nil }, skipped: skipped, add)
+    step(groups.finish())
     if Cancellation.isCancelled { run.summary.withLock { $0.interrupted = true } }
     let root = stream.outputRoot
     // The sources the plan could not use: their earlier outputs are kept, not stale.
