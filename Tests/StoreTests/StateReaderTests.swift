@@ -100,34 +100,6 @@ final class StateReaderTests: XCTestCase {
     XCTAssertEqual(whole.sources["/p/a.jpg"]?.sha256, "zero")
   }
 
-  /// Issue 25: the first pass asks for the sources of the window the header cache has just
-  /// read; each source is looked up in the files once (the two answers equal), until the run
-  /// writes (`readThrough`): from then on every read goes to the files again.
-  func testASourceIsLookedUpOnceUntilTheRunWrites() throws {
-    let root = TestPaths.scratch()
-    defer { try? FileManager.default.removeItem(at: root) }
-    try makeState(root.path)
-    let reader = try StateReader.open(root: root.path)
-    let sources = ["/p/a.jpg", "/p/b.jpg", "/p/never.jpg"]
-    let first = try reader.read(.keys, StateQuery(sources: sources))
-    let lookups = reader.sourceLookups
-    XCTAssertEqual(lookups, sources.count * 4)  // four files
-    let again = try reader.read(.keys, StateQuery(outputs: ["a.png"], sources: sources))
-    XCTAssertEqual(reader.sourceLookups, lookups)
-    XCTAssertEqual(again.sources, first.sources)
-    XCTAssertEqual(again.sources.keys.sorted(), ["/p/a.jpg", "/p/b.jpg"])
-    XCTAssertEqual(again.sources["/p/a.jpg"]?.sha256, "zero")
-    // The run writes: its reads see what it records.
-    let writer = try StateWriter.open(root: root.path, shard: nil)
-    reader.readThrough(writer)
-    writer.recordSource(path: "/p/never.jpg", facts: facts(9, sha: "now"))
-    XCTAssertNil(writer.commitPending())
-    let written = try reader.read(.keys, StateQuery(sources: sources))
-    XCTAssertEqual(written.sources["/p/never.jpg"]?.sha256, "now")
-    XCTAssertGreaterThan(reader.sourceLookups, lookups)
-    XCTAssertNil(writer.finish())
-  }
-
   func testTheWalkCrossesItsBatches() throws {
     let root = TestPaths.scratch()
     defer { try? FileManager.default.removeItem(at: root) }

@@ -32,13 +32,6 @@ public final class StateReader: @unchecked Sendable {
   private var files: [String]
   private var writer: StateWriter?
   private var kept: StateError?
-  /// Until the run writes (`readThrough`), the merged facts of the sources of the last two
-  /// source reads (nil: recorded nowhere): the planner's header cache reads a window's
-  /// sources and the first pass then asks for the same window's, so that each source is
-  /// looked up once (issue 25). Dropped by `readThrough`: the files change from then on.
-  private var recentSources: [[String: SourceFacts?]]? = [[:], [:]]
-  /// Source paths looked up in the files so far (each file's lookup of a path counts once).
-  package private(set) var sourceLookups = 0
 
   private init(
     root: String, shard: Shard?, whole: StateView<Manifest.Entry>?, files: [String], recordsOutputs: Bool,
@@ -94,7 +87,6 @@ public final class StateReader: @unchecked Sendable {
     lock.withLock {
       guard whole == nil else { return }
       self.writer = writer
-      recentSources = nil
       files = StateFiles.readable(root: root, shard: shard)
       if !files.contains(writer.path) { files.insert(writer.path, at: 0) }
     }
@@ -118,39 +110,17 @@ public final class StateReader: @unchecked Sendable {
       return Self.restrict(whole, rows, outputs: outputs, sources: sources)
     }
     var merge = Merge(rows)
-    // Sources read lately are not looked up again (`recentSources`).
-    var recalled: [String: SourceFacts] = [:]
-    var unknown = sources
-    if !query.all, let recent = recentSources, !sources.isEmpty {
-      unknown = []
-      for path in sources {
-        if let known = recent[0][path] ?? recent[1][path] {
-          if let known { recalled[path] = known }
+    guard query.all || !outputs.isEmpty || !sources.isEmpty else { return merge.merged() }
+    for file in files {
+      try read(file) { (connection) throws(SQLiteConnection.Failure) in
+        if query.all {
+          try merge.scan(sources: !verifySources, in: connection)
         } else {
-          unknown.append(path)
+          try merge.lookUp(outputs: outputs, sources: sources, in: connection)
         }
       }
     }
-    if query.all || !outputs.isEmpty || !unknown.isEmpty {
-      sourceLookups += files.count * unknown.count
-      for file in files {
-        try read(file) { (connection) throws(SQLiteConnection.Failure) in
-          if query.all {
-            try merge.scan(sources: !verifySources, in: connection)
-          } else {
-            try merge.lookUp(outputs: outputs, sources: unknown, in: connection)
-          }
-        }
-      }
-    }
-    var view = merge.merged()
-    if !query.all, recentSources != nil, !unknown.isEmpty {
-      var fresh: [String: SourceFacts?] = [:]
-      for path in unknown { fresh[path] = .some(view.sources[path]) }
-      recentSources = [fresh, recentSources![0]]
-    }
-    for (path, facts) in recalled { view.sources[path] = facts }
-    return view
+    return merge.merged()
   }
 
   /// `read`, for callers that cannot throw (a window's closure): a failure is kept
