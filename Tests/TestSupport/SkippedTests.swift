@@ -13,7 +13,8 @@ public enum Skipped {
   /// Records `reason` for the calling test and returns the XCTSkip to throw.
   public static func because(_ reason: String, test: String = #function, file: String = #fileID) -> XCTSkip {
     let type = file.split(separator: "/").last.map { String($0.dropLast(".swift".count)) } ?? file
-    let line = "\(type).\(test): \(reason)\n"
+    // XCTestCase.name is already "Type.test"; #function is the bare method.
+    let line = test.contains(".") ? "\(test): \(reason)\n" : "\(type).\(test): \(reason)\n"
     // One short write with O_APPEND: lines from parallel test processes do not interleave.
     let descriptor = open(list.path, O_WRONLY | O_APPEND | O_CREAT, 0o644)
     if descriptor >= 0 {
