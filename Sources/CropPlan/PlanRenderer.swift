@@ -65,13 +65,12 @@ public enum PlanRenderer {
     }
     return text(
       jobFile: stream.jobFile, outputRoot: stream.outputRoot, jobs: jobs, outputs: stream.selectedCount,
-      decodes: stream.decodeCount, issues: stream.issues, runnable: stream.isRunnable,
-      repeated: stream.decodeCount - stream.distinctDecodeCount, window: stream.window)
+      decodes: stream.decodeCount, issues: stream.issues, runnable: stream.isRunnable)
   }
 
   static func text(
     jobFile: JobFile, outputRoot: String, jobs: [JobSummary], outputs: Int, decodes: Int, issues: [PlanIssue],
-    runnable: Bool, repeated: Int = 0, window: Int = 0
+    runnable: Bool
   ) -> String {
     var lines = ["Plan for \(jobFile.path) → \(outputRoot)"]
     for (job, summary) in zip(jobFile.jobs, jobs) {
@@ -81,12 +80,6 @@ public enum PlanRenderer {
       )
     }
     lines.append("Total: \(outputs) outputs from \(decodes) decodes")
-    if repeated > 0 {
-      // `WindowGroups`: the jobs of a stage share decodes only within a window's photos.
-      lines.append(
-        "  \(repeated) of them decode a photo again: jobs over the same photos share a decode only "
-          + "\(window) photos at a time (the memory bound, docs/scale.md)")
-    }
     let errors = issues.filter { $0.severity == .error }
     let warnings = issues.filter { $0.severity == .warning }
     if !issues.isEmpty {

@@ -32,13 +32,9 @@ public final class PlanStream {
   public internal(set) var issueRoots: [Int: String] = [:]
   /// Every planned output (all shards).
   public internal(set) var outputCount = 0
-  /// The outputs of `shard` (all without one), and the decodes a run makes of them: one per
-  /// `DecodeKey` in each group of windows it runs as one (`WindowGroups`).
+  /// The outputs of `shard` (all without one), and the decodes they take (`DecodeKey`).
   public internal(set) var selectedCount = 0
   public internal(set) var decodeCount = 0
-  /// The decodes the outputs would take with every photo decoded once (one per `DecodeKey`):
-  /// less than `decodeCount` when jobs over more photos than a window read the same photos.
-  public internal(set) var distinctDecodeCount = 0
   /// Per job, the sources and outputs of `shard`.
   public internal(set) var jobCounts: [String: (sources: Int, outputs: Int)] = [:]
   /// The whole plan, when `make` was asked to collect it.
@@ -96,11 +92,7 @@ public final class PlanStream {
     var used = [Bool](repeating: false, count: stream.overrides.count)
     var checks = PathChecks(root: stream.outputRoot, exact: false)
     var checkPaths = StandardPaths()  // the checks' own: `paths` is the windows'
-    // The decodes a run makes: per group of windows it runs as one (`WindowGroups`), a source
-    // in each colour policy its outputs ask for.
-    var groups = WindowGroups(limit: stream.window)
-    var groupDecodes = Set<DecodeKey>()
-    var colours = [UInt8](repeating: 0, count: stream.table.count)  // per source, its policies
+    var colours = [UInt8](repeating: 0, count: stream.table.count)
     var produced: [String: ProducedSources] = [:]
     let upstreams = Set(
       file.jobs.compactMap { job -> String? in
@@ -150,18 +142,11 @@ public final class PlanStream {
             output, root: stream.table.root(window.sourceNumbers[local]))
         }
         var selectedSources = Set<Int>()
-        if !window.selected.isEmpty && groups.startsGroup(stage: stage, sourceNumbers: window.sourceNumbers) {
-          stream.decodeCount += groupDecodes.count
-          stream.distinctDecodeCount = colours.reduce(0) { $0 + $1.nonzeroBitCount }
-          groupDecodes = []
-        }
         for k in window.selected {
           let output = window.plan.outputs[k]
           selectedSources.insert(output.sourceIndex)
           colours[window.sourceNumbers[output.sourceIndex]] |=
             1 << ColourPolicy.allCases.firstIndex(of: output.encode.colour)!
-          groupDecodes.insert(
-            DecodeKey(sourceIndex: window.sourceNumbers[output.sourceIndex], colour: output.encode.colour))
         }
         counts.sources += selectedSources.count
         counts.outputs += window.selected.count
@@ -182,8 +167,7 @@ public final class PlanStream {
       stream.selectedCount += counts.outputs
     }
     inspecting?.finish()
-    stream.decodeCount += groupDecodes.count
-    stream.distinctDecodeCount = colours.reduce(0) { $0 + $1.nonzeroBitCount }
+    stream.decodeCount = colours.reduce(0) { $0 + $1.nonzeroBitCount }
     stream.issues += PlanDraft.unusedOverridesIssues(file: file, unused: used.indices.filter { !used[$0] })
     if checks.suspected {
       // Two outputs' paths hash alike: the checks again, exactly, naming the first writer.
