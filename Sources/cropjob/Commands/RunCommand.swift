@@ -139,9 +139,9 @@ struct RunCommand: ParsableCommand {
     case .notRunnable(let plan):
       // Path collisions and outputs outside the root are job-file mistakes: nothing is done.
       Console.err(plan)
-    case .filesInTheWay(let conflicts):
-      for conflict in conflicts { Console.err("cropjob: \(OverwriteGuard.message(conflict.output))") }
-      Console.err("cropjob: nothing was written; --overwrite replaces these files")
+    case .filesInTheWay:
+      // The refusal's own lines (each file in the way, then what --overwrite does).
+      for line in refusal.description.split(separator: "\n") { Console.err("cropjob: \(line)") }
       if let shard, shard.count > 1 {
         // Shard membership changed in 0.2.0: outputs recorded by the other shards of this
         // count, which a worker does not read, may now be this shard's (docs/sharding.md).
