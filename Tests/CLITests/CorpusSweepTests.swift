@@ -92,7 +92,7 @@ final class CorpusSweepTests: XCTestCase {
   func testTruncatedCopiesFailAloneOrGiveTheIntactOutput() throws {
     let folder = try TimedRunner.openFolder("truncated")
     defer { try? FileManager.default.removeItem(at: folder) }
-    let samples = CLIRunner.repoRoot.appendingPathComponent("samples")
+    let samples = TestPaths.repoRoot.appendingPathComponent("samples")
     var broken: [String] = []
     for variant in ["photos", "intact"] {
       let photos = folder.appendingPathComponent(variant)

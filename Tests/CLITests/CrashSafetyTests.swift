@@ -23,7 +23,7 @@ final class CrashSafetyTests: XCTestCase {
     ]
     for name in samples {
       try FileManager.default.copyItem(
-        atPath: CLIRunner.repoRoot.appendingPathComponent("samples/\(name)").path,
+        atPath: TestPaths.repoRoot.appendingPathComponent("samples/\(name)").path,
         toPath: photos.appendingPathComponent(name).path)
     }
     let job = folder.appendingPathComponent("job.yaml").path

@@ -11,7 +11,7 @@ final class DecoderOptionTests: XCTestCase {
   func testTheFlagChoosesTheDecoderAndWinsOverTheEnvironment() throws {
     let s = CLIJob()
     defer { s.remove() }
-    let bytes = try Data(contentsOf: CLIRunner.repoRoot.appendingPathComponent("samples/bridge.jpg"))
+    let bytes = try Data(contentsOf: TestPaths.repoRoot.appendingPathComponent("samples/bridge.jpg"))
     try FileManager.default.createDirectory(atPath: s.path("photos"), withIntermediateDirectories: true)
     try bytes.prefix(bytes.count - 64).write(to: URL(fileURLWithPath: s.path("photos/cut.jpg")))
     try s.write(

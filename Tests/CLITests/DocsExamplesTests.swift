@@ -15,7 +15,7 @@ final class DocsExamplesTests: XCTestCase {
   static let documents = ["README.md"] + docs()
 
   static func docs() -> [String] {
-    let folder = CLIRunner.repoRoot.appendingPathComponent("docs").path
+    let folder = TestPaths.repoRoot.appendingPathComponent("docs").path
     return ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".md") }
       .sorted().map { "docs/\($0)" }
   }
@@ -100,7 +100,7 @@ final class DocsExamplesTests: XCTestCase {
     try schema.stdout.write(toFile: s.path("schema.json"), atomically: true, encoding: .utf8)
     var files: [(name: String, origin: String)] = []
     for document in Self.documents {
-      let text = try String(contentsOf: CLIRunner.repoRoot.appendingPathComponent(document), encoding: .utf8)
+      let text = try String(contentsOf: TestPaths.repoRoot.appendingPathComponent(document), encoding: .utf8)
       for (line, block) in Self.yamlBlocks(text) {
         for (n, example) in Self.embed(block).enumerated() {
           let name = "example-\(files.count).yaml"

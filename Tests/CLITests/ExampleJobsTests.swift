@@ -40,7 +40,7 @@ final class ExampleJobsTests: XCTestCase {
 
   func testEveryJobInJobsRunsAndItsOutputsDecode() throws {
     let python = "/usr/bin/python3"
-    let jobs = CLIRunner.repoRoot.appendingPathComponent("jobs")
+    let jobs = TestPaths.repoRoot.appendingPathComponent("jobs")
     let files = try FileManager.default.contentsOfDirectory(atPath: jobs.path).filter { $0.hasSuffix(".yaml") }.sorted()
     XCTAssertGreaterThanOrEqual(files.count, 5)
     let scratch = CLIJob().folder

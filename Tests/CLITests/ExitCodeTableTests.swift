@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// The exit codes are written in three places: each command's help (EXIT CODES, made from
@@ -59,7 +60,7 @@ final class ExitCodeTableTests: XCTestCase {
 
   func testDocsCliHasEachCommandsTableWordForWord() throws {
     let text = try String(
-      contentsOf: CLIRunner.repoRoot.appendingPathComponent("docs/cli.md"), encoding: .utf8)
+      contentsOf: TestPaths.repoRoot.appendingPathComponent("docs/cli.md"), encoding: .utf8)
     for name in try commands() {
       let help = try helpTable(name)
       let rows = try markdownRows(text, from: "### `cropjob \(name)`")
@@ -70,7 +71,7 @@ final class ExitCodeTableTests: XCTestCase {
 
   /// The README's summary: for each code, the commands that use it, exactly.
   func testTheReadmeSummaryListsEachCodeWithTheCommandsThatUseIt() throws {
-    let text = try String(contentsOf: CLIRunner.repoRoot.appendingPathComponent("README.md"), encoding: .utf8)
+    let text = try String(contentsOf: TestPaths.repoRoot.appendingPathComponent("README.md"), encoding: .utf8)
     let rows = try markdownRows(text, from: "| exit code | meaning | commands |\n")
     var readme: [Int: Set<String>] = [:]
     for row in rows {
@@ -117,7 +118,7 @@ final class ExitCodeTableTests: XCTestCase {
         }
       }
     }
-    let text = try String(contentsOf: CLIRunner.repoRoot.appendingPathComponent("README.md"), encoding: .utf8)
+    let text = try String(contentsOf: TestPaths.repoRoot.appendingPathComponent("README.md"), encoding: .utf8)
     for row in try markdownRows(text, from: "| exit code | meaning | commands |\n") {
       try check(Int(row[0]) ?? -1, row[1], backticked: true, "README")
     }

@@ -20,7 +20,7 @@ final class FilesystemFaultTests: XCTestCase {
     for name in ["kite.jpg", "cat.png", "bridge.jpg", "coffee-alpha.png"] {
       let target = photos.appendingPathComponent(name).path
       try FileManager.default.copyItem(
-        atPath: CLIRunner.repoRoot.appendingPathComponent("samples/\(name)").path, toPath: target)
+        atPath: TestPaths.repoRoot.appendingPathComponent("samples/\(name)").path, toPath: target)
       chmod(target, 0o644)
     }
   }
@@ -187,7 +187,7 @@ final class FilesystemFaultTests: XCTestCase {
   func testUnreadableSourcesFailAloneNamingThePath() throws {
     let secret = folder.appendingPathComponent("photos/secret.jpg").path
     try FileManager.default.copyItem(
-      atPath: CLIRunner.repoRoot.appendingPathComponent("samples/nuthatch.jpg").path, toPath: secret)
+      atPath: TestPaths.repoRoot.appendingPathComponent("samples/nuthatch.jpg").path, toPath: secret)
     chmod(secret, 0o000)
     XCTAssertEqual(mkfifo(folder.appendingPathComponent("photos/pipe.jpg").path, 0o644), 0)
     let job = try writeJob(
@@ -306,7 +306,7 @@ final class FilesystemFaultTests: XCTestCase {
     try FileManager.default.removeItem(atPath: deleted)
     try FileManager.default.removeItem(atPath: replaced)
     try FileManager.default.copyItem(
-      atPath: CLIRunner.repoRoot.appendingPathComponent("samples/mountains.jpg").path, toPath: replaced)
+      atPath: TestPaths.repoRoot.appendingPathComponent("samples/mountains.jpg").path, toPath: replaced)
     let reporter = Reasons()
     var options = RunOptions()
     options.jobs = 2

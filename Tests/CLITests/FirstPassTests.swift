@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// One first pass (`FirstPass`) serves `plan` in every format, `run --dry-run` and `run`:
@@ -30,7 +31,7 @@ final class FirstPassTests: XCTestCase {
     let touched = s.path("photos/mountains.jpg")
     try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: 60)], ofItemAtPath: touched)
     try FileManager.default.copyItem(
-      atPath: CLIRunner.repoRoot.appendingPathComponent("samples/ladybird.jpg").path,
+      atPath: TestPaths.repoRoot.appendingPathComponent("samples/ladybird.jpg").path,
       toPath: s.path("photos/ladybird.jpg"))
     try Data("not cropjob's".utf8).write(to: URL(fileURLWithPath: s.path("out/ladybird.jpg")))
 

@@ -14,7 +14,7 @@ final class InputLimitTests: XCTestCase {
     try FileManager.default.createDirectory(at: photos, withIntermediateDirectories: true)
     for name in ["kite.jpg", "cat.png"] {
       try FileManager.default.copyItem(
-        atPath: CLIRunner.repoRoot.appendingPathComponent("samples/\(name)").path,
+        atPath: TestPaths.repoRoot.appendingPathComponent("samples/\(name)").path,
         toPath: photos.appendingPathComponent(name).path)
     }
   }

@@ -12,7 +12,7 @@ final class InstallTests: XCTestCase {
     let s = CLIJob()
     defer { s.remove() }
     let prefix = s.path("prefix with space")
-    let script = CLIRunner.repoRoot.appendingPathComponent("scripts/install.sh").path
+    let script = TestPaths.repoRoot.appendingPathComponent("scripts/install.sh").path
     let installed = try Subprocess.run(
       "/bin/bash", [script, "--prefix", prefix, "--build-dir", CLIRunner.binary.deletingLastPathComponent().path])
     XCTAssertEqual(installed.status, 0, installed.stderr)

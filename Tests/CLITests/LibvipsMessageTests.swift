@@ -40,7 +40,7 @@ final class LibvipsMessageTests: XCTestCase {
     var stray: [(String, String)] = []
     for sample in ["kite.jpg", "bridge.jpg", "nuthatch.jpg"] {
       let stem = (sample as NSString).deletingPathExtension
-      let bytes = [UInt8](try Data(contentsOf: CLIRunner.repoRoot.appendingPathComponent("samples/\(sample)")))
+      let bytes = [UInt8](try Data(contentsOf: TestPaths.repoRoot.appendingPathComponent("samples/\(sample)")))
       for marker in Self.markers {
         let at = try XCTUnwrap(
           (0..<bytes.count - 1).first { bytes[$0] == marker.bytes[0] && bytes[$0 + 1] == marker.bytes[1] },

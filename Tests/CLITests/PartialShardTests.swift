@@ -82,7 +82,7 @@ final class PartialShardTests: XCTestCase {
     // The damaged photo replaced, both shards run again: the batch is whole.
     try FileManager.default.removeItem(atPath: s.path(broken))
     try FileManager.default.copyItem(
-      atPath: CLIRunner.repoRoot.appendingPathComponent("samples/kite.jpg").path, toPath: s.path(broken))
+      atPath: TestPaths.repoRoot.appendingPathComponent("samples/kite.jpg").path, toPath: s.path(broken))
     for index in [failing, killed] {
       XCTAssertEqual(try s.run(["run", "job.yaml", "-q", "--shard", "\(index)/3"]).status, 0)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// `cropjob preview`: every source gets a tile, the HTML opens with no missing file and no
@@ -39,7 +40,7 @@ final class PreviewCommandTests: XCTestCase {
 
     let html = try String(contentsOf: out.appendingPathComponent("index.html"), encoding: .utf8)
     let samples = try FileManager.default.contentsOfDirectory(
-      atPath: CLIRunner.repoRoot.appendingPathComponent("samples").path
+      atPath: TestPaths.repoRoot.appendingPathComponent("samples").path
     )
     .filter { $0.hasSuffix(".jpg") || $0.hasSuffix(".png") }
     XCTAssertEqual(samples.count, 14)
@@ -65,7 +66,7 @@ final class PreviewCommandTests: XCTestCase {
   func testDefaultFolderIsPreviewInTheCurrentFolder() throws {
     let folder = scratch()
     defer { try? FileManager.default.removeItem(at: folder) }
-    let job = CLIRunner.repoRoot.appendingPathComponent("jobs/thumbnails.yaml").path
+    let job = TestPaths.repoRoot.appendingPathComponent("jobs/thumbnails.yaml").path
     let root = folder.appendingPathComponent("root")
     let result = try CLIRunner.run(
       ["preview", job, "--output", root.path, "--job", "banner", "--limit", "3", "--tile", "64"], cwd: folder)

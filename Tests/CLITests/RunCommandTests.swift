@@ -59,10 +59,10 @@ final class RunCommandTests: XCTestCase {
     let s = CLIJob()
     defer { s.remove() }
     let result = try s.run(
-      ["run", "jobs/avatars.yaml", "--output", s.path("out"), "--stats", "-q"], cwd: CLIRunner.repoRoot)
+      ["run", "jobs/avatars.yaml", "--output", s.path("out"), "--stats", "-q"], cwd: TestPaths.repoRoot)
     XCTAssertEqual(result.status, 0, result.stderr)
     let samples = try FileManager.default.contentsOfDirectory(
-      atPath: CLIRunner.repoRoot.appendingPathComponent("samples").path
+      atPath: TestPaths.repoRoot.appendingPathComponent("samples").path
     )
     .filter { $0.hasSuffix(".jpg") || $0.hasSuffix(".png") }.count
     // Three outputs per photo (1x and 2x PNG, a JPEG), one decode each.
@@ -210,7 +210,7 @@ final class RunCommandTests: XCTestCase {
   /// order would differ between runs).
   func testPlanIsTheSameInEveryProcess() throws {
     let jobs = try FileManager.default.contentsOfDirectory(
-      atPath: CLIRunner.repoRoot.appendingPathComponent("jobs").path
+      atPath: TestPaths.repoRoot.appendingPathComponent("jobs").path
     ).filter { $0.hasSuffix(".yaml") }.sorted()
     XCTAssertGreaterThanOrEqual(jobs.count, 4)
     for job in jobs {
@@ -233,7 +233,7 @@ final class RunCommandTests: XCTestCase {
     for index in 0..<4 {
       let (arguments, env) = shard(index)
       let result = try s.run(
-        ["run", "jobs/thumbnails.yaml", "--output", s.path(name), "--json"] + arguments, cwd: CLIRunner.repoRoot,
+        ["run", "jobs/thumbnails.yaml", "--output", s.path(name), "--json"] + arguments, cwd: TestPaths.repoRoot,
         environment: env)
       XCTAssertEqual(result.status, 0, "\(name) shard \(index): \(result.stderr)")
       let events = CLIJob.events(result.stdout)
@@ -253,7 +253,7 @@ final class RunCommandTests: XCTestCase {
   func testShardsFromFlagsAndBatchEnginesTogetherEqualTheUnshardedRun() throws {
     let s = CLIJob()
     defer { s.remove() }
-    let run = try s.run(["run", "jobs/thumbnails.yaml", "--output", s.path("whole"), "-q"], cwd: CLIRunner.repoRoot)
+    let run = try s.run(["run", "jobs/thumbnails.yaml", "--output", s.path("whole"), "-q"], cwd: TestPaths.repoRoot)
     XCTAssertEqual(run.status, 0, run.stderr)
     let whole = try s.tree("whole")
     XCTAssertEqual(whole.count, 38)
@@ -266,7 +266,7 @@ final class RunCommandTests: XCTestCase {
     try checkShards(s, name: "aws", whole: whole) { (["--shard-count", "4"], ["AWS_BATCH_JOB_ARRAY_INDEX": "\($0)"]) }
     // The variables alone, without a count, are a usage error.
     let missing = try s.run(
-      ["run", "jobs/thumbnails.yaml", "--output", s.path("x")], cwd: CLIRunner.repoRoot,
+      ["run", "jobs/thumbnails.yaml", "--output", s.path("x")], cwd: TestPaths.repoRoot,
       environment: ["JOB_COMPLETION_INDEX": "1"])
     XCTAssertEqual(missing.status, 64, missing.stderr)
     XCTAssertTrue(missing.stderr.contains("--shard-count"), missing.stderr)
@@ -275,7 +275,7 @@ final class RunCommandTests: XCTestCase {
     for command in ["run", "plan"] {
       let countOnly = try s.run(
         [command, "jobs/thumbnails.yaml", "--output", s.path("count-only"), "--shard-count", "4"],
-        cwd: CLIRunner.repoRoot)
+        cwd: TestPaths.repoRoot)
       XCTAssertEqual(countOnly.status, 64, countOnly.stderr)
       for name in ["--shard-count 4", "SLURM_ARRAY_TASK_ID", "JOB_COMPLETION_INDEX", "AWS_BATCH_JOB_ARRAY_INDEX"] {
         XCTAssertTrue(countOnly.stderr.contains(name), "\(command): \(countOnly.stderr)")
@@ -286,7 +286,7 @@ final class RunCommandTests: XCTestCase {
     var planned = 0
     for index in 0..<4 {
       let plan = try s.run(
-        ["plan", "jobs/thumbnails.yaml", "--format", "json", "--shard", "\(index)/4"], cwd: CLIRunner.repoRoot)
+        ["plan", "jobs/thumbnails.yaml", "--format", "json", "--shard", "\(index)/4"], cwd: TestPaths.repoRoot)
       let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(plan.stdout.utf8)) as? [String: Any])
       planned += (object["outputs"] as? [Any])?.count ?? 0
     }

@@ -13,7 +13,7 @@ final class SampleJobTests: XCTestCase {
     let result = try CLIRunner.run(["run", "jobs/avatars.yaml", "--output", out.path, "--quiet"])
     XCTAssertEqual(result.status, 0, result.stderr)
     let samples = try FileManager.default.contentsOfDirectory(
-      atPath: CLIRunner.repoRoot.appendingPathComponent("samples").path
+      atPath: TestPaths.repoRoot.appendingPathComponent("samples").path
     )
     .filter { $0.hasSuffix(".jpg") || $0.hasSuffix(".png") }
     XCTAssertGreaterThanOrEqual(samples.count, 10)
@@ -61,7 +61,7 @@ final class SampleJobTests: XCTestCase {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cropjob-upright-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: dir) }
-    let samples = CLIRunner.repoRoot.appendingPathComponent("samples").path
+    let samples = TestPaths.repoRoot.appendingPathComponent("samples").path
     // Guides of 60 % of the displayed width keep shrink-on-load out of the comparison (a
     // JPEG shrunk in the DCT differs slightly from a box-shrunk PNG of the same pixels).
     for (name, width) in [("dragonfly-sideways-6", 720), ("portrait-sideways-8", 210), ("sunset-upside-down-3", 960)] {
@@ -98,7 +98,7 @@ final class SampleJobTests: XCTestCase {
     }
     let out = FileManager.default.temporaryDirectory.appendingPathComponent("cropjob-docs-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: out) }
-    let readme = try String(contentsOf: CLIRunner.repoRoot.appendingPathComponent("README.md"), encoding: .utf8)
+    let readme = try String(contentsOf: TestPaths.repoRoot.appendingPathComponent("README.md"), encoding: .utf8)
     let claim = try XCTUnwrap(
       readme.firstMatch(
         of: /`(output downsized from \d+x\d+ to \d+x\d+ to fit\s+max_bytes \d+)` \(jobs\/web.yaml, `([^`]+)`\)/))
@@ -112,7 +112,7 @@ final class SampleJobTests: XCTestCase {
     XCTAssertEqual((entry["geometry"] as? [String: Any])?["notes"] as? [String], [String(note)])
 
     let yaml = try String(
-      contentsOf: CLIRunner.repoRoot.appendingPathComponent("jobs/placements.yaml"), encoding: .utf8)
+      contentsOf: TestPaths.repoRoot.appendingPathComponent("jobs/placements.yaml"), encoding: .utf8)
     let comment = try XCTUnwrap(yaml.firstMatch(of: /with contain gives (\d+)x(\d+)/))
     let placements = try CLIRunner.run([
       "run", "jobs/placements.yaml", "--output", out.appendingPathComponent("placements").path, "-q",

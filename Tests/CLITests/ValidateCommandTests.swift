@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// `cropjob validate` end to end: whole outputs in each format, exit codes 0/1/64, `--strict`.
@@ -194,7 +195,7 @@ final class ValidateCommandTests: XCTestCase {
     XCTAssertEqual(result.status, 0)
     XCTAssertEqual(result.stderr, "")
     let committed = try String(
-      contentsOf: CLIRunner.repoRoot.appendingPathComponent("docs/job-file.schema.json"), encoding: .utf8)
+      contentsOf: TestPaths.repoRoot.appendingPathComponent("docs/job-file.schema.json"), encoding: .utf8)
     XCTAssertEqual(result.stdout, committed)
     let schema = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
     XCTAssertEqual(schema["$schema"] as? String, "https://json-schema.org/draft/2020-12/schema")

@@ -21,7 +21,7 @@ struct CLIJob {
   /// Copies samples into `folder/<into>` (each `copies` times, prefixed `1-`, `2-`... when
   /// more than one).
   func copySamples(_ names: [String]? = nil, into: String = "photos", copies: Int = 1) throws {
-    let samples = CLIRunner.repoRoot.appendingPathComponent("samples")
+    let samples = TestPaths.repoRoot.appendingPathComponent("samples")
     let all =
       try names
       ?? FileManager.default.contentsOfDirectory(atPath: samples.path).filter {

@@ -6,8 +6,6 @@ import XCTest
 enum CLIRunner {
   typealias Result = Subprocess.Result
 
-  static let repoRoot: URL = TestPaths.repoRoot
-
   /// The `cropjob` executable beside the test bundle (the test target depends on it).
   static var binary: URL {
     var dir = Bundle.main.bundleURL
@@ -16,11 +14,11 @@ enum CLIRunner {
     }
     let candidate = dir.appendingPathComponent("cropjob")
     if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-    return repoRoot.appendingPathComponent(".build/debug/cropjob")
+    return TestPaths.repoRoot.appendingPathComponent(".build/debug/cropjob")
   }
 
   static func run(_ arguments: [String], cwd: URL? = nil, environment: [String: String] = [:]) throws -> Result {
-    try Subprocess.run(binary.path, arguments, cwd: cwd ?? repoRoot, environment: environment)
+    try Subprocess.run(binary.path, arguments, cwd: cwd ?? TestPaths.repoRoot, environment: environment)
   }
 
   /// What `cropjob arguments` prints on stdout in each of `count` processes, one after the
@@ -32,7 +30,7 @@ enum CLIRunner {
   ) throws -> [Data] {
     try (0..<count).map { _ in
       let result = try Subprocess.run(
-        binary.path, arguments, cwd: cwd ?? repoRoot, unset: ["SWIFT_DETERMINISTIC_HASHING"])
+        binary.path, arguments, cwd: cwd ?? TestPaths.repoRoot, unset: ["SWIFT_DETERMINISTIC_HASHING"])
       XCTAssertEqual(
         result.status, 0, "cropjob \(arguments.joined(separator: " ")): \(result.stderr)", file: file, line: line)
       return result.stdoutData

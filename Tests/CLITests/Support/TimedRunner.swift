@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 #if canImport(Glibc)
   import Glibc
@@ -32,7 +33,7 @@ enum TimedRunner {
       process.executableURL = URL(fileURLWithPath: wrapper[0])
       process.arguments = Array(wrapper.dropFirst()) + [CLIRunner.binary.path] + arguments
     }
-    process.currentDirectoryURL = cwd ?? CLIRunner.repoRoot
+    process.currentDirectoryURL = cwd ?? TestPaths.repoRoot
     var env = ProcessInfo.processInfo.environment
     env["SWIFT_BACKTRACE"] = "enable=no"
     for (k, v) in environment { env[k] = v }
