@@ -21,15 +21,22 @@ public enum FaceDetectionSize {
   public static let smallestShareOfFootprint = 0.1
 
   /// The copy's long side, in pixels, for a photo of `photo` (oriented source pixels) and an
-  /// output that shows `footprint` of it: the smallest face that matters, the larger of 2 % of
-  /// the photo's long side and 10 % of the footprint's short side, becomes 20 px; at least 512
-  /// (so at most 1,000). The copy is never enlarged beyond the photo itself.
+  /// output that shows `footprint` of it. Two rules, the larger wins, never above 1,000 px:
+  /// - the smallest face that matters, the larger of 2 % of the photo's long side and 10 % of the
+  ///   footprint's short side, becomes 20 px;
+  /// - zoomed in, cropjob looks as much closer: when the footprint is `z` times smaller than the
+  ///   photo (the smaller of the two sides' ratios), the copy is at least `z` × 512 px long, so the
+  ///   part of the photo the output shows gets the detail the whole photo gets at zoom 1.
+  /// At least 512. The copy is never enlarged beyond the photo itself (the caller's rule).
   public static func longSide(photo: Size, footprint: Size) -> Int {
     let long = max(photo.width, photo.height)
     guard long > 0 else { return baseSide }
     let face = max(
       smallestShareOfPhoto * long, smallestShareOfFootprint * max(1, min(footprint.width, footprint.height)))
-    let side = (long * smallestFace / face).rounded(.up)
-    return Int(max(Double(baseSide), side))
+    let forSmallestFace = (long * smallestFace / face).rounded(.up)
+    let zoom = max(
+      1, min(photo.width / max(1, footprint.width), photo.height / max(1, footprint.height)))
+    let forZoom = (Double(baseSide) * zoom).rounded(.up)
+    return Int(min(Double(maxSide), max(Double(baseSide), forSmallestFace, forZoom)))
   }
 }

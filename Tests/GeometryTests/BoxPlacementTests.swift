@@ -265,15 +265,23 @@ final class BoxPlacementTests: XCTestCase {
 }
 
 /// `FaceDetectionSize.longSide`: the smallest face that matters (2 % of the photo's long side,
-/// or 10 % of the footprint's short side, the larger) becomes 20 px, at least 512, so at most
-/// 1000.
+/// or 10 % of the footprint's short side, the larger) becomes 20 px, and zoomed in `z` times the
+/// copy is at least `z` × 512; at least 512, at most 1000.
 final class FaceDetectionSizeTests: XCTestCase {
   func testTheCopyIsSizedFromThePhotoAndTheFootprint() {
     let photo = Size(width: 2400, height: 1200)
     // Zoom 1, square: footprint 1200 → 120 px faces → 2400 × 20 / 120 = 400 → 512.
     XCTAssertEqual(FaceDetectionSize.longSide(photo: photo, footprint: Size(width: 1200, height: 1200)), 512)
-    // Zoom 2: 600 → 60 px → 800.
-    XCTAssertEqual(FaceDetectionSize.longSide(photo: photo, footprint: Size(width: 600, height: 600)), 800)
+    // Zoom 2: 600 → 60 px → 800, but zoomed in 2x → 1024 → 1000.
+    XCTAssertEqual(FaceDetectionSize.longSide(photo: photo, footprint: Size(width: 600, height: 600)), 1000)
+    // Zoom 1.25: 960 → 96 px → 500; zoomed in 1.25x → 640.
+    XCTAssertEqual(FaceDetectionSize.longSide(photo: photo, footprint: Size(width: 960, height: 960)), 640)
+    // An 800 × 533 photo at zoom 1.6 (footprint 333): 10 % is 33 px → 480, zoom 1.6 → 819.2 → 820.
+    XCTAssertEqual(
+      FaceDetectionSize.longSide(photo: Size(width: 800, height: 533), footprint: Size(width: 333, height: 333)),
+      820)
+    // A banner from the photo's full width is not zoomed in (z = 1): 10 % of 800 → 80 px → 600.
+    XCTAssertEqual(FaceDetectionSize.longSide(photo: photo, footprint: Size(width: 2400, height: 800)), 600)
     // Zoom 4: 300 → 30 px, below 2 % (48 px) → 48 → 1000.
     XCTAssertEqual(FaceDetectionSize.longSide(photo: photo, footprint: Size(width: 300, height: 300)), 1000)
     // A 6000 px photo zoomed in: 2 % is 120 px → 1000; 10 % of a 400 px footprint is 40, so 2 % decides.
