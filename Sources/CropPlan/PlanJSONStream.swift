@@ -7,7 +7,7 @@ extension PlanRenderer {
   /// `PlanJSON` value: the document around the outputs is that encoding with no outputs, and
   /// each output is encoded alone and indented to sit in the array.
   public static func writeJSON(
-    _ plan: Plan, selected: [Int]? = nil, upToDate: Set<String> = [], write: ([UInt8]) -> Void
+    _ plan: Plan, selected: [Int]? = nil, facts: OutputFacts = OutputFacts(), write: ([UInt8]) -> Void
   ) {
     let indices = selected ?? Array(plan.outputs.indices)
     let frame = PlanJSON(
@@ -15,15 +15,15 @@ extension PlanRenderer {
       decodes: decodeCount(plan, indices), outputs: [], issues: plan.issues)
     var document = OutputsDocument(frame: frame, hasOutputs: !indices.isEmpty)
     write(document.head)
-    for i in indices { document.append(outputJSON(plan, i, upToDate), write: write) }
+    for i in indices { document.append(outputJSON(plan, i, facts), write: write) }
     write(document.tail())
   }
 
   /// `plan --format json` of a `PlanStream`, written window by window (the second pass):
-  /// the same bytes as `writeJSON` of the whole plan. `upToDate` gives the outputs of a
-  /// window (among its selected ones) that an earlier run left up to date.
+  /// the same bytes as `writeJSON` of the whole plan. `facts` gives what the first pass knows
+  /// of a window's selected outputs (up to date, the manifest's keys).
   public static func writeJSON(
-    _ stream: PlanStream, upToDate: (PlanWindow) -> Set<String> = { _ in [] }, write: ([UInt8]) -> Void
+    _ stream: PlanStream, facts: (PlanWindow) -> OutputFacts = { _ in OutputFacts() }, write: ([UInt8]) -> Void
   ) {
     let frame = PlanJSON(
       jobFile: stream.jobFile.path, outputRoot: stream.outputRoot, runnable: stream.isRunnable,
@@ -32,8 +32,8 @@ extension PlanRenderer {
     write(document.head)
     stream.forEachWindow { window in
       guard !window.selected.isEmpty else { return }
-      let done = upToDate(window)
-      for i in window.selected { document.append(outputJSON(window.plan, i, done), write: write) }
+      let known = facts(window)
+      for i in window.selected { document.append(outputJSON(window.plan, i, known), write: write) }
     }
     write(document.tail())
   }

@@ -14,7 +14,7 @@ public enum PlanRenderer {
     let indices = selected ?? Array(plan.outputs.indices)
     switch format {
     case .text: return text(plan, indices, upToDate)
-    case .json: return json(plan, indices, upToDate)
+    case .json: return json(plan, indices, OutputFacts(upToDate: upToDate))
     case .dot: return dot(plan, indices)
     }
   }
@@ -126,6 +126,9 @@ public enum PlanRenderer {
     var loadShrink: Int
     var stage: Int
     var upToDate: Bool
+    /// The key the manifest will hold (`OutputKey.key`: `key` and the source's content
+    /// hash); absent where the source's hash is not known before the run (see `OutputFacts`).
+    var manifestKey: String?
     var notes: [String]
   }
 
@@ -139,15 +142,15 @@ public enum PlanRenderer {
     var issues: [PlanIssue]
   }
 
-  static func json(_ plan: Plan, _ indices: [Int], _ upToDate: Set<String>) -> String {
+  static func json(_ plan: Plan, _ indices: [Int], _ facts: OutputFacts) -> String {
     var bytes: [UInt8] = []
-    writeJSON(plan, selected: indices, upToDate: upToDate) { bytes += $0 }
+    writeJSON(plan, selected: indices, facts: facts) { bytes += $0 }
     if bytes.last == 0x0a { bytes.removeLast() }
     return String(decoding: bytes, as: UTF8.self)
   }
 
   /// The JSON of one output (`OutputJSON`).
-  static func outputJSON(_ plan: Plan, _ i: Int, _ upToDate: Set<String>) -> OutputJSON {
+  static func outputJSON(_ plan: Plan, _ i: Int, _ facts: OutputFacts) -> OutputJSON {
     let o = plan.outputs[i]
     let s = plan.sources[o.sourceIndex]
     let focus = o.place.focus.name
@@ -162,7 +165,8 @@ public enum PlanRenderer {
       angle: o.geometry.angle, centre: atRunTime ? nil : o.geometry.centre, focus: focus,
       cropFoundAtRunTime: atRunTime ? true : nil, regions: regionRecords(o, source: s), loadShrink: s.loadShrink,
       stage: o.stage,
-      upToDate: upToDate.contains(o.path), notes: o.geometry.notes.map(\.description))
+      upToDate: facts.upToDate.contains(o.path), manifestKey: facts.manifestKeys[o.path],
+      notes: o.geometry.notes.map(\.description))
   }
 
   /// The stored regions an output's focus uses, as the manifest records boxes.

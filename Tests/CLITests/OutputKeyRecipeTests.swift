@@ -7,7 +7,8 @@ import XCTest
 /// `sha256("<plan key>\nsource=<sha256 of the source>")`. The plan key's recipe is an
 /// internal text, so its documented properties are checked instead: it changes with a
 /// setting that changes an output's bytes (only for that output), not with the photo's
-/// content; the manifest's changes with both.
+/// content; the manifest's changes with both. The plan names the manifest's key before the
+/// run (`manifestKey`) for a new photo, a changed one and one the state knows.
 final class OutputKeyRecipeTests: XCTestCase {
   let python = "/usr/bin/python3"
 
@@ -24,9 +25,11 @@ final class OutputKeyRecipeTests: XCTestCase {
       let list = try XCTUnwrap(outputs as? [[String: Any]])
       return Dictionary(uniqueKeysWithValues: list.map { ($0["path"] as! String, value($0) ?? "") })
     }
+    let manifestKeys = try byPath(manifest["outputs"]) { $0["key"] as? String }
+    XCTAssertEqual(try byPath(planned["outputs"]) { $0["manifestKey"] as? String }, manifestKeys)
     return (
       try byPath(planned["outputs"]) { $0["key"] as? String },
-      try byPath(manifest["outputs"]) { $0["key"] as? String },
+      manifestKeys,
       try byPath(manifest["outputs"]) { ($0["source"] as? [String: Any])?["path"] as? String }
     )
   }
@@ -108,5 +111,34 @@ final class OutputKeyRecipeTests: XCTestCase {
       XCTAssertEqual(content.manifest[path], quality.manifest[path], path)
     }
     try assertManifestKeysFollowTheRecipe(job)
+  }
+
+  /// No key is named where the photo's hash cannot be known before the run: an earlier job's
+  /// output (`from:`, written by the run) and a damaged photo.
+  func testThePlanNamesNoManifestKeyItCannotKnow() throws {
+    let job = CLIJob()
+    defer { job.remove() }
+    try job.copySamples(["kite.jpg"], into: ".")
+    try job.write(
+      """
+      version: 1
+      output: out
+      jobs:
+        a:
+          sources: "*.jpg"
+          guide: {size: 64}
+          outputs: [{path: "a/{stem}.jpg"}]
+        b:
+          from: a
+          guide: {size: 32}
+          outputs: [{path: "b/{stem}.jpg"}]
+
+      """)
+    try Data(repeating: 0xff, count: 100).write(to: URL(fileURLWithPath: job.path("broken.jpg")))
+    let plan = try job.run(["plan", "--format", "json", "job.yaml"])
+    let planned = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(plan.stdout.utf8)) as? [String: Any])
+    let outputs = try XCTUnwrap(planned["outputs"] as? [[String: Any]])
+    let named = Dictionary(uniqueKeysWithValues: outputs.map { ($0["path"] as! String, $0["manifestKey"] != nil) })
+    XCTAssertEqual(named, ["a/kite.jpg": true, "b/kite.jpg": false], plan.stdout)
   }
 }

@@ -69,7 +69,7 @@ struct PlanCommand: ParsableCommand {
         PlanRenderer.render(plan, format: format, selected: plan.selectedOutputs(shard: shard), upToDate: upToDate))
     case .json:
       // Streamed: a plan of a million outputs is never held as one string.
-      PlanRenderer.writeJSON(stream, upToDate: firstPass.upToDatePaths(of:)) {
+      PlanRenderer.writeJSON(stream, facts: firstPass.facts(of:)) {
         FileHandle.standardOutput.write(Data($0))
       }
     case .text:
