@@ -16,19 +16,12 @@
 # there is none). About 10 s with the debug build on the 2-core VM.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-root="$(cd "$here/../../.." && pwd)"
 scorers="$here/../faces"
-binary="${1:-${CROPJOB:-}}"
-if [ -z "$binary" ]; then
-  bin_path="$(cd "$root" && swift build --show-bin-path)"
-  if [ ! -x "$bin_path/cropjob" ]; then (cd "$root" && swift build); fi
-  binary="$bin_path/cropjob"
-fi
+source "$scorers/common.sh"
+binary="$(cropjob_binary "${1:-}")"
 out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT
-start=$SECONDS
-"$binary" run "$here/job-faces.yaml" --output "$out" -q
-echo "real-photo face corpus: cropjob run took $((SECONDS - start)) s"
+run_faces_job "$binary" "$here" "$out" "real-photo face corpus"
 corpus=(--truth "$here/truth.json" --layout "$here/layout.json" --images "$here/images")
 /usr/bin/python3 "$scorers/evaluate.py" "${corpus[@]}" --padding 0.3 --list --check-pixels \
   --min-inside-job avatar=95 --min-inside-job avatar-zoom=90 "$out"
@@ -36,15 +29,4 @@ corpus=(--truth "$here/truth.json" --layout "$here/layout.json" --images "$here/
   --job avatar --min-recall 95 --max-false 2 "$out"
 # Both jobs there, each with the 30 outputs and enough that fit (16 and 9 today): a run that
 # wrote nothing, or a scoring that counts nothing, must not pass.
-/usr/bin/python3 "$scorers/evaluate.py" "${corpus[@]}" --padding 0.3 --json "$out" | /usr/bin/python3 -c '
-import json, sys
-jobs = json.load(sys.stdin)["runs"][0]["jobs"]
-for name, least in (("avatar", 14), ("avatar-zoom", 8)):
-    job = jobs.get(name)
-    if job is None:
-        sys.exit(f"FAIL: no outputs of job {name}")
-    outputs, fit, inside, pct = job["outputs"], job["fit"], job["inside"], job["inside_pct"]
-    if outputs != 30 or fit < least:
-        sys.exit(f"FAIL: job {name}: {outputs} outputs, {fit} fit (expected 30, at least {least})")
-    print(f"{name}: {inside} of {fit} ({pct} %) keep every padded face inside")
-'
+/usr/bin/python3 "$scorers/evaluate.py" "${corpus[@]}" --padding 0.3 --json "$out" | require_counts 30 avatar=14 avatar-zoom=8

@@ -14,32 +14,14 @@
 # there is none). About 10 s of wall time with the debug build on the 2-core VM.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-root="$(cd "$here/../../.." && pwd)"
-binary="${1:-${CROPJOB:-}}"
-if [ -z "$binary" ]; then
-  bin_path="$(cd "$root" && swift build --show-bin-path)"
-  if [ ! -x "$bin_path/cropjob" ]; then (cd "$root" && swift build); fi
-  binary="$bin_path/cropjob"
-fi
+source "$here/common.sh"
+binary="$(cropjob_binary "${1:-}")"
 out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT
-start=$SECONDS
-"$binary" run "$here/job-faces.yaml" --output "$out" -q
-echo "faces corpus: cropjob run took $((SECONDS - start)) s"
+run_faces_job "$binary" "$here" "$out" "faces corpus"
 /usr/bin/python3 "$here/evaluate.py" --padding 0.3 --min-inside 95 --list --check-pixels "$out"
 # The detector itself: 131 of 135 faces and 1 false box today (docs/job-file.md).
 /usr/bin/python3 "$here/recall.py" --job avatar --min-recall 90 --max-false 2 "$out"
 # Both jobs there, each with the 85 outputs and at least 40 whose padded faces fit (67 and 43
 # today): a run that wrote nothing, or a scoring that counts nothing, must not pass.
-/usr/bin/python3 "$here/evaluate.py" --padding 0.3 --json "$out" | /usr/bin/python3 -c '
-import json, sys
-jobs = json.load(sys.stdin)["runs"][0]["jobs"]
-for name in ("avatar", "avatar-zoom"):
-    job = jobs.get(name)
-    if job is None:
-        sys.exit(f"FAIL: no outputs of job {name}")
-    outputs, fit, inside, pct = job["outputs"], job["fit"], job["inside"], job["inside_pct"]
-    if outputs != 85 or fit < 40:
-        sys.exit(f"FAIL: job {name}: {outputs} outputs, {fit} fit (expected 85, at least 40)")
-    print(f"{name}: {inside} of {fit} ({pct} %) keep every padded face inside")
-'
+/usr/bin/python3 "$here/evaluate.py" --padding 0.3 --json "$out" | require_counts 85 avatar=40 avatar-zoom=40
