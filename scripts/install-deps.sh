@@ -17,7 +17,9 @@
 #           python3-opencv + opencv-data (OpenCV's Haar cascades: the face check with another
 #           detector than cropjob's, FaceOracleTests; Tests/Corpora/faces-real/propose.py);
 #           libavif-bin, libheif-examples, webp, libjxl-tools (avifenc/avifdec, heif-enc/heif-convert,
-#           cwebp/dwebp, cjxl: Tests/Corpora/phone-formats/make.sh, the encoders that made that corpus)
+#           cwebp/dwebp, cjxl: Tests/Corpora/phone-formats/make.sh, the encoders that made that corpus);
+#           PyPI blurhash 1.1.5 and thumbhash 0.1.2 (pinned; the placeholders' independent encoders,
+#           PlaceholderOracleTests), into /usr/bin/python3's site packages
 set -euo pipefail
 packages=(libvips-dev libyaml-dev libsqlite3-dev libturbojpeg0-dev libjpeg-dev libpng-dev pkg-config python3-pip
   libvips-tools python3-pil python3-numpy python3-jsonschema python3-yaml libimage-exiftool-perl sqlite3
@@ -50,4 +52,13 @@ if [ "$(uname -m)" = x86_64 ] && [ ! -f "$face_folder/yuface/libfacedetection.so
   echo "$face_sha256  $wheel_dir/$face_wheel" | sha256sum -c --quiet
   "${sudo_cmd[@]}" mkdir -p "$face_folder"
   "${sudo_cmd[@]}" /usr/bin/python3 -m zipfile -e "$wheel_dir/$face_wheel" "$face_folder"
+fi
+
+# The placeholder tests' reference encoders, pure Python, pinned by version.
+if ! /usr/bin/python3 -c "import importlib.metadata as m
+assert (m.version('blurhash'), m.version('thumbhash')) == ('1.1.5', '0.1.2')" 2>/dev/null; then
+  echo "Installing PyPI blurhash 1.1.5 and thumbhash 0.1.2 for /usr/bin/python3"
+  sudo_cmd=()
+  [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+  "${sudo_cmd[@]}" /usr/bin/python3 -m pip install -q --break-system-packages blurhash==1.1.5 thumbhash==0.1.2
 fi

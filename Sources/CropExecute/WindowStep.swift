@@ -148,7 +148,7 @@ struct WindowStep: Sendable {
       let planned = found.geometry
       let encoded = try OutputEncoder.produce(
         decoded, geometry: planned, style: output.style, encode: output.encode, metadata: output.metadata,
-        jpegEncoder: run.options.jpegEncoder)
+        jpegEncoder: run.options.jpegEncoder, placeholders: output.placeholders)
       let geometry = encoded.geometry
       if let problem = run.escapes.withLock({ $0.problem(output.absolutePath) }) {
         throw AtomicWriter.WriteError(path: output.absolutePath, message: problem)
@@ -158,7 +158,8 @@ struct WindowStep: Sendable {
         path: output.path, job: output.job, key: key, bytes: encoded.bytes.count, width: geometry.outputSize.width,
         height: geometry.outputSize.height, sha256: SHA256.hex(encoded.bytes),
         format: output.encode.options.format.rawValue, quality: encoded.quality, encodes: encoded.encodes,
-        source: record, geometry: Manifest.GeometryRecord(geometry, output: output, found: found.found))
+        source: record, geometry: Manifest.GeometryRecord(geometry, output: output, found: found.found),
+        placeholders: encoded.placeholders)
       run.manifest.withLock { $0.addWritten(output.path) }
       run.writer.record(entry)
       run.summary.withLock {

@@ -12,6 +12,8 @@ public struct EncodedOutput: Sendable {
   /// The geometry written: the planned one, or with `over_budget: shrink` that placement at
   /// the smaller size that fitted (its notes then say so).
   public var geometry: PlacementResult
+  /// The placeholders asked for, computed from the pixels encoded (nil when none was asked).
+  public var placeholders: PlaceholderValues? = nil
 }
 
 /// Renders one output from a decoded source and encodes it, honouring the byte budget.
@@ -32,7 +34,7 @@ public enum OutputEncoder {
 
   public static func produce(
     _ source: DecodedSource, geometry: PlacementResult, style: RenderStyle, encode: EncodeSpec,
-    metadata: MetadataPolicy = .strip, jpegEncoder: JPEGEncoder = .auto
+    metadata: MetadataPolicy = .strip, jpegEncoder: JPEGEncoder = .auto, placeholders: PlaceholderSpec? = nil
   ) throws -> EncodedOutput {
     // Pixels kept in the source's colour space mean nothing without its profile.
     let keepsProfile = source.keepsSourceProfile
@@ -54,11 +56,28 @@ public enum OutputEncoder {
     let file = FileEncoder(options: encode.options, strip: kept.kept.isEmpty, jpegEncoder: jpegEncoder) {
       MetadataFilter.clean($0, format: encode.options.format, policy: kept)
     }
-    do {
-      return try encodeWithBudget(image(geometry), encode: encode, file: file, geometry: geometry)
-    } catch let error as BudgetError where encode.overBudget == .shrink {
-      return try downsize(geometry, after: error, encode: encode, file: file, image: image)
+    guard let placeholders else {
+      do {
+        return try encodeWithBudget(image(geometry), encode: encode, file: file, geometry: geometry)
+      } catch let error as BudgetError where encode.overBudget == .shrink {
+        return try downsize(geometry, after: error, encode: encode, file: file, image: image)
+      }
     }
+    // The placeholders read the pixels encoded: rendered once into memory, for both.
+    func rendered(_ geometry: PlacementResult) throws -> VipsImage {
+      try image(geometry).derive("copy to memory") { cj_copy_memory($0, $1) }
+    }
+    var result: EncodedOutput
+    var pixels: VipsImage
+    do {
+      pixels = try rendered(geometry)
+      result = try encodeWithBudget(pixels, encode: encode, file: file, geometry: geometry)
+    } catch let error as BudgetError where encode.overBudget == .shrink {
+      result = try downsize(geometry, after: error, encode: encode, file: file, image: image)
+      pixels = try rendered(result.geometry)
+    }
+    result.placeholders = try Placeholders.make(pixels, spec: placeholders)
+    return result
   }
 
   /// Encodes an image into the bytes of the file to write, at a quality.

@@ -10,7 +10,7 @@ public enum OutputKey {
   /// Canonical text of everything that decides an output's bytes, apart from the source.
   package static func recipe(
     job: String, guide: Guide, place: PlaceSpec, outputScale: Double, geometry: PlacementResult, encode: EncodeSpec,
-    metadata: MetadataPolicy, style: RenderStyle, path: String
+    metadata: MetadataPolicy, style: RenderStyle, path: String, placeholders: PlaceholderSpec? = nil
   ) -> String {
     let parts = PartJSON.parts(guide: guide, place: place, transform: geometry.transform) {
       PartJSON.tail(encode: encode, metadata: metadata, style: style) {
@@ -35,6 +35,12 @@ public enum OutputKey {
     text += parts.transform
     text += "\n"
     text += parts.tail
+    if let placeholders {
+      // Only when asked for, so that the keys of outputs without placeholders stay as they
+      // were: asking for them makes the output again, with its record.
+      text += "\nplaceholders="
+      text += placeholders.recipe
+    }
     return text
   }
 

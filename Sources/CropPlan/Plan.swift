@@ -100,6 +100,8 @@ public struct PlannedOutput: Sendable {
   public var metadata: MetadataPolicy
   public var style: RenderStyle
   public var stage: Int
+  /// The placeholders computed from the output's pixels and recorded beside it (nil: none).
+  public var placeholders: PlaceholderSpec? = nil
 
   /// Recipe identity: everything but the source's content (see `OutputKey`). Computed when
   /// needed rather than stored: a batch plans millions of outputs, and the text is most of
@@ -107,7 +109,7 @@ public struct PlannedOutput: Sendable {
   public var recipe: String {
     OutputKey.recipe(
       job: job, guide: guide, place: place, outputScale: outputScale, geometry: geometry, encode: encode,
-      metadata: metadata, style: style, path: path)
+      metadata: metadata, style: style, path: path, placeholders: placeholders)
   }
 }
 

@@ -130,6 +130,9 @@ public enum PlanRenderer {
     /// hash); absent where the source's hash is not known before the run (see `OutputFacts`).
     var manifestKey: String?
     var notes: [String]
+    /// The placeholders asked for, each `"will be computed"` (they come from the pixels at
+    /// run time); absent when none is asked for.
+    var placeholders: [String: String]?
   }
 
   struct PlanJSON: Encodable {
@@ -166,7 +169,10 @@ public enum PlanRenderer {
       cropFoundAtRunTime: atRunTime ? true : nil, regions: regionRecords(o, source: s), loadShrink: s.loadShrink,
       stage: o.stage,
       upToDate: facts.upToDate.contains(o.path), manifestKey: facts.manifestKeys[o.path],
-      notes: o.geometry.notes.map(\.description))
+      notes: o.geometry.notes.map(\.description),
+      placeholders: o.placeholders.map { spec in
+        Dictionary(uniqueKeysWithValues: spec.kinds.map { ($0.rawValue, "will be computed") })
+      })
   }
 
   /// The stored regions an output's focus uses, as the manifest records boxes.

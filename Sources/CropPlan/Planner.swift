@@ -201,7 +201,7 @@ public struct Planner: Sendable {
         absolutePath: (root as NSString).appendingPathComponent(relative), guide: job.guide, place: place,
         outputScale: outputScale, geometry: geometry, smartFocus: smart, regionBoxes: regionBoxes,
         regionsPlaced: regionsPlaced, encode: spec.encode,
-        metadata: spec.metadata, style: style, stage: stage))
+        metadata: spec.metadata, style: style, stage: stage, placeholders: spec.placeholders))
   }
 
   struct PlanProblem: Error { var message: String }

@@ -80,6 +80,7 @@ extension JobSchema {
       "Which metadata outputs keep: strip (nothing), keep (everything), or a list of kinds; the orientation tag and "
         + "the EXIF thumbnail are never written.",
       default: .string(MetadataPolicy.strip.description)),
+    SchemaField("placeholders", placeholdersType, placeholdersDescription + " Every output inherits them as a whole."),
   ]
 
   public static let defaults = SchemaObject(

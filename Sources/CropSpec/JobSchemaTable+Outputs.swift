@@ -21,6 +21,7 @@ extension JobSchema {
       SchemaField(
         "metadata", .ref("metadata"), "Which metadata this output keeps (over the job's and the defaults').",
         default: "strip"),
+      SchemaField("placeholders", placeholdersType, placeholdersDescription + " Over the job's and the defaults'."),
     ],
     rules: [
       SchemaRule(

@@ -185,6 +185,7 @@ public enum JobSchema {
     let names = [
       "file": "the top level", "limits": "limits", "job": "a job", "guide": "guide", "place": "place",
       "crop": "place.crop", "output": "an output", "encode": "encode", "crop_table": "overrides_from",
+      "placeholders": "placeholders",
     ]
     let homes = objects.filter { $0.keys.contains(key) && $0.keys != known }.compactMap { names[$0.name] }
     guard !homes.isEmpty else { return "" }
@@ -193,6 +194,6 @@ public enum JobSchema {
 
   /// Every mapping, in the order the schema and the reference list them.
   public static let objects: [SchemaObject] = [
-    file, limits, defaults, job, guide, place, crop, output, encode, override, cropTableSettings,
+    file, limits, defaults, job, guide, place, crop, output, encode, placeholderSettings, override, cropTableSettings,
   ]
 }

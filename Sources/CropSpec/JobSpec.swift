@@ -102,6 +102,8 @@ public struct OutputSpec: Sendable, Hashable {
   public var encode: EncodeSpec
   public var metadata: MetadataPolicy
   public var mark: SourceMark
+  /// The placeholders recorded beside each file (nil: none).
+  public var placeholders: PlaceholderSpec? = nil
 }
 
 /// The sizes one output entry expands to.

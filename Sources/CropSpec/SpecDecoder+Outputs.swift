@@ -111,8 +111,16 @@ extension SpecDecoder {
     } else if let inherited = settings.metadata {
       if let v = metadataPolicy(inherited.node, inherited.field) { metadata = v } else { ok = false }
     }
+    var placeholders: PlaceholderSpec? = nil
+    if let n = e["placeholders"] {
+      if let v = placeholderSpec(n, join(field, "placeholders")) { placeholders = v } else { ok = false }
+    } else if let inherited = settings.placeholders {
+      if let v = placeholderSpec(inherited.node, inherited.field) { placeholders = v } else { ok = false }
+    }
     guard ok, let template, let encode else { return nil }
-    return OutputSpec(pathTemplate: template, sizes: sizes, encode: encode, metadata: metadata, mark: node.mark)
+    return OutputSpec(
+      pathTemplate: template, sizes: sizes, encode: encode, metadata: metadata, mark: node.mark,
+      placeholders: placeholders?.kinds.isEmpty == false ? placeholders : nil)
   }
 
   /// A list of values, each read by `read`, as many and as distinct as `rule` asks (a

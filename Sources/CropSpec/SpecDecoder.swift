@@ -79,6 +79,7 @@ package struct SpecDecoder {
     var outputs: Inherited? = nil
     var encode: [String: Inherited] = [:]
     var metadata: Inherited? = nil
+    var placeholders: Inherited? = nil
   }
 
   /// Every job name in the file, also those of jobs with errors (for `from` and overrides).
@@ -197,6 +198,10 @@ package struct SpecDecoder {
     if let metadata = entries["metadata"] {
       result.metadata = Inherited(node: metadata, field: join(field, "metadata"))
       _ = metadataPolicy(metadata, join(field, "metadata"))  // reported here even if no output uses it
+    }
+    if let placeholders = entries["placeholders"] {
+      result.placeholders = Inherited(node: placeholders, field: join(field, "placeholders"))
+      _ = placeholderSpec(placeholders, join(field, "placeholders"))  // reported here even if no output uses it
     }
     return result
   }

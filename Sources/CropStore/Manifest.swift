@@ -1,5 +1,6 @@
 import CropGeometry
 import CropPlan
+import CropSpec
 import CropSupport
 import Foundation
 
@@ -28,10 +29,14 @@ public struct Manifest: Codable, Sendable, Equatable {
     /// True when this run could not make the output (its source failed: empty, damaged,
     /// unreadable) and the file is the one the last good run wrote; absent otherwise.
     public var fromLastGoodRun: Bool?
+    /// The placeholders computed from the output's pixels (`placeholders:`); absent when none
+    /// was asked for.
+    public var placeholders: PlaceholderValues?
 
     public init(
       path: String, job: String, key: String, bytes: Int, width: Int, height: Int, sha256: String, format: String,
-      quality: Int, encodes: Int, source: SourceRecord, geometry: GeometryRecord, fromLastGoodRun: Bool? = nil
+      quality: Int, encodes: Int, source: SourceRecord, geometry: GeometryRecord, fromLastGoodRun: Bool? = nil,
+      placeholders: PlaceholderValues? = nil
     ) {
       self.path = path
       self.job = job
@@ -46,6 +51,7 @@ public struct Manifest: Codable, Sendable, Equatable {
       self.source = source
       self.geometry = geometry
       self.fromLastGoodRun = fromLastGoodRun
+      self.placeholders = placeholders
     }
   }
 

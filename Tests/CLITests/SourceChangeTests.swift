@@ -135,7 +135,8 @@ final class SourceChangeTests: XCTestCase {
       "/usr/bin/sqlite3",
       [
         state,
-        "ALTER TABLE sources DROP COLUMN ctime_ns; ALTER TABLE sources DROP COLUMN device; PRAGMA user_version = 1;",
+        "ALTER TABLE sources DROP COLUMN ctime_ns; ALTER TABLE sources DROP COLUMN device; "
+          + "ALTER TABLE outputs DROP COLUMN placeholders; PRAGMA user_version = 1;",
       ])
     XCTAssertEqual(downgrade.status, 0, downgrade.stderr)
     let plan = try s.run(["plan", "job.yaml", "--format", "json"])
@@ -145,8 +146,31 @@ final class SourceChangeTests: XCTestCase {
     XCTAssertEqual(written(result), [])
     XCTAssertEqual(CLIJob.events(result.stdout).last?["upToDate"] as? Int, 12)
     let version = try Subprocess.run("/usr/bin/sqlite3", [state, "PRAGMA user_version"])
-    XCTAssertEqual(version.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "2")
+    XCTAssertEqual(version.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "3")
     let rows = try Subprocess.run("/usr/bin/sqlite3", [state, "SELECT count(*) FROM sources WHERE ctime_ns > 0"])
     XCTAssertEqual(rows.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "3")
+  }
+
+  /// A state file of schema 2 (before placeholders): `plan` and `manifest` (every format)
+  /// read it as it is, `run` migrates it to 3 and rebuilds nothing.
+  func testStateOfSchemaTwoKeepsWorking() throws {
+    let s = try scratch()
+    defer { s.remove() }
+    let state = s.path("out/.cropjob/state.sqlite3")
+    let downgrade = try Subprocess.run(
+      "/usr/bin/sqlite3", [state, "ALTER TABLE outputs DROP COLUMN placeholders; PRAGMA user_version = 2;"])
+    XCTAssertEqual(downgrade.status, 0, downgrade.stderr)
+    let plan = try s.run(["plan", "job.yaml", "--format", "json"])
+    XCTAssertEqual(plan.status, 0, plan.stderr)
+    for format in ["json", "jsonl", "csv"] {
+      let manifest = try s.run(["manifest", "job.yaml", "--format", format])
+      XCTAssertEqual(manifest.status, 0, "\(format): \(manifest.stderr)")
+      XCTAssertTrue(manifest.stdout.contains("thumbs/kite-96.jpg"), "\(format): \(manifest.stdout)")
+    }
+    let result = try s.run(["run", "job.yaml", "--json"])
+    XCTAssertEqual(result.status, 0, result.stderr)
+    XCTAssertEqual(written(result), [])
+    let version = try Subprocess.run("/usr/bin/sqlite3", [state, "PRAGMA user_version"])
+    XCTAssertEqual(version.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "3")
   }
 }

@@ -60,6 +60,7 @@ final class PlanStreamTests: XCTestCase {
     var loadShrink, stage: Int
     var upToDate: Bool
     var notes: [String]
+    var placeholders: [String: String]?
   }
 
   func streamed(_ plan: Plan, selected: [Int]? = nil) -> (bytes: [UInt8], pieces: Int) {

@@ -57,7 +57,8 @@ final class JobSchemaAgreementTests: XCTestCase {
         "file.overrides", "defaults.outputs", "defaults.metadata", "job.sources", "job.exclude", "job.outputs",
         "job.metadata", "place.offset", "place.focus", "place.flip", "place.background", "output.scales",
         "output.widths", "output.metadata", "override.offset", "override.focus", "override.flip",
-        "override.background", "place.regions", "override.regions",
+        "override.background", "place.regions", "override.regions", "defaults.placeholders", "job.placeholders",
+        "output.placeholders", "placeholders.kinds", "placeholders.blurhash_components",
       ])
     try assertAgreement(cases)
   }
@@ -124,6 +125,9 @@ final class JobSchemaAgreementTests: XCTestCase {
     case "place": set("place", "{\(key): \(value)}")
     case "output": set("outputs", "[{path: \"{stem}@{scale}x.jpg\", \(key): \(value)}]")
     case "override": top = "overrides: [{source: a.jpg, \(key): \(value)}]\n"
+    case "placeholders":
+      let settings = key == "kinds" ? "kinds: \(value)" : "kinds: [blurhash], \(key): \(value)"
+      set("outputs", "[{path: \"{stem}@{scale}x.jpg\", placeholders: {\(settings)}}]")
     default: return nil
     }
     return "version: 1\noutput: out\n\(top)jobs:\n  a:\n" + job.map { "    \($0.0): \($0.1)\n" }.joined()

@@ -70,6 +70,7 @@ final class JobSchemaTests: XCTestCase {
     "file": "", "limits": "limits", "defaults": "defaults", "job": "jobs.a", "guide": "jobs.a.guide",
     "place": "jobs.a.place", "crop": "jobs.a.place.crop", "output": "jobs.a.outputs[0]",
     "encode": "jobs.a.outputs[0].encode", "override": "overrides[0]", "crop_table": "overrides_from",
+    "placeholders": "jobs.a.outputs[0].placeholders",
   ]
 
   /// A valid job file, with one of each mapping (a crop only when `object` is crop), whose
@@ -84,7 +85,12 @@ final class JobSchemaTests: XCTestCase {
       return "{" + entries.keys.sorted().map { "\($0): \(entries[$0]!)" }.joined(separator: ", ") + "}"
     }
     let crop = mapping("crop", ["x": "0", "y": "0", "width": "10", "height": "10"])
-    let output = mapping("output", ["path": #""{stem}.png""#, "encode": mapping("encode", [:])])
+    let output = mapping(
+      "output",
+      [
+        "path": #""{stem}.png""#, "encode": mapping("encode", [:]),
+        "placeholders": mapping("placeholders", ["kinds": "[blurhash]"]),
+      ])
     let job = mapping(
       "job",
       [

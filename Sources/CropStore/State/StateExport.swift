@@ -22,6 +22,7 @@ public enum StateExport {
       connection.setBusyTimeout(2_000)
       try connection.execute("PRAGMA locking_mode = EXCLUSIVE")
       var schemas: [String] = []
+      var versions: [String: Int] = [:]
       for (index, file) in files.enumerated() {
         current = file
         try connection.execute("ATTACH DATABASE '\(file.replacing("'", with: "''"))' AS f\(index)")
@@ -29,17 +30,22 @@ public enum StateExport {
         guard version <= StateSchema.version else {
           throw StateError(kind: .newer(version: version), path: file, detail: "")
         }
-        if version >= 1 { schemas.append("f\(index)") }
+        if version >= 1 {
+          schemas.append("f\(index)")
+          versions["f\(index)"] = version
+        }
       }
       current = files[0]
       guard !schemas.isEmpty else { return stream.finish() }
       let columns = StateRows.list(StateRows.outputColumns)
-      let outputs = schemas.map { "SELECT \(columns) FROM \($0).outputs" }.joined(
-        separator: " UNION ALL ")
+      func select(_ schema: String) -> String {
+        "SELECT \(StateSchema.outputSelect(version: versions[schema] ?? StateSchema.version)) FROM \(schema).outputs"
+      }
+      let outputs = schemas.map(select).joined(separator: " UNION ALL ")
       let removed = schemas.map { "SELECT path, recorded_ns FROM \($0).removed" }.joined(separator: " UNION ALL ")
       let query =
         schemas.count == 1
-        ? "SELECT \(columns) FROM \(schemas[0]).outputs ORDER BY path"
+        ? "\(select(schemas[0])) ORDER BY path"
         : """
         WITH everything AS (\(outputs)), gone AS (\(removed)),
           ranked AS (SELECT *, row_number() OVER (PARTITION BY path ORDER BY recorded_ns DESC) AS rank FROM everything)

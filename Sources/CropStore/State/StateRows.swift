@@ -1,5 +1,6 @@
 import CropGeometry
 import CropPlan
+import CropSpec
 import Foundation
 
 /// The columns of the state's tables, and the rows to and from `Manifest.Entry` and
@@ -8,7 +9,7 @@ enum StateRows {
   static let outputColumns = [
     "path", "job", "key", "bytes", "width", "height", "sha256", "format", "quality", "encodes", "source_path",
     "source_sha256", "source_bytes", "source_mtime_ns", "crop_x", "crop_y", "crop_width", "crop_height", "scale",
-    "angle", "centre_x", "centre_y", "smart_focus", "flip", "notes", "recorded_ns",
+    "angle", "centre_x", "centre_y", "smart_focus", "flip", "notes", "recorded_ns", "placeholders",
   ]
   static let sourceColumns = [
     "path", "size", "mtime_ns", "inode", "sha256", "format", "stored_width", "stored_height", "orientation", "bands",
@@ -66,7 +67,7 @@ enum StateRows {
       .integer(Int64(e.encodes)), .text(e.source.path), .text(e.source.sha256), .integer(Int64(e.source.bytes)),
       .integer(e.source.mtime), .real(g.crop.x), .real(g.crop.y), .real(g.crop.width), .real(g.crop.height),
       .real(g.scale), .real(g.angle), .real(g.centre.x), .real(g.centre.y), smartFocusCell(g),
-      g.flip.map { .text($0) } ?? .null, notes, .integer(recorded),
+      g.flip.map { .text($0) } ?? .null, notes, .integer(recorded), placeholdersCell(e.placeholders),
     ]
   }
 
@@ -88,7 +89,19 @@ enum StateRows {
           height: s.double("crop_height")),
         scale: s.double("scale"), angle: s.double("angle"),
         centre: Point(x: s.double("centre_x"), y: s.double("centre_y")),
-        smartFocus: focus?.0, flip: s.optionalText("flip"), notes: notes, found: focus?.1))
+        smartFocus: focus?.0, flip: s.optionalText("flip"), notes: notes, found: focus?.1),
+      placeholders: s.optionalText("placeholders").flatMap {
+        try? JSONDecoder().decode(PlaceholderValues.self, from: Data($0.utf8))
+      })
+  }
+
+  /// The `placeholders` column: the JSON of the values (sorted keys), NULL without any.
+  static func placeholdersCell(_ values: PlaceholderValues?) -> SQLiteConnection.Value {
+    guard let values else { return .null }
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    guard let data = try? encoder.encode(values) else { return .null }
+    return .text(String(decoding: data, as: UTF8.self))
   }
 
   static func values(path: String, _ f: SourceFacts, recorded: Int64) -> [SQLiteConnection.Value] {

@@ -3,13 +3,14 @@
 /// transaction with the version it leads to); a newer one is refused (`StateError.newer`).
 enum StateSchema {
   /// The version this cropjob writes.
-  static let version = 2
+  static let version = 3
 
   /// Migrates version `from` to `from + 1`: one function per step.
   static func step(from: Int, _ connection: SQLiteConnection) throws(SQLiteConnection.Failure) {
     switch from {
     case 0: try createVersion1(connection)
     case 1: try addVersion2(connection)
+    case 2: try addVersion3(connection)
     default: preconditionFailure("no migration from state schema version \(from)")
     }
   }
@@ -82,12 +83,32 @@ enum StateSchema {
       """)
   }
 
-  /// For a reader of a version 1 file (not migrated: readers never write): a temporary view
-  /// `sources` with the version 2 columns (0 for the unknown ones), found before the file's
-  /// own table by every unqualified query of this connection.
+  /// Version 3: each output's placeholders (`placeholders:`), the JSON of
+  /// `PlaceholderValues`; NULL when none was asked for (as every earlier row).
+  static func addVersion3(_ connection: SQLiteConnection) throws(SQLiteConnection.Failure) {
+    try connection.execute("ALTER TABLE outputs ADD COLUMN placeholders TEXT")
+  }
+
+  /// For a reader of an older file (not migrated: readers never write): temporary views
+  /// `sources` (version 1: with the version 2 columns, 0 for the unknown ones) and `outputs`
+  /// (before version 3: with a NULL `placeholders`), found before the file's own tables by
+  /// every unqualified query of this connection.
   static func readAsCurrent(_ connection: SQLiteConnection, version: Int) throws(SQLiteConnection.Failure) {
-    guard version == 1 else { return }
-    try connection.execute(
-      "CREATE TEMP VIEW sources AS SELECT *, 0 AS ctime_ns, 0 AS device FROM main.sources")
+    if version == 1 {
+      try connection.execute(
+        "CREATE TEMP VIEW sources AS SELECT *, 0 AS ctime_ns, 0 AS device FROM main.sources")
+    }
+    if version < 3 {
+      try connection.execute("CREATE TEMP VIEW outputs AS SELECT *, NULL AS placeholders FROM main.outputs")
+    }
+  }
+
+  /// The output columns of `StateRows.outputColumns` as a select list over a file of
+  /// `version` (`schema.` before each column; NULL for a column the version has not).
+  static func outputSelect(version: Int, schema: String? = nil) -> String {
+    StateRows.outputColumns.map { column in
+      if column == "placeholders" && version < 3 { return "NULL AS placeholders" }
+      return schema.map { "\($0).\(column)" } ?? column
+    }.joined(separator: ", ")
   }
 }

@@ -17,11 +17,13 @@ extension StateWriter {
         guard version >= 1 else { return }
         // A version 1 shard file has no ctime or device: 0, as the migration gives.
         let sourceRows = version == 1 ? "s.*, 0, 0" : "s.*"
+        // Before version 3 a shard file has no placeholders: NULL, as the migration gives.
+        let outputRows = version < 3 ? "s.*, NULL" : "s.*"
         do throws(SQLiteConnection.Failure) {
           try connection.transaction { () throws(SQLiteConnection.Failure) in
             try connection.execute(
               """
-              INSERT OR REPLACE INTO main.outputs SELECT s.* FROM shard.outputs s
+              INSERT OR REPLACE INTO main.outputs SELECT \(outputRows) FROM shard.outputs s
                 LEFT JOIN main.outputs m ON m.path = s.path WHERE m.path IS NULL OR s.recorded_ns >= m.recorded_ns;
               INSERT OR REPLACE INTO main.sources SELECT \(sourceRows) FROM shard.sources s
                 LEFT JOIN main.sources m ON m.path = s.path WHERE m.path IS NULL OR s.recorded_ns >= m.recorded_ns;

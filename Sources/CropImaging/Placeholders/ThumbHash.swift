@@ -1,0 +1,113 @@
+import Foundation
+
+/// ThumbHash (Evan Wallace, evanw/thumbhash, the reference `rgbaToThumbHash`): the image
+/// composited over its alpha-weighted mean colour, in the LPQ colour space (luminance and
+/// two chroma channels), each channel's low-frequency cosine transform (luminance up to 7
+/// components on the longer side, 5 with alpha; chroma 3; alpha 5) quantised to 4 bits
+/// beside a header of the DC values, scales, aspect and whether there is alpha.
+enum ThumbHash {
+  /// The hash of `copy` (at most 100 × 100 pixels, as the reference requires).
+  static func encode(_ copy: PlaceholderCopy) -> [UInt8] {
+    let (w, h) = (copy.width, copy.height)
+    precondition(w <= 100 && h <= 100, "ThumbHash: \(w)x\(h) is larger than 100x100")
+    // The reference's averages: colour weighted by alpha, over the sum of alpha.
+    var avg = (0.0, 0.0, 0.0, 0.0)
+    for p in stride(from: 0, to: copy.pixels.count, by: 4) {
+      avg.0 += copy.pixels[p] / 255
+      avg.1 += copy.pixels[p + 1] / 255
+      avg.2 += copy.pixels[p + 2] / 255
+      avg.3 += copy.pixels[p + 3]
+    }
+    if avg.3 > 0 {
+      avg.0 /= avg.3
+      avg.1 /= avg.3
+      avg.2 /= avg.3
+    }
+    let hasAlpha = avg.3 < Double(w * h)
+    let lLimit = hasAlpha ? 5.0 : 7.0
+    let lx = max(1, jsRound(lLimit * Double(w) / Double(max(w, h))))
+    let ly = max(1, jsRound(lLimit * Double(h) / Double(max(w, h))))
+    var l = [Double](repeating: 0, count: w * h)
+    var pc = l
+    var qc = l
+    var a = l
+    for i in 0..<(w * h) {
+      let alpha = copy.pixels[i * 4 + 3]
+      let r = avg.0 * (1 - alpha) + copy.pixels[i * 4] / 255
+      let g = avg.1 * (1 - alpha) + copy.pixels[i * 4 + 1] / 255
+      let b = avg.2 * (1 - alpha) + copy.pixels[i * 4 + 2] / 255
+      l[i] = (r + g + b) / 3
+      pc[i] = (r + g) / 2 - b
+      qc[i] = r - g
+      a[i] = alpha
+    }
+    let lChannel = channel(l, w, h, nx: max(3, lx), ny: max(3, ly))
+    let pChannel = channel(pc, w, h, nx: 3, ny: 3)
+    let qChannel = channel(qc, w, h, nx: 3, ny: 3)
+    let aChannel = hasAlpha ? channel(a, w, h, nx: 5, ny: 5) : nil
+    let isLandscape = w > h
+    let header24 =
+      jsRound(63 * lChannel.dc) | (jsRound(31.5 + 31.5 * pChannel.dc) << 6)
+      | (jsRound(31.5 + 31.5 * qChannel.dc) << 12) | (jsRound(31 * lChannel.scale) << 18) | ((hasAlpha ? 1 : 0) << 23)
+    let header16 =
+      (isLandscape ? ly : lx) | (jsRound(63 * pChannel.scale) << 3) | (jsRound(63 * qChannel.scale) << 9)
+      | ((isLandscape ? 1 : 0) << 15)
+    var hash: [UInt8] = [
+      UInt8(header24 & 255), UInt8((header24 >> 8) & 255), UInt8(header24 >> 16), UInt8(header16 & 255),
+      UInt8(header16 >> 8),
+    ]
+    if let aChannel {
+      hash.append(UInt8(jsRound(15 * aChannel.dc) | (jsRound(15 * aChannel.scale) << 4)))
+    }
+    var index = 0
+    for ac in [lChannel.ac, pChannel.ac, qChannel.ac] + (aChannel.map { [$0.ac] } ?? []) {
+      for f in ac {
+        let nibble = UInt8(jsRound(15 * f))
+        if index & 1 == 0 { hash.append(nibble) } else { hash[hash.count - 1] |= nibble << 4 }
+        index += 1
+      }
+    }
+    return hash
+  }
+
+  /// One channel's DC, its AC values mapped to 0...1 by their largest magnitude, and that
+  /// magnitude (the reference's `encodeChannel`, with each row's sums done once).
+  static func channel(_ values: [Double], _ w: Int, _ h: Int, nx: Int, ny: Int) -> (
+    dc: Double, ac: [Double], scale: Double
+  ) {
+    var dc = 0.0
+    var ac: [Double] = []
+    var scale = 0.0
+    // Each row's sum against cos(cx) once, then the rows' against cos(cy).
+    var rows = [Double](repeating: 0, count: nx * h)
+    for cx in 0..<nx {
+      let cosX = (0..<w).map { cos(Double.pi / Double(w) * Double(cx) * (Double($0) + 0.5)) }
+      for y in 0..<h {
+        var row = 0.0
+        for x in 0..<w { row += values[x + y * w] * cosX[x] }
+        rows[cx * h + y] = row
+      }
+    }
+    for cy in 0..<ny {
+      let cosY = (0..<h).map { cos(Double.pi / Double(h) * Double(cy) * (Double($0) + 0.5)) }
+      var cx = 0
+      while cx * ny < nx * (ny - cy) {
+        var f = 0.0
+        for y in 0..<h { f += rows[cx * h + y] * cosY[y] }
+        f /= Double(w * h)
+        if cx > 0 || cy > 0 {
+          ac.append(f)
+          scale = max(scale, abs(f))
+        } else {
+          dc = f
+        }
+        cx += 1
+      }
+    }
+    if scale > 0 { ac = ac.map { 0.5 + 0.5 / scale * $0 } }
+    return (dc, ac, scale)
+  }
+
+  /// JavaScript's `Math.round`: halves round up (towards +∞).
+  static func jsRound(_ v: Double) -> Int { Int((v + 0.5).rounded(.down)) }
+}
