@@ -218,3 +218,36 @@ enum ToolRun {
     return process.terminationStatus == 0
   }
 }
+
+/// Commits (a `syncfs` of the whole file system, then a transaction) run on the writer's own
+/// queue: a worker that records an output does not wait for them, nor for the connection.
+extension StateDatabaseTests {
+  func testRecordingDoesNotWaitForTheConnection() throws {
+    let root = TestPaths.scratch()
+    defer { try? FileManager.default.removeItem(at: root) }
+    let writer = try StateWriter.open(root: root.path, shard: nil, batchSize: 1)
+    try writer.claim(["a.png", "b.png"])
+    let recorded = expectation(description: "record returned while the connection was busy")
+    let release = DispatchSemaphore(value: 0)
+    let holding = DispatchSemaphore(value: 0)
+    // Another user of the connection (a commit, a fold) holds it until told to stop.
+    DispatchQueue.global().async {
+      writer.holdingConnection {
+        holding.signal()
+        release.wait()
+      }
+    }
+    holding.wait()
+    let entries = [entry("a.png"), entry("b.png")]
+    DispatchQueue.global().async {
+      for e in entries { writer.record(e) }
+      recorded.fulfill()
+    }
+    let result = XCTWaiter.wait(for: [recorded], timeout: 10)
+    release.signal()
+    XCTAssertEqual(result, .completed, "record waited for the connection")
+    XCTAssertNil(writer.finish())
+    let state = try StateReader.open(root: root.path).read(.entries, .all)
+    XCTAssertEqual(Set(state.outputs.keys), ["a.png", "b.png"])
+  }
+}

@@ -7,6 +7,8 @@ import Foundation
 /// output after its rename into place and each source it hashed, committing every
 /// `batchSize` outputs or every `interval` (one transaction, after one `syncfs` of the
 /// outputs it lists, so that the state never records an output a power cut could lose).
+/// Those commits run on a queue of their own: a worker that records an output never waits
+/// for the `syncfs` (which flushes the whole file system, other programs' writes included).
 ///
 /// The file is opened in WAL mode with an exclusive lock for the whole run: a second run on
 /// the same root gets `StateError.locked`. A `kill -9` loses at most the uncommitted batch;
@@ -16,10 +18,16 @@ package final class StateWriter: @unchecked Sendable {
   package let path: String
   let root: String
   private let connection: SQLiteConnection
+  /// Held while the connection is used.
   private let lock = NSLock()
+  /// Held while the pending rows are touched (never while waiting for the connection).
+  private let pendingLock = NSLock()
   private var pendingOutputs: [Manifest.Entry] = []
   private var pendingSources: [(String, SourceFacts)] = []
   private var lastCommit = DispatchTime.now().uptimeNanoseconds
+  /// A commit is queued on `committer` and has not taken the pending rows yet.
+  private var commitQueued = false
+  private let committer = DispatchQueue(label: "cropjob.state.commit")
   private var failure: StateError?
   /// Whether this writer changed the recorded outputs (recorded, removed or folded any).
   private var changedOutputs = false
@@ -83,6 +91,9 @@ package final class StateWriter: @unchecked Sendable {
   /// Notes that the recorded outputs changed (a fold, an import).
   func markChanged() { lock.withLock { changedOutputs = true } }
 
+  /// Runs `body` while holding the connection, as a slow commit would (tests).
+  package func holdingConnection(_ body: () -> Void) { lock.withLock(body) }
+
   /// Runs `body` with the connection, under the lock.
   func withConnection(_ body: (SQLiteConnection) throws -> Void) rethrows {
     try lock.withLock { try body(connection) }
@@ -109,9 +120,9 @@ package final class StateWriter: @unchecked Sendable {
   /// Records an output whose file is in place, and the source facts it was made from when
   /// they were freshly read; commits when the batch is full or a second has passed.
   package func record(_ entry: Manifest.Entry) {
-    lock.withLock {
+    pendingLock.withLock {
       pendingOutputs.append(entry)
-      commitIfDue()
+      queueCommitIfDue()
     }
   }
 
@@ -147,9 +158,9 @@ package final class StateWriter: @unchecked Sendable {
 
   /// Records what a source is (by absolute path), after hashing it.
   package func recordSource(path: String, facts: SourceFacts) {
-    lock.withLock {
+    pendingLock.withLock {
       pendingSources.append((path, facts))
-      commitIfDue()
+      queueCommitIfDue()
     }
   }
 
@@ -228,7 +239,8 @@ package final class StateWriter: @unchecked Sendable {
 
   /// Commits what is pending and closes the file; the first failure of the run, if any.
   package func finish() -> StateError? {
-    lock.withLock {
+    committer.sync {}
+    return lock.withLock {
       commit()
       statements = nil
       connection.close()
@@ -236,38 +248,47 @@ package final class StateWriter: @unchecked Sendable {
     }
   }
 
-  private func commitIfDue() {
+  /// Queues a commit when the batch is full or `interval` has passed (`pendingLock` held).
+  private func queueCommitIfDue() {
     let due = DispatchTime.now().uptimeNanoseconds - lastCommit >= Self.interval
-    if pendingOutputs.count >= batchSize || due { commit() }
+    guard !commitQueued, pendingOutputs.count >= batchSize || due else { return }
+    commitQueued = true
+    committer.async { self.lock.withLock { self.commit() } }
   }
 
-  /// One transaction for the pending rows (lock held). A failure (disk full, I/O error) is
+  /// One transaction for the pending rows (`lock` held). A failure (disk full, I/O error) is
   /// kept and ends the recording; the outputs already committed stay recorded.
   private func commit() {
-    lastCommit = DispatchTime.now().uptimeNanoseconds
-    guard failure == nil, let statements, !pendingOutputs.isEmpty || !pendingSources.isEmpty else { return }
+    let (outputs, sources) = pendingLock.withLock {
+      lastCommit = DispatchTime.now().uptimeNanoseconds
+      commitQueued = false
+      defer {
+        pendingOutputs = []
+        pendingSources = []
+      }
+      return (pendingOutputs, pendingSources)
+    }
+    guard failure == nil, let statements, !outputs.isEmpty || !sources.isEmpty else { return }
     do {
-      if !pendingOutputs.isEmpty { try AtomicWriter.syncFileSystem(containing: root) }
+      if !outputs.isEmpty { try AtomicWriter.syncFileSystem(containing: root) }
     } catch {
       failure = StateError(kind: .io, path: path, detail: "cannot record outputs: \(error.message)")
       return
     }
     let now = StateRows.now()
     do {
-      if !pendingOutputs.isEmpty { changedOutputs = true }
+      if !outputs.isEmpty { changedOutputs = true }
       try connection.transaction { () throws(SQLiteConnection.Failure) in
-        if !pendingOutputs.isEmpty { try statements.forgetManifests.run([]) }
-        for entry in pendingOutputs {
+        if !outputs.isEmpty { try statements.forgetManifests.run([]) }
+        for entry in outputs {
           try statements.insertOutput.run(StateRows.values(entry, recorded: now))
           try statements.deleteClaim.run([.text(entry.path)])
           try statements.deleteRemoved.run([.text(entry.path)])
         }
-        for (path, facts) in pendingSources {
+        for (path, facts) in sources {
           try statements.insertSource.run(StateRows.values(path: path, facts, recorded: now))
         }
       }
-      pendingOutputs.removeAll(keepingCapacity: true)
-      pendingSources.removeAll(keepingCapacity: true)
     } catch {
       failure = StateError(kind: .io, path: path, detail: "cannot record outputs: \(error)")
     }
