@@ -147,6 +147,25 @@ final class StateDatabaseTests: XCTestCase {
     }
   }
 
+  /// docs/reliability.md quotes the refusal of a newer file word for word, with the version
+  /// this cropjob reads (issue 28's audit found it still saying 2 after version 3).
+  func testTheNewerSchemaMessageIsTheOneReliabilityDocsQuote() throws {
+    let docs = try String(
+      contentsOf: TestPaths.repoRoot.appendingPathComponent("docs/reliability.md"), encoding: .utf8)
+    let row = try XCTUnwrap(docs.split(separator: "\n").first { $0.hasPrefix("| written by a newer cropjob |") })
+    let quoted = try XCTUnwrap(row.split(separator: "`").dropFirst().first.map(String.init))
+    let prefix = "… has schema version 9, "
+    XCTAssertTrue(quoted.hasPrefix(prefix), quoted)
+    let root = TestPaths.scratch()
+    defer { try? FileManager.default.removeItem(at: root) }
+    XCTAssertNil(try StateWriter.open(root: root.path, shard: nil).finish())
+    XCTAssertTrue(
+      ToolRun.sqlite(root.path + "/.cropjob/state.sqlite3", "PRAGMA user_version = 9"), "sqlite3 CLI missing")
+    XCTAssertThrowsError(try StateReader.open(root: root.path).read(.entries, .all)) { error in
+      XCTAssertTrue("\(error)".hasSuffix("schema version 9, " + quoted.dropFirst(prefix.count)), "\(error)")
+    }
+  }
+
   func testAFileHeldByAnotherRunIsLocked() throws {
     let root = TestPaths.scratch()
     defer { try? FileManager.default.removeItem(at: root) }
