@@ -86,8 +86,9 @@ static int cj_open_regular(const char *path, struct stat *st, char *message, siz
 }
 
 // Sniffs `source` with the accepted loaders and opens it with the first that recognises it.
+// `page`, `n`: the frames of a GIF or WebP to load (0, 1: the first, as libvips' default).
 static int cj_open_source(VipsSource *source, int header_only, int shrink, int fail_on,
-                          int *format, VipsImage **out) {
+                          int page, int n, int *format, VipsImage **out) {
   int found = -1;
   for (int i = 0; cj_loaders[i].class_name; i++) {
     if (vips_type_find("VipsOperation", cj_loaders[i].source_loader) &&
@@ -113,13 +114,14 @@ static int cj_open_source(VipsSource *source, int header_only, int shrink, int f
     break;
   case 2:
     rc = vips_webpload_source(source, out, "scale", shrink > 1 ? 1.0 / shrink : 1.0, "fail_on",
-                              fail_on, "access", access, NULL);
+                              fail_on, "access", access, "page", page, "n", n, NULL);
     break;
   case 3:
     rc = vips_tiffload_source(source, out, "fail_on", fail_on, "access", access, NULL);
     break;
   case 4:
-    rc = vips_gifload_source(source, out, "fail_on", fail_on, "access", access, NULL);
+    rc = vips_gifload_source(source, out, "fail_on", fail_on, "access", access, "page", page, "n",
+                             n, NULL);
     break;
   default:
     rc = vips_heifload_source(source, out, "fail_on", fail_on, "access", access, NULL);
@@ -140,7 +142,23 @@ int cj_open(const char *path, int header_only, int shrink, int fail_on, int *for
   VipsSource *source = vips_source_new_from_descriptor(fd);  // dups fd
   close(fd);
   if (!source) return -1;
-  int rc = cj_open_source(source, header_only, shrink, fail_on, format, out);
+  int rc = cj_open_source(source, header_only, shrink, fail_on, 0, 1, format, out);
+  VIPS_UNREF(source);
+  return rc;
+}
+
+int cj_open_frames(const char *path, int page, int n, int fail_on, int *format, VipsImage **out,
+                   char *message, size_t message_size) {
+  *out = NULL;
+  *format = -1;
+  if (message && message_size) message[0] = '\0';
+  struct stat st;
+  int fd = cj_open_regular(path, &st, message, message_size);
+  if (fd < 0) return -2;
+  VipsSource *source = vips_source_new_from_descriptor(fd);  // dups fd
+  close(fd);
+  if (!source) return -1;
+  int rc = cj_open_source(source, 0, 1, fail_on, page, n, format, out);
   VIPS_UNREF(source);
   return rc;
 }
@@ -233,7 +251,7 @@ int cj_open_bytes(void *data, size_t length, int shrink, int fail_on, int *forma
   VipsSource *source = vips_source_new_from_blob(blob);
   vips_area_unref(VIPS_AREA(blob));
   if (!source) return -1;
-  int rc = cj_open_source(source, 0, shrink, fail_on, format, out);
+  int rc = cj_open_source(source, 0, shrink, fail_on, 0, 1, format, out);
   VIPS_UNREF(source);
   return rc;
 }

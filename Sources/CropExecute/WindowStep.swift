@@ -28,6 +28,7 @@ struct WindowStep: Sendable {
   struct Task: Sendable {
     var source: Int
     var colour: ColourPolicy
+    var frames: FramesPolicy
     var outputs: [Int]
   }
 
@@ -60,7 +61,9 @@ struct WindowStep: Sendable {
       for i in selected where plan.outputs[i].stage == stage {
         byDecode[plan.outputs[i].decodeKey, default: []].append(i)
       }
-      let tasks = byDecode.keys.sorted().map { Task(source: $0.sourceIndex, colour: $0.colour, outputs: byDecode[$0]!) }
+      let tasks = byDecode.keys.sorted().map {
+        Task(source: $0.sourceIndex, colour: $0.colour, frames: $0.frames, outputs: byDecode[$0]!)
+      }
       let budget = PixelBudget(limit: run.options.maxPixelsInFlight)
       WorkerPool.run(
         tasks, workers: run.options.jobs, stop: { run.shouldStop }, body: { task in step.perform(task, budget: budget) }
@@ -116,7 +119,11 @@ struct WindowStep: Sendable {
       run.summary.withLock { $0.upToDate += upToDate.count }
     }
     guard !pending.isEmpty, !Cancellation.isCancelled else { return }
-    let pixels = header.width * header.height / max(1, source.loadShrink * source.loadShrink)
+    // `frames: all` holds every frame, unshrunk (DecodedSource.decodeFrames).
+    let pixels =
+      task.frames == .all
+      ? header.width * header.height * header.pages
+      : header.width * header.height / max(1, source.loadShrink * source.loadShrink)
     budget.acquire(pixels)
     defer { budget.release(pixels) }
     // The wait for the budget can be long: do not start a decode after an interrupt.
@@ -125,7 +132,7 @@ struct WindowStep: Sendable {
     do {
       decoded = try DecodedSource.decode(
         path: source.absolutePath, header: header, shrink: source.loadShrink, strictness: run.options.strictness,
-        colour: task.colour, jpegDecoder: run.options.jpegDecoder)
+        colour: task.colour, jpegDecoder: run.options.jpegDecoder, frames: task.frames)
     } catch {
       return failAll(pending.map(\.0), error.description)
     }

@@ -44,6 +44,9 @@ public final class DecodedSource: @unchecked Sendable {
   /// Which library decoded the pixels: `.auto` for libjpeg-turbo directly, `.libvips` for libvips.
   public var decodedBy: JPEGDecoder { direct ? .auto : .libvips }
   private let direct: Bool
+  /// Every frame of an animated source decoded with `frames: all` (`image` is the first);
+  /// nil for a still image or the first frame alone.
+  public internal(set) var animation: Animation? = nil
 
   init(
     image: VipsImage, header: SourceHeader, path: String, shrink: Int = 1, keepsSourceProfile: Bool = false,
@@ -90,8 +93,11 @@ public final class DecodedSource: @unchecked Sendable {
   /// to libvips.
   public static func decode(
     path: String, header: SourceHeader, shrink: Int, strictness: DecodeStrictness = .warning,
-    colour: ColourPolicy = .srgb, jpegDecoder: JPEGDecoder = .auto
+    colour: ColourPolicy = .srgb, jpegDecoder: JPEGDecoder = .auto, frames: FramesPolicy = .first
   ) throws(ImagingError) -> DecodedSource {
+    if frames == .all && header.pages > 1 && header.format.animates {
+      return try decodeFrames(path: path, header: header, strictness: strictness, colour: colour)
+    }
     var shrink = max(1, shrink)
     while shrink > header.largestShrink { shrink /= 2 }
     var bytes: FileBytes? = nil

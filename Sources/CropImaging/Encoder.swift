@@ -12,6 +12,7 @@ extension OutputFormat {
     case .avif, .heif: "heifsave_buffer"
     case .jxl: "jxlsave_buffer"
     case .tiff: "tiffsave_buffer"
+    case .gif: "gifsave_buffer"
     }
   }
 
@@ -96,6 +97,9 @@ package enum ImageEncoder {
         image.pointer, q, options.lossless ? 1 : 0, Int32(options.effort ?? 7), strip, &buffer, &length)
     case .tiff:
       status = cj_tiffsave(image.pointer, q, strip, &buffer, &length)
+    case .gif:
+      // cgif's default effort (7); GIF has no quality to set.
+      status = cj_gifsave(image.pointer, 7, strip, &buffer, &length)
     }
     try Vips.check(status, options.format.saver.replacingOccurrences(of: "_buffer", with: ""), path: image.path)
     guard let buffer else { throw ImagingError(operation: "save", path: image.path, message: "no bytes") }

@@ -40,7 +40,10 @@ public enum OutputEncoder {
     let keepsProfile = source.keepsSourceProfile
     let kept = MetadataPolicy(kept: keepsProfile ? metadata.kept.union([.icc]) : metadata.kept)
     func image(_ geometry: PlacementResult) throws -> VipsImage {
-      var image = try Renderer.render(source, geometry: geometry, style: style)
+      // An animation (`frames: all`): every frame placed alike, joined with its timing.
+      var image =
+        try source.animation?.render(geometry: geometry, style: style)
+        ?? Renderer.render(source, geometry: geometry, style: style)
       if keepsProfile {
         // Re-attached from the decode: a background-only output is made from scratch.
         image = try image.derive("icc profile") { cj_copy_icc($0, source.image.pointer, $1) }

@@ -75,6 +75,33 @@ enum SourceOpening {
     }
   }
 
+  /// Opens frames `page` to `page + count - 1` of an animated GIF or WebP (`count` -1: to the
+  /// last) lazily, as one image the frames stacked top to bottom (`cj_open_frames`).
+  static func openFrames(
+    path: String, page: Int, count: Int, strictness: DecodeStrictness
+  ) throws(ImagingError) -> (image: VipsImage, format: InputFormat) {
+    Vips.start()
+    var out: OpaquePointer?
+    var index: Int32 = -1
+    var message = [CChar](repeating: 0, count: 512)
+    let status = cj_open_frames(
+      path, Int32(page), Int32(count), strictness.rawValue, &index, &out, &message, message.count)
+    switch status {
+    case 0:
+      guard let out, let format = InputFormat(loaderIndex: Int(index)) else {
+        throw ImagingError(operation: "load", path: path, message: "no image")
+      }
+      return (VipsImage(out, path: path), format)
+    case -2:
+      let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      throw ImagingError(operation: "load", path: path, message: text)
+    case -3:
+      throw ImagingError(operation: "load", path: path, message: unsupportedMessage(path: path))
+    default:
+      throw ImagingError(operation: "load", path: path, message: Vips.takeError())
+    }
+  }
+
   /// Opens the bytes of a file read by `FileBytes.read` (which `cj_open_bytes` takes over)
   /// through the accepted loader that recognises them, lazily.
   static func open(

@@ -53,7 +53,8 @@ public enum OutputKey {
       // Settings added later appear only when not at their default, so that the outputs of
       // earlier job files keep their keys.
       + (encode.overBudget == .fail ? [] : ["over_budget=\(encode.overBudget.rawValue)"])
-      + (encode.colour == .srgb ? [] : ["colour=\(encode.colour.rawValue)"])).joined(separator: "\n")
+      + (encode.colour == .srgb ? [] : ["colour=\(encode.colour.rawValue)"])
+      + (encode.frames == .first ? [] : ["frames=\(encode.frames.rawValue)"])).joined(separator: "\n")
   }
 
   /// The recipe's identity without the source: what `plan --format json` prints as `key`.

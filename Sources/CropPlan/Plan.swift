@@ -114,16 +114,19 @@ public struct PlannedOutput: Sendable {
 }
 
 /// One decode: a source in the colour space its outputs ask for (`colour: keep` outputs need
-/// the source in its own colour space, the others in sRGB). The executor decodes once per key
+/// the source in its own colour space, the others in sRGB), with the frames they hold. The executor decodes once per key
 /// and stage; `cropjob plan` counts the keys.
 public struct DecodeKey: Hashable, Comparable, Sendable {
   public var sourceIndex: Int
   public var colour: ColourPolicy
+  /// Every frame of an animated source (`frames: all`), or its first.
+  public var frames: FramesPolicy = .first
 
-  /// Source by source, sRGB before keep.
+  /// Source by source, sRGB before keep, the first frame before all.
   public static func < (a: DecodeKey, b: DecodeKey) -> Bool {
     let order = { (c: ColourPolicy) in ColourPolicy.allCases.firstIndex(of: c)! }
-    return (a.sourceIndex, order(a.colour)) < (b.sourceIndex, order(b.colour))
+    let frames = { (f: FramesPolicy) in FramesPolicy.allCases.firstIndex(of: f)! }
+    return (a.sourceIndex, order(a.colour), frames(a.frames)) < (b.sourceIndex, order(b.colour), frames(b.frames))
   }
 }
 
@@ -135,5 +138,7 @@ extension PlannedOutput {
   public var isCropFoundAtRunTime: Bool { smartFocus != nil && place.crop == nil && regionsPlaced == nil }
 
   /// The decode this output is rendered from.
-  public var decodeKey: DecodeKey { DecodeKey(sourceIndex: sourceIndex, colour: encode.colour) }
+  public var decodeKey: DecodeKey {
+    DecodeKey(sourceIndex: sourceIndex, colour: encode.colour, frames: encode.frames)
+  }
 }

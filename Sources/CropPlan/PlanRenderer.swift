@@ -7,6 +7,17 @@ public enum PlanFormat: String, Sendable, CaseIterable {
   case text, json, dot
 }
 
+/// The outputs that hold every frame of an animated source, counted for the plan's summary.
+public struct AnimationCount: Sendable {
+  public var outputs = 0
+  public var frames = 0
+
+  mutating func add(frames count: Int) {
+    outputs += 1
+    frames += count
+  }
+}
+
 public enum PlanRenderer {
   public static func render(_ plan: Plan, format: PlanFormat, selected: [Int]? = nil, upToDate: Set<String> = [])
     -> String
@@ -31,9 +42,13 @@ public enum PlanRenderer {
       let done = outputs.filter { upToDate.contains(plan.outputs[$0].path) }.count
       return JobSummary(sources: sources.count, outputs: outputs.count, upToDate: done)
     }
+    var animations = AnimationCount()
+    for i in indices where plan.outputs[i].encode.frames == .all {
+      animations.add(frames: plan.sources[plan.outputs[i].sourceIndex].header?.pages ?? 1)
+    }
     return text(
       jobFile: plan.jobFile, outputRoot: plan.outputRoot, jobs: jobs, outputs: indices.count,
-      decodes: decodeCount(plan, indices), issues: plan.issues, runnable: plan.isRunnable)
+      decodes: decodeCount(plan, indices), animations: animations, issues: plan.issues, runnable: plan.isRunnable)
   }
 
   /// What the text summary says of one job (of the selected outputs).
@@ -65,12 +80,12 @@ public enum PlanRenderer {
     }
     return text(
       jobFile: stream.jobFile, outputRoot: stream.outputRoot, jobs: jobs, outputs: stream.selectedCount,
-      decodes: stream.decodeCount, issues: stream.issues, runnable: stream.isRunnable)
+      decodes: stream.decodeCount, animations: stream.animations, issues: stream.issues, runnable: stream.isRunnable)
   }
 
   static func text(
-    jobFile: JobFile, outputRoot: String, jobs: [JobSummary], outputs: Int, decodes: Int, issues: [PlanIssue],
-    runnable: Bool
+    jobFile: JobFile, outputRoot: String, jobs: [JobSummary], outputs: Int, decodes: Int, animations: AnimationCount,
+    issues: [PlanIssue], runnable: Bool
   ) -> String {
     var lines = ["Plan for \(jobFile.path) → \(outputRoot)"]
     for (job, summary) in zip(jobFile.jobs, jobs) {
@@ -80,6 +95,11 @@ public enum PlanRenderer {
       )
     }
     lines.append("Total: \(outputs) outputs from \(decodes) decodes")
+    if animations.outputs > 0 {
+      lines.append(
+        "Animations: \(animations.outputs) output\(animations.outputs == 1 ? "" : "s") with every frame "
+          + "(frames: all), \(animations.frames) frames in all")
+    }
     let errors = issues.filter { $0.severity == .error }
     let warnings = issues.filter { $0.severity == .warning }
     if !issues.isEmpty {
@@ -108,6 +128,9 @@ public enum PlanRenderer {
     var overBudget: String?
     /// `keep` when the pixels stay in the source's colour space (absent: sRGB).
     var colour: String?
+    /// The frames the output holds when it keeps every frame of an animated source
+    /// (`frames: all`; the source's header's frame count); absent for a still output.
+    var frames: Int?
     /// The bounding box of the source region sampled, clipped to the photo (the manifest's
     /// `geometry.crop`); absent when it is found at run time.
     var crop: Rect?
@@ -164,6 +187,7 @@ public enum PlanRenderer {
       format: o.encode.options.format.rawValue, quality: o.encode.options.quality, maxBytes: o.encode.maxBytes,
       overBudget: o.encode.maxBytes != nil && o.encode.overBudget != .fail ? o.encode.overBudget.rawValue : nil,
       colour: o.encode.colour == .srgb ? nil : o.encode.colour.rawValue,
+      frames: o.encode.frames == .all ? s.header?.pages : nil,
       crop: atRunTime ? nil : o.geometry.sourceRegion, cropRequested: o.place.crop, scale: o.geometry.scale,
       angle: o.geometry.angle, centre: atRunTime ? nil : o.geometry.centre, focus: focus,
       cropFoundAtRunTime: atRunTime ? true : nil, regions: regionRecords(o, source: s), loadShrink: s.loadShrink,

@@ -35,6 +35,9 @@ public final class PlanStream {
   /// The outputs of `shard` (all without one), and the decodes they take (`DecodeKey`).
   public internal(set) var selectedCount = 0
   public internal(set) var decodeCount = 0
+  /// Selected outputs that hold every frame of an animated source (`frames: all`), and the
+  /// frames they hold in all.
+  public internal(set) var animations = AnimationCount()
   /// Per job, the sources and outputs of `shard`.
   public internal(set) var jobCounts: [String: (sources: Int, outputs: Int)] = [:]
   /// The whole plan, when `make` was asked to collect it.
@@ -92,6 +95,7 @@ public final class PlanStream {
     var used = [Bool](repeating: false, count: stream.overrides.count)
     var checks = PathChecks(root: stream.outputRoot, exact: false)
     var checkPaths = StandardPaths()  // the checks' own: `paths` is the windows'
+    // One bit per decode of a source (`DecodeKey`: colour policy × frames).
     var colours = [UInt8](repeating: 0, count: stream.table.count)
     var produced: [String: ProducedSources] = [:]
     let upstreams = Set(
@@ -145,8 +149,13 @@ public final class PlanStream {
         for k in window.selected {
           let output = window.plan.outputs[k]
           selectedSources.insert(output.sourceIndex)
+          if output.encode.frames == .all, let header = window.plan.sources[output.sourceIndex].header {
+            stream.animations.add(frames: header.pages)
+          }
           colours[window.sourceNumbers[output.sourceIndex]] |=
-            1 << ColourPolicy.allCases.firstIndex(of: output.encode.colour)!
+            1
+            << (ColourPolicy.allCases.firstIndex(of: output.encode.colour)!
+              + ColourPolicy.allCases.count * FramesPolicy.allCases.firstIndex(of: output.encode.frames)!)
         }
         counts.sources += selectedSources.count
         counts.outputs += window.selected.count

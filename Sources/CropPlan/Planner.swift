@@ -81,7 +81,12 @@ public struct Planner: Sendable {
             draft.issue(
               .error, job: job.name, source: source.path, output: spec.pathTemplate,
               "invalid placement: \(problem.message)", kind: .source)
-          case .success(let planned): sizes.append(planned)
+          case .success(let planned):
+            if let problem = Self.framesProblem(planned, header: header, limits: limits) {
+              draft.issue(.error, job: job.name, source: source.path, output: planned.path, problem, kind: .source)
+            } else {
+              sizes.append(planned)
+            }
           }
         }
         let (kept, dropped) = Self.collapsedSizes(sizes, skip: place.upscaleSkip == true)
@@ -192,6 +197,9 @@ public struct Planner: Sendable {
       && (circle || header.hasAlpha || !geometry.coversOutput || smart != nil && place.overflow != .clamp)
     let background = Self.background(place.background, formatHasAlpha: format.hasAlpha)
     let style = RenderStyle(circle: circle, alpha: alpha, background: background)
+    var encode = spec.encode
+    // A still source written with `frames: all` is the still output `first` writes (same key).
+    if header.pages <= 1 { encode.frames = .first }
     let relative = OutputPaths.render(
       spec.pathTemplate, job: job.name, sourcePath: source.path, subdirectory: subdirectory,
       size: geometry.outputSize, scale: outputScale, format: format)
@@ -200,11 +208,21 @@ public struct Planner: Sendable {
         job: job.name, sourceIndex: sourceIndex, entry: entry, sizeIndex: sizeIndex, path: relative,
         absolutePath: (root as NSString).appendingPathComponent(relative), guide: job.guide, place: place,
         outputScale: outputScale, geometry: geometry, smartFocus: smart, regionBoxes: regionBoxes,
-        regionsPlaced: regionsPlaced, encode: spec.encode,
+        regionsPlaced: regionsPlaced, encode: encode,
         metadata: spec.metadata, style: style, stage: stage, placeholders: spec.placeholders))
   }
 
   struct PlanProblem: Error { var message: String }
+
+  /// Why an output with `frames: all` cannot be made from `header`'s frames: the pixel limit
+  /// covers every frame it decodes (`max_pages` is checked for every source).
+  static func framesProblem(_ output: PlannedOutput, header: SourceHeader, limits: InputLimits) -> String? {
+    guard output.encode.frames == .all else { return nil }
+    let pixels = header.width * header.height * header.pages
+    guard pixels > limits.maxPixels else { return nil }
+    return "frames: all decodes \(header.pages) frames of \(header.width)x\(header.height), \(pixels) pixels; "
+      + "the limit is \(limits.maxPixels) (limits.max_pixels covers every frame)"
+  }
 
   /// Output scales (multiples of the guide) of an output entry.
   static func scales(_ sizes: OutputSizes, guide: Guide) -> [Double] {

@@ -41,11 +41,38 @@ extension JobSchema {
           ]
         ]),
     ] + extensionRangeRules(encodeFields, path: "path", encode: "encode") + extensionFormatRules()
-      + extensionBudgetRules())
+      + extensionBudgetRules() + [framesRule()])
+
+  /// An output's own `encode.frames: all` needs a format that animates, by its path's
+  /// extension or its own `encode.format`.
+  static func framesRule() -> SchemaRule {
+    let animating = OutputFormat.allCases.filter(\.animates)
+    let extensions = extensionFormats.filter { animating.contains($0.value) }.keys.sorted()
+    return SchemaRule(
+      description:
+        "frames: all in an output's encode needs a format that animates "
+        + "(\(alternatives(animating.map(\.rawValue)))).",
+      schema: [
+        "if": [
+          "properties": ["encode": ["properties": ["frames": ["const": "all"]], "required": ["frames"]]],
+          "required": ["encode"],
+        ],
+        "then": [
+          "anyOf": [
+            ["properties": ["path": ["pattern": .string(extensionPattern(extensions))]]],
+            [
+              "properties": [
+                "encode": ["properties": ["format": ["enum": formatEnum(animating)]], "required": ["format"]]
+              ]
+            ],
+          ]
+        ],
+      ])
+  }
 
   static let lossy: [OutputFormat] = [.jpeg, .webp, .avif, .heif, .jxl]
   /// Formats a byte budget cannot search (no quality to lower).
-  public static let budgetlessFormats: [OutputFormat] = [.tiff]
+  public static let budgetlessFormats: [OutputFormat] = [.tiff, .gif]
   /// Formats whose byte budget needs `palette: true` (the only way they have a quality).
   public static let paletteBudgetFormats: [OutputFormat] = [.png]
 
@@ -158,6 +185,13 @@ extension JobSchema {
         + "embeds its ICC profile whatever metadata says (CMYK, greyscale and Lab sources are still converted to "
         + "sRGB). Background colours are numbers in the output's colour space.",
       default: "srgb"),
+    SchemaField(
+      "frames", .choice(FramesPolicy.allCases.map(\.rawValue)),
+      "Which frames of an animated GIF or WebP source the output holds: first (a still image), or all (an "
+        + "animation: every frame placed the same way, with the source's frame delays and loop count). all needs "
+        + "a format that animates (\(alternatives(OutputFormat.allCases.filter(\.animates).map(\.rawValue)))); "
+        + "inherited from defaults or the job, it leaves the other outputs at the first frame.",
+      default: "first"),
     SchemaField("progressive", .boolean, "Progressive (interlaced) JPEG.", default: false, formats: [.jpeg]),
     SchemaField(
       "subsample", .choice(subsampleNames),

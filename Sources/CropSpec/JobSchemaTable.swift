@@ -106,7 +106,7 @@ public enum JobSchema {
   /// `encode.format`).
   public static let extensionFormats: [String: OutputFormat] = [
     "jpg": .jpeg, "jpeg": .jpeg, "png": .png, "webp": .webp, "avif": .avif, "heic": .heif, "heif": .heif,
-    "jxl": .jxl, "tif": .tiff, "tiff": .tiff,
+    "jxl": .jxl, "tif": .tiff, "tiff": .tiff, "gif": .gif,
   ]
   public static let subsampleNames = ["auto", "4:2:0", "4:4:4"]
   /// The metadata policies with a name (`strip`, `keep`); the others are lists of kinds.

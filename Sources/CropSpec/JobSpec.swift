@@ -125,6 +125,9 @@ public struct EncodeSpec: Sendable, Hashable {
   public var overBudget: OverBudget = .fail
   /// The colour space the output's pixels are written in.
   public var colour: ColourPolicy = .srgb
+  /// Which frames of an animated source the output holds (`all` only for formats that
+  /// animate: the decoder makes an inherited `all` `first` for the others).
+  public var frames: FramesPolicy = .first
 
   public init(
     options: EncodeOptions, maxBytes: Int?, minQuality: Int = 30, overBudget: OverBudget = .fail,
@@ -145,6 +148,15 @@ public enum OverBudget: String, Sendable, Hashable, Codable, CaseIterable {
   /// The output is written at the largest pixel size (same aspect, found by bisection) whose
   /// file fits at `min_quality`; the manifest records the size written.
   case shrink
+}
+
+/// Which frames of an animated source (GIF, WebP) an output holds.
+public enum FramesPolicy: String, Sendable, Hashable, Codable, CaseIterable {
+  /// The first frame, as a still image (what cropjob always wrote before `frames`).
+  case first
+  /// Every frame, each placed the same way, with the source's frame delays and loop count:
+  /// an animated WebP or GIF.
+  case all
 }
 
 /// The colour space of an output's pixels.

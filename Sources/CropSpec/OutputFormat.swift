@@ -2,10 +2,14 @@
 /// question for the imaging stage (`OutputFormat.available` there); the job file is checked
 /// against the answer it is given (`FormatAvailability`).
 public enum OutputFormat: String, Sendable, Codable, CaseIterable, Hashable {
-  case jpeg, png, webp, avif, heif, jxl, tiff
+  case jpeg, png, webp, avif, heif, jxl, tiff, gif
 
   /// Whether the format stores an alpha channel.
   public var hasAlpha: Bool { self != .jpeg }
+
+  /// Whether cropjob writes every frame of an animated source in this format
+  /// (`encode.frames: all`): animated WebP and GIF; the others hold one still image.
+  public var animates: Bool { self == .webp || self == .gif }
 
   /// Usual file extension.
   public var fileExtension: String {

@@ -79,6 +79,23 @@ extension SpecDecoder {
     }
     if let v = choice("over_budget", OverBudget.self) { spec.overBudget = v }
     if let v = choice("colour", ColourPolicy.self) { spec.colour = v }
+    if let v = choice("frames", FramesPolicy.self), let entry = e["frames"] {
+      spec.frames = v
+      // An output's own `frames: all` needs a format that animates; an inherited one leaves
+      // the outputs that cannot animate at the first frame (docs/job-file.md, "Animations").
+      if v == .all && !format.animates {
+        spec.frames = .first
+        if own.contains("frames") {
+          let animating = OutputFormat.allCases.filter(\.animates).map(\.rawValue).joined(separator: " or ")
+          reader.error(
+            entry.node.mark, entry.field,
+            Diagnostic.expected(
+              "frames: first, or a format that animates (\(animating)) for frames: all",
+              received: "frames: all on a \(format.rawValue) output, which holds one still image"))
+          ok = false
+        }
+      }
+    }
     if spec.overBudget == .shrink, spec.maxBytes == nil, own.contains("over_budget"), let entry = e["over_budget"] {
       reader.warning(
         entry.node.mark, entry.field,

@@ -85,7 +85,7 @@ final class ValidateCommandTests: XCTestCase {
       """
       ::error file=\(bad),line=10,col=11::jobs.small.from: expected the name of another job (avatar) but received "avtar"; did you mean "avatar"?
       ::warning file=\(warned),line=10,col=31::jobs.icons.outputs[0].encode.progressive: expected a setting that png output uses but received progressive, which applies to jpeg
-      ::warning file=\(warned),line=11,col=15::jobs.icons.outputs[1].path: expected the extension of a format cropjob writes (avif, heic, heif, jpeg, jpg, jxl, png, tif, tiff, webp) but received .jpgg; writing jpeg; did you mean "jpeg"?
+      ::warning file=\(warned),line=11,col=15::jobs.icons.outputs[1].path: expected the extension of a format cropjob writes (avif, gif, heic, heif, jpeg, jpg, jxl, png, tif, tiff, webp) but received .jpgg; writing jpeg; did you mean "jpeg"?
       ::error file=no/such%2Cfile.yaml::no such job file
 
       """)

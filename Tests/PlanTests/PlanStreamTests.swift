@@ -50,6 +50,7 @@ final class PlanStreamTests: XCTestCase {
     var maxBytes: Int?
     var overBudget: String?
     var colour: String?
+    var frames: Int?
     /// Absent when the crop is found at run time (`cropFoundAtRunTime`).
     var crop: Rect?
     var cropRequested: CropRect?

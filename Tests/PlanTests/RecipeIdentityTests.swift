@@ -25,7 +25,8 @@ final class RecipeIdentityTests: XCTestCase {
         "metadata=\(metadata)", "style=circle:\(style.circle) alpha:\(style.alpha) bg:\(style.background)",
       ]
       + (encode.overBudget == .fail ? [] : ["over_budget=\(encode.overBudget.rawValue)"])
-      + (encode.colour == .srgb ? [] : ["colour=\(encode.colour.rawValue)"])).joined(separator: "\n")
+      + (encode.colour == .srgb ? [] : ["colour=\(encode.colour.rawValue)"])
+      + (encode.frames == .first ? [] : ["frames=\(encode.frames.rawValue)"])).joined(separator: "\n")
   }
 
   static func reference(_ o: PlannedOutput) -> String {

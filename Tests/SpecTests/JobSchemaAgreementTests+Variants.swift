@@ -225,6 +225,10 @@ extension JobSchemaAgreementTests {
         file(
           "defaults: {encode: {format: webp, effort: 5}}\n", "{size: 100}", "{path: \"{stem}\", encode: {effort: 9}}")
       ),
+      (
+        "inherited-format",
+        file("defaults: {encode: {format: webp}}\n", "{size: 100}", "{path: \"{stem}\", encode: {frames: all}}")
+      ),
       ("from-unknown-job", "jobs:\n  a: {from: b, guide: {size: 100}, outputs: [{path: \"{stem}.jpg\"}]}\n"),
       ("same-path-twice", file("", "{size: 100}", "{path: \"{stem}.jpg\"}, {path: \"{stem}.jpg\", size: 50}")),
       ("output-too-large", file("", "{width: 4000, height: 3000}", "{path: \"{stem}@{scale}x.jpg\", scales: [1, 8]}")),
@@ -238,6 +242,13 @@ extension JobSchemaAgreementTests {
       ("png", "max_bytes: 5000, palette: true, lossless: true"), ("avif", "max_bytes: 5000"),
     ] {
       cases.append(("budget-by-extension", file("", "{size: 100}", "{path: \"{stem}.\(ext)\", encode: {\(budget)}}")))
+    }
+    for (path, encode) in [
+      ("{stem}.gif", "frames: all"), ("{stem}.WEBP", "frames: all"), ("{stem}.png", "frames: all"),
+      ("{stem}.jpg", "frames: first"), ("{stem}.{format}", "format: gif, frames: all"),
+      ("{stem}.{format}", "format: avif, frames: all"),
+    ] {
+      cases.append(("frames-by-format", file("", "{size: 100}", "{path: \"\(path)\", encode: {\(encode)}}")))
     }
     return cases.map { ($0.0, "version: 1\noutput: out\n" + $0.1) }
   }

@@ -90,6 +90,7 @@ final class SpecDecoderTests: XCTestCase {
     XCTAssertEqual(jpeg.encode.minQuality, 40)
     XCTAssertEqual(jpeg.encode.overBudget, .shrink)
     XCTAssertEqual(jpeg.encode.colour, .keep)
+    XCTAssertEqual(jpeg.encode.frames, .first, "the job's frames: all leaves a still format at the first frame")
     XCTAssertEqual(jpeg.metadata, .strip)
     let png = banner.outputs[1]
     XCTAssertEqual(png.sizes, .scales([0.5, 1]))
@@ -108,6 +109,7 @@ final class SpecDecoderTests: XCTestCase {
     XCTAssertEqual(webp.encode.minQuality, 30)
     XCTAssertEqual(webp.encode.overBudget, .fail)
     XCTAssertEqual(webp.encode.colour, .srgb)
+    XCTAssertEqual(webp.encode.frames, .all, "inherited from the job's encode: WebP animates")
 
     let avatar = file.jobs[1]
     XCTAssertEqual(avatar.input, .sources(include: ["people"], exclude: []))
@@ -350,7 +352,7 @@ final class SpecDecoderTests: XCTestCase {
         "job.yaml:2:1: error: outptu: expected one of the keys version, output, limits, defaults, jobs, overrides, overrides_from but received the unknown key \"outptu\"; did you mean \"output\"?",
         "job.yaml:6:23: error: jobs.a.guide.shap: expected one of the keys shape, size, width, height, aspect but received the unknown key \"shap\"; did you mean \"shape\"?",
         "job.yaml:7:13: error: jobs.a.place.zom: expected one of the keys fit, zoom, offset, focus, face_padding, regions, rotate, flip, crop, overflow, background, upscale but received the unknown key \"zom\"; did you mean \"zoom\"?",
-        "job.yaml:8:45: error: jobs.a.outputs[0].encode.qualty: expected one of the keys format, quality, lossless, effort, max_bytes, min_quality, over_budget, colour, progressive, subsample, compression, palette but received the unknown key \"qualty\"; did you mean \"quality\"?",
+        "job.yaml:8:45: error: jobs.a.outputs[0].encode.qualty: expected one of the keys format, quality, lossless, effort, max_bytes, min_quality, over_budget, colour, frames, progressive, subsample, compression, palette but received the unknown key \"qualty\"; did you mean \"quality\"?",
         "job.yaml:8:58: error: jobs.a.outputs[0].xyz: expected one of the keys path, size, scales, widths, encode, metadata, placeholders but received the unknown key \"xyz\"",
       ])
   }
@@ -568,7 +570,7 @@ final class SpecDecoderTests: XCTestCase {
     XCTAssertEqual(
       errors(text.replacingOccurrences(of: "FORMAT", with: "jepg")),
       [
-        "job.yaml:9:26: error: jobs.a.outputs[0].encode.format: expected one of jpeg, png, webp, avif, heif, jxl, tiff but received the string \"jepg\"; did you mean \"jpeg\"?"
+        "job.yaml:9:26: error: jobs.a.outputs[0].encode.format: expected one of jpeg, png, webp, avif, heif, jxl, tiff, gif but received the string \"jepg\"; did you mean \"jpeg\"?"
       ])
     XCTAssertEqual(
       errors(text.replacingOccurrences(of: "FORMAT", with: "avif"), formats: [.jpeg, .png, .webp]),
@@ -824,7 +826,7 @@ final class SpecDecoderTests: XCTestCase {
         "job.yaml:11:31: warning: jobs.a.outputs[0].encode.progressive: expected a setting that png output uses but received progressive, which applies to jpeg",
         "job.yaml:11:46: warning: jobs.a.outputs[0].encode.quality: expected a setting that png output uses but received quality, which applies to png only with palette: true",
         "job.yaml:11:58: warning: jobs.a.outputs[0].encode.effort: expected a setting that png output uses but received effort, which applies to webp, avif, heif, jxl",
-        "job.yaml:12:15: warning: jobs.a.outputs[1].path: expected the extension of a format cropjob writes (avif, heic, heif, jpeg, jpg, jxl, png, tif, tiff, webp) but received .jpgg; writing jpeg; did you mean \"jpeg\"?",
+        "job.yaml:12:15: warning: jobs.a.outputs[1].path: expected the extension of a format cropjob writes (avif, gif, heic, heif, jpeg, jpg, jxl, png, tif, tiff, webp) but received .jpgg; writing jpeg; did you mean \"jpeg\"?",
         "job.yaml:13:15: warning: jobs.a.outputs[2].path: expected a file extension such as .jpg, .png or .{format} but received \"{stem}\" without one",
         "job.yaml:14:15: warning: jobs.a.outputs[3].path: expected .{format} or a format's extension (the source's extension does not choose the output format) but received \"{stem}.{ext}\"",
       ])
@@ -837,8 +839,8 @@ final class SpecDecoderTests: XCTestCase {
     XCTAssertEqual(Suggestion.distance("kitten", "sitting"), 3)
     XCTAssertEqual(Suggestion.closest(to: "rnu", in: ["run", "plan"]), "run")
     XCTAssertEqual(Suggestion.closest(to: "jepg", in: JobSchema.formatNames), "jpeg")
-    XCTAssertNil(Suggestion.closest(to: "gif", in: OutputFormat.allCases.map(\.rawValue)))
-    XCTAssertEqual(Suggestion.closest(to: "gif", in: JobSchema.formatNames), "tif")
+    XCTAssertNil(Suggestion.closest(to: "tig", in: OutputFormat.allCases.map(\.rawValue)))
+    XCTAssertEqual(Suggestion.closest(to: "tig", in: JobSchema.formatNames), "tif")
     XCTAssertNil(Suggestion.closest(to: "c", in: ["a", "b"]))
     XCTAssertEqual(Suggestion.closest(to: "qualty", in: JobSchema.encode.keys), "quality")
     XCTAssertEqual(Suggestion.closest(to: "avatar-smal", in: ["avatar", "avatar-small"]), "avatar-small")
@@ -855,7 +857,7 @@ final class SpecDecoderTests: XCTestCase {
         b:
           from: a
           guide: {shape: oval, size: 10}
-          outputs: [{path: "{stem}.gif", encode: {quality: 0}}]
+          outputs: [{path: "{stem}.tig", encode: {quality: 0}}]
         a:
           sources: a.jpg
           guide: {size: 10}
@@ -869,7 +871,7 @@ final class SpecDecoderTests: XCTestCase {
       [
         "job.yaml:1:10: error: version: expected 1 (the only version of the job file language) but received the number 2",
         "job.yaml:6:20: error: jobs.b.guide.shape: expected one of rect, square, circle but received the string \"oval\"",
-        "job.yaml:7:22: warning: jobs.b.outputs[0].path: expected the extension of a format cropjob writes (avif, heic, heif, jpeg, jpg, jxl, png, tif, tiff, webp) but received .gif; writing jpeg; did you mean \"tif\"?",
+        "job.yaml:7:22: warning: jobs.b.outputs[0].path: expected the extension of a format cropjob writes (avif, gif, heic, heif, jpeg, jpg, jxl, png, tif, tiff, webp) but received .tig; writing jpeg; did you mean \"tif\"?",
         "job.yaml:7:54: error: jobs.b.outputs[0].encode.quality: expected an integer between 1 and 100 but received the number 0",
         "job.yaml:11:19: error: jobs.a.place.zoom: expected a number between 0.2 and 5 but received the number 9",
         "job.yaml:12:22: error: jobs.a.outputs[0].path: expected a placeholder among {job} {stem} {name} {ext} {dir} {width} {height} {scale} {format} but received {stme}; did you mean \"stem\"?",

@@ -83,6 +83,12 @@ int cj_jpeg_header_facts(const void *data, size_t length, int *width, int *heigh
 int cj_open_bytes(void *data, size_t length, int shrink, int fail_on, int *format,
                   VipsImage **out);
 
+/// cj_open (not header-only, no shrink) of the frames `page` to `page + n - 1` of a GIF or WebP
+/// (`n` -1: to the last) as one image `n` frames tall, with libvips' `page-height`, `delay`
+/// and `loop` fields; other formats open as cj_open opens them.
+int cj_open_frames(const char *path, int page, int n, int fail_on, int *format, VipsImage **out,
+                   char *message, size_t message_size);
+
 /// Evaluates `in` into a new memory image on the calling thread (no libvips worker
 /// threads), so that every warning the decode raises reaches this thread's capture.
 int cj_decode_here(VipsImage *in, VipsImage **out);
@@ -298,5 +304,19 @@ int cj_jxlsave(VipsImage *in, int quality, int lossless, int effort, int strip, 
                size_t *len);
 int cj_tiffsave(VipsImage *in, int quality, int strip, void **buf, size_t *len);
 
+// ---- Animations (cj_animation.c) -----------------------------------------------------------
+
+/// The timing of an image of frames stacked top to bottom: its frame height (libvips'
+/// `page-height`, the image's height when unset), up to `max_delays` frame delays in
+/// milliseconds (`delay`; `n_delays` says how many it has, 0 when none) and the loop count
+/// (`loop`: 0 forever).
+int cj_timing(VipsImage *image, int *page_height, int *delays, int max_delays, int *n_delays,
+              int *loop);
+/// The `n` frames (same size and bands) stacked top to bottom into one image carrying
+/// `page-height`, `n-pages`, `delay` (n values, milliseconds) and `loop`, as the WebP and GIF
+/// savers read them to write an animation.
+int cj_join_frames(VipsImage **frames, int n, const int *delays, int loop, VipsImage **out);
+/// libvips' GIF saver (cgif): `effort` 1-10.
+int cj_gifsave(VipsImage *in, int effort, int strip, void **buf, size_t *len);
 
 #endif

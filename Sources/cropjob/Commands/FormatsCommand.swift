@@ -10,7 +10,10 @@ struct FormatsCommand: ParsableCommand {
 
   func run() -> Int32 {
     Console.out("read:  " + InputFormat.allCases.map(\.rawValue).joined(separator: " "))
-    Console.out("write: " + OutputFormat.available.map(\.rawValue).joined(separator: " "))
+    let writable = OutputFormat.available
+    Console.out("write: " + writable.map(\.rawValue).joined(separator: " "))
+    // The formats `encode.frames: all` writes as animations (GIF only where libvips has a saver).
+    Console.out("animate: " + writable.filter(\.animates).map(\.rawValue).joined(separator: " "))
     return ExitCode.success
   }
 }
