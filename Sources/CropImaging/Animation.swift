@@ -36,11 +36,6 @@ extension Animation {
   }
 }
 
-extension InputFormat {
-  /// Formats whose files may hold an animation that cropjob reads frame by frame.
-  var animates: Bool { self == .gif || self == .webp }
-}
-
 extension DecodedSource {
   /// Decodes every frame of an animated GIF or WebP (libvips' `n = -1`: one image the frames
   /// stacked top to bottom) into one source per frame, converted and oriented as `decode`

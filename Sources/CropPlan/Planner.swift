@@ -198,8 +198,9 @@ public struct Planner: Sendable {
     let background = Self.background(place.background, formatHasAlpha: format.hasAlpha)
     let style = RenderStyle(circle: circle, alpha: alpha, background: background)
     var encode = spec.encode
-    // A still source written with `frames: all` is the still output `first` writes (same key).
-    if header.pages <= 1 { encode.frames = .first }
+    // A still source (or the pages of a TIFF or HEIF) written with `frames: all` is the still
+    // output `first` writes (same key).
+    if header.pages <= 1 || !header.format.animates { encode.frames = .first }
     let relative = OutputPaths.render(
       spec.pathTemplate, job: job.name, sourcePath: source.path, subdirectory: subdirectory,
       size: geometry.outputSize, scale: outputScale, format: format)

@@ -10,6 +10,10 @@ public enum InputFormat: String, Sendable, Codable, CaseIterable {
 
   /// Whether libvips can shrink this format while decoding (by 2, 4 or 8).
   public var shrinksOnLoad: Bool { self == .jpeg || self == .webp }
+
+  /// Whether a file of this format with several frames is an animation that `encode.frames:
+  /// all` writes frame by frame (GIF, WebP); the pages of a TIFF or HEIF are not.
+  public var animates: Bool { self == .gif || self == .webp }
 }
 
 /// What the header of a source says, read without decoding pixels.

@@ -42,33 +42,47 @@ final class AnimatedCommandTests: XCTestCase {
       output: out
       jobs:
         anim:
-          sources: ["photos/pan.gif", "photos/cat.png"]
+          sources: ["photos/pan.gif", "photos/cat.png", "photos/pages.tif"]
           guide: {shape: square, size: 32}
           outputs:
             - {path: "{stem}-all.webp", encode: {frames: all}}
             - {path: "{stem}-first.webp"}
       """)
     defer { s.remove() }
+    // A 4-page TIFF (libvips writes pan.gif's frames as pages): pages, not an animation.
+    let tiff = try Subprocess.run(
+      "/usr/bin/vips", ["copy", s.path("photos/pan.gif") + "[n=-1]", s.path("photos/pages.tif")])
+    XCTAssertEqual(tiff.status, 0, tiff.stderr)
     let json = try s.run(["plan", "job.yaml", "--format", "json"])
     XCTAssertEqual(json.status, 0, json.stderr)
     let plan = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
     let outputs = try XCTUnwrap(plan["outputs"] as? [[String: Any]])
     let frames = Dictionary(uniqueKeysWithValues: outputs.map { ($0["path"] as! String, $0["frames"] as? Int) })
-    // pan.gif has 4 frames; a still photo with frames: all is the still output (no frames).
-    XCTAssertEqual(frames, ["pan-all.webp": 4, "pan-first.webp": nil, "cat-all.webp": nil, "cat-first.webp": nil])
-    // Decodes: pan.gif twice (all frames, first frame), cat.png once (its two outputs share it).
-    XCTAssertEqual(plan["decodes"] as? Int, 3)
+    // pan.gif has 4 frames; a still photo, or a TIFF's pages, with frames: all is the still
+    // output (no frames).
+    XCTAssertEqual(
+      frames,
+      [
+        "pan-all.webp": 4, "pan-first.webp": nil, "cat-all.webp": nil, "cat-first.webp": nil, "pages-all.webp": nil,
+        "pages-first.webp": nil,
+      ])
+    // Decodes: pan.gif twice (all frames, first frame), cat.png and pages.tif once each (their
+    // two outputs share it).
+    XCTAssertEqual(plan["decodes"] as? Int, 4)
     let text = try s.run(["plan", "job.yaml"])
     XCTAssertTrue(
       text.stdout.contains("Animations: 1 output with every frame (frames: all), 4 frames in all"), text.stdout)
 
     // 96x64 pixels a frame: 4 frames (24,576 pixels) pass a limit of 24,576, not one of 24,575;
-    // the still output of the same file is planned either way (cat.png, larger, is refused by both).
+    // the still output of the same file is planned either way (cat.png, larger, is refused by both;
+    // pages.tif's outputs are still images of 6,144 pixels).
     for (limit, refused) in [(24_576, false), (24_575, true)] {
       let result = try s.run(["plan", "job.yaml", "--max-pixels", "\(limit)", "--format", "json"])
       let limited = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
       let paths = (limited["outputs"] as? [[String: Any]] ?? []).compactMap { $0["path"] as? String }
-      XCTAssertEqual(paths, refused ? ["pan-first.webp"] : ["pan-all.webp", "pan-first.webp"], result.stdout)
+      XCTAssertEqual(
+        paths.filter { $0.hasPrefix("pan") }, refused ? ["pan-first.webp"] : ["pan-all.webp", "pan-first.webp"],
+        result.stdout)
       let messages = (limited["issues"] as? [[String: Any]] ?? []).compactMap { $0["message"] as? String }
       let message =
         "frames: all decodes 4 frames of 96x64, 24576 pixels; the limit is \(limit) "
