@@ -100,9 +100,9 @@ extension DecodedSource {
     }
     // A file without delays shows each frame for libvips' default (100 ms).
     let timing = (0..<header.pages).map { $0 < Int(delayCount) ? Int(delays[$0]) : 100 }
-    let first = DecodedSource(image: frames[0].image, header: header, path: path, keepsSourceProfile: keepsProfile)
-    first.animation = Animation(frames: frames, delays: timing, loop: Int(loop))
-    return first
+    return DecodedSource(
+      image: frames[0].image, header: header, path: path, keepsSourceProfile: keepsProfile,
+      animation: Animation(frames: frames, delays: timing, loop: Int(loop)))
   }
 
   /// The first frame that fails to decode on its own, as an error naming it ("frame 3 of 5:

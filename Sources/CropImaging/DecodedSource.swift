@@ -46,13 +46,14 @@ public final class DecodedSource: @unchecked Sendable {
   private let direct: Bool
   /// Every frame of an animated source decoded with `frames: all` (`image` is the first);
   /// nil for a still image or the first frame alone.
-  public internal(set) var animation: Animation? = nil
+  public let animation: Animation?
 
   init(
     image: VipsImage, header: SourceHeader, path: String, shrink: Int = 1, keepsSourceProfile: Bool = false,
-    metadataSource: FileBytes? = nil, direct: Bool = false
+    metadataSource: FileBytes? = nil, direct: Bool = false, animation: Animation? = nil
   ) {
     self.image = image
+    self.animation = animation
     self.metadataSource = metadataSource
     self.direct = direct
     self.keepsSourceProfile = keepsSourceProfile
@@ -90,7 +91,8 @@ public final class DecodedSource: @unchecked Sendable {
   /// since planning) is refused before its pixels are decoded. JPEGs are read into memory
   /// through one descriptor and, when eligible, decoded by libjpeg-turbo directly, the rest
   /// by libvips from those bytes (docs/decoding.md); `jpegDecoder: .libvips` sends every JPEG
-  /// to libvips.
+  /// to libvips. With `frames: all` a GIF or WebP of several frames decodes every frame
+  /// (`decodeFrames`, `animation`).
   public static func decode(
     path: String, header: SourceHeader, shrink: Int, strictness: DecodeStrictness = .warning,
     colour: ColourPolicy = .srgb, jpegDecoder: JPEGDecoder = .auto, frames: FramesPolicy = .first

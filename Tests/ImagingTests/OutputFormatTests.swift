@@ -36,7 +36,10 @@ final class OutputFormatTests: XCTestCase {
         XCTAssertEqual(try header(path, "height"), "160", path)
         let diff = try meanDifference(path, reference, in: harness.folder)
         print("round trip \(stem) \(f.rawValue): mean difference \(String(format: "%.2f", diff)) / 255")
-        XCTAssertLessThan(diff, f == .png || f == .tiff ? 0.01 : 4.0, "\(stem) \(f.rawValue)")
+        // GIF holds 1-bit transparency: coffee-alpha's feathered vignette becomes a hard edge
+        // (measured 15.1/255 flattened on white; 1.2 on the opaque bridge).
+        let tolerance = f == .png || f == .tiff ? 0.01 : f == .gif && stem == "coffee-alpha" ? 20.0 : 4.0
+        XCTAssertLessThan(diff, tolerance, "\(stem) \(f.rawValue)")
       }
     }
   }
