@@ -114,8 +114,8 @@ public struct PlannedOutput: Sendable {
 }
 
 /// One decode: a source in the colour space its outputs ask for (`colour: keep` outputs need
-/// the source in its own colour space, the others in sRGB), with the frames they hold. The executor decodes once per key
-/// and stage; `cropjob plan` counts the keys.
+/// the source in its own colour space, the others in sRGB), with the frames they hold. The
+/// executor decodes once per key and stage; `cropjob plan` counts the keys.
 public struct DecodeKey: Hashable, Comparable, Sendable {
   public var sourceIndex: Int
   public var colour: ColourPolicy

@@ -32,7 +32,7 @@ final class RecipeIdentityTests: XCTestCase {
   static func reference(_ o: PlannedOutput) -> String {
     referenceRecipe(
       job: o.job, guide: o.guide, place: o.place, outputScale: o.outputScale, geometry: o.geometry, encode: o.encode,
-      metadata: o.metadata, style: o.style, path: o.path)
+      metadata: o.metadata, style: o.style, path: o.path) + (o.placeholders.map { "\nplaceholders=\($0.recipe)" } ?? "")
   }
 
   /// Every output of the sample jobs, planned twice (the second time from the memo).
