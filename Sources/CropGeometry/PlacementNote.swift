@@ -20,6 +20,10 @@ public enum PlacementNote: Sendable, Hashable, Codable, CustomStringConvertible 
   /// `over_budget: shrink`: the output did not fit `maxBytes` even at its lowest quality and
   /// was written at `to` pixels instead of `from` (decided when it is encoded).
   case downsizedToBudget(from: PixelSize, to: PixelSize, maxBytes: Int)
+  /// `encode.target`: even the highest quality allowed (`quality`, or with `withinBudget` the
+  /// highest whose file fits `max_bytes`) scored `score`, under the target `ssim`; the output
+  /// was written at that quality (decided when it is encoded).
+  case qualityTargetNotReached(ssim: Double, score: Double, quality: Int, withinBudget: Bool)
   /// The `boxes` found (faces, regions) do not fit the guide together at the job's zoom, even
   /// with no padding: `kept` of them are kept inside, larger and surer first
   /// (`Geometry.placeAboutBoxes`).
@@ -49,6 +53,10 @@ public enum PlacementNote: Sendable, Hashable, Codable, CustomStringConvertible 
       return "output trimmed from \(from) to \(to) to fit the photo"
     case .downsizedToBudget(let from, let to, let maxBytes):
       return "output downsized from \(from) to \(to) to fit max_bytes \(maxBytes)"
+    case .qualityTargetNotReached(let ssim, let score, let quality, let withinBudget):
+      return
+        "target ssim \(formatted(ssim, digits: 4)) not reached: \(formatted(score, digits: 4)) at quality \(quality), "
+        + (withinBudget ? "the highest whose file fits max_bytes" : "the highest allowed (quality)")
     case .focusBoxesDoNotFit(let boxes, let kept):
       return "the \(boxes) boxes found do not fit the guide together: \(kept) kept inside (larger, surer first)"
     case .facePaddingReduced(let from, let to):
@@ -60,6 +68,6 @@ public enum PlacementNote: Sendable, Hashable, Codable, CustomStringConvertible 
   }
 }
 
-private func formatted(_ v: Double) -> String {
-  String(format: "%.3f", v)
+private func formatted(_ v: Double, digits: Int = 3) -> String {
+  String(format: "%.\(digits)f", v)
 }

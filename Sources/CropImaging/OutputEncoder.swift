@@ -7,13 +7,16 @@ import CropSpec
 public struct EncodedOutput: Sendable {
   public var bytes: [UInt8]
   public var quality: Int
-  /// Encodes made (more than one when a byte budget was searched).
+  /// Encodes made (more than one when a byte budget or a quality target was searched).
   public var encodes: Int
   /// The geometry written: the planned one, or with `over_budget: shrink` that placement at
   /// the smaller size that fitted (its notes then say so).
   public var geometry: PlacementResult
   /// The placeholders asked for, computed from the pixels encoded (nil when none was asked).
   public var placeholders: PlaceholderValues? = nil
+  /// With `encode.target`: the score of the file written against its own uncompressed pixels
+  /// (nil without a target, or for an image smaller than the score's 11x11 window).
+  public var ssim: Double? = nil
 }
 
 /// Renders one output from a decoded source and encodes it, honouring the byte budget.
@@ -95,15 +98,18 @@ public enum OutputEncoder {
     }
   }
 
-  /// Without a budget: one encode at `quality`. With one: the highest quality in
-  /// [min_quality, quality] whose file fits, by bisection (at most 1 + ⌈log2(range)⌉ encodes).
+  /// Without a budget or a target: one encode at `quality`. With a budget: the highest
+  /// quality in [min_quality, quality] whose file fits, by bisection (at most 1 + ⌈log2(range)⌉
+  /// encodes). With a target: then the lowest quality from min_quality up to that one whose file
+  /// scores at least the target, by bisection again (`reachTarget`).
   static func encodeWithBudget(_ image: VipsImage, encode: EncodeSpec, file: FileEncoder, geometry: PlacementResult)
     throws -> EncodedOutput
   {
     let top = encode.options.quality
     let first = try file(image, quality: top)
     guard let budget = encode.maxBytes, first.count > budget else {
-      return EncodedOutput(bytes: first, quality: top, encodes: 1, geometry: geometry)
+      let ceiling = EncodedOutput(bytes: first, quality: top, encodes: 1, geometry: geometry)
+      return try reachTarget(image, from: ceiling, encode: encode, file: file)
     }
     var encodes = 1
     var low = encode.minQuality
@@ -126,6 +132,48 @@ public enum OutputEncoder {
       throw BudgetError(maxBytes: budget, minQuality: encode.minQuality, smallest: smallest, encodes: encodes)
     }
     result.encodes = encodes
+    return try reachTarget(image, from: result, encode: encode, file: file)
+  }
+
+  /// With `encode.target`: the lowest quality in [min_quality, `ceiling.quality`] whose file,
+  /// decoded, scores at least the target against `image`'s own pixels, by bisection (scores
+  /// grow with quality; at most ⌈log2(range)⌉ more encodes). `ceiling` is the file at the
+  /// highest quality allowed (`quality`, or the budget's); where even it falls short it is
+  /// written, with a note. The result carries the score of the file written.
+  static func reachTarget(_ image: VipsImage, from ceiling: EncodedOutput, encode: EncodeSpec, file: FileEncoder)
+    throws -> EncodedOutput
+  {
+    guard let target = encode.target else { return ceiling }
+    let reference = PerceptualScore(reference: try image.raster())
+    var result = ceiling
+    guard let top = try reference.score(encoded: ceiling.bytes, path: image.path) else {
+      return result  // smaller than a window: no score, written at the ceiling
+    }
+    result.ssim = top
+    guard top >= target.ssim else {
+      result.geometry.notes.append(
+        .qualityTargetNotReached(
+          ssim: target.ssim, score: top, quality: ceiling.quality,
+          withinBudget: ceiling.quality < encode.options.quality
+        ))
+      return result
+    }
+    var low = encode.minQuality
+    var high = ceiling.quality - 1
+    while low <= high {
+      let mid = (low + high) / 2
+      let bytes = try file(image, quality: mid)
+      result.encodes += 1
+      let score = try reference.score(encoded: bytes, path: image.path) ?? 0
+      if score >= target.ssim && encode.maxBytes.map({ bytes.count <= $0 }) != false {
+        result.bytes = bytes
+        result.quality = mid
+        result.ssim = score
+        high = mid - 1
+      } else {
+        low = mid + 1
+      }
+    }
     return result
   }
 
@@ -147,6 +195,7 @@ public enum OutputEncoder {
     var last = (width: planned.width, bytes: error.smallest)
     var guessNext = true
     var best: EncodedOutput? = nil
+    var bestImage: VipsImage? = nil
     while tooBig - fits > tolerance || (fits == 0 && tooBig > 1) {
       var width = (fits + tooBig) / 2
       if guessNext {
@@ -158,12 +207,14 @@ public enum OutputEncoder {
       let size = PixelSize(
         width: width, height: max(1, Int((Double(width) * Double(planned.height) / Double(planned.width)).rounded())))
       var resized = geometry.resized(to: size)
-      let bytes = try file(image(resized), quality: encode.minQuality)
+      let rendered = try image(resized)
+      let bytes = try file(rendered, quality: encode.minQuality)
       failure.encodes += 1
       last = (width, bytes.count)
       if bytes.count <= error.maxBytes {
         resized.notes.append(.downsizedToBudget(from: planned, to: size, maxBytes: error.maxBytes))
         best = EncodedOutput(bytes: bytes, quality: encode.minQuality, encodes: 0, geometry: resized)
+        bestImage = rendered
         fits = width
       } else {
         failure.smallest = min(failure.smallest, bytes.count)
@@ -171,8 +222,13 @@ public enum OutputEncoder {
         tooBig = width
       }
     }
-    guard var result = best else { throw failure }
+    guard var result = best, let bestImage else { throw failure }
     result.encodes = failure.encodes
+    if encode.target != nil {
+      // The budget won: the score of the file written is recorded all the same.
+      result.ssim = try PerceptualScore(reference: bestImage.raster()).score(
+        encoded: result.bytes, path: bestImage.path)
+    }
     return result
   }
 }

@@ -54,7 +54,8 @@ public enum OutputKey {
       // earlier job files keep their keys.
       + (encode.overBudget == .fail ? [] : ["over_budget=\(encode.overBudget.rawValue)"])
       + (encode.colour == .srgb ? [] : ["colour=\(encode.colour.rawValue)"])
-      + (encode.frames == .first ? [] : ["frames=\(encode.frames.rawValue)"])).joined(separator: "\n")
+      + (encode.frames == .first ? [] : ["frames=\(encode.frames.rawValue)"])
+      + (encode.target.map { ["target=ssim:\($0.ssim)"] } ?? [])).joined(separator: "\n")
   }
 
   /// The recipe's identity without the source: what `plan --format json` prints as `key`.

@@ -14,6 +14,8 @@ extension PlanIssue {
     case trimmed
     /// The output was made smaller to meet `max_bytes`.
     case budgetShrink = "budget-shrink"
+    /// Even the highest quality allowed did not reach `encode.target`.
+    case qualityTarget = "quality-target"
     /// Boxes a focus finder found that do not fit the guide, or are cut off by it.
     case focusBoxes = "focus-boxes"
     /// The focus point is cut off by the guide, or a focus setting has no effect.
@@ -46,6 +48,7 @@ extension PlacementNote {
     case .cropOutsidePhoto: return .cropOutsidePhoto
     case .shrunkToFootprint: return .trimmed
     case .downsizedToBudget: return .budgetShrink
+    case .qualityTargetNotReached: return .qualityTarget
     case .focusBoxesDoNotFit, .facePaddingReduced, .focusBoxCutOff: return .focusBoxes
     }
   }

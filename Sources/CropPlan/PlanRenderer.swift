@@ -126,6 +126,9 @@ public enum PlanRenderer {
     var maxBytes: Int?
     /// `shrink` when the output may be written smaller to meet `maxBytes` (absent: fails).
     var overBudget: String?
+    /// The perceptual quality target (`encode.target`), absent without one: the quality
+    /// written is then found at run time, from `minQuality` up to `quality`.
+    var target: QualityTarget?
     /// `keep` when the pixels stay in the source's colour space (absent: sRGB).
     var colour: String?
     /// The frames the output holds when it keeps every frame of an animated source
@@ -186,7 +189,7 @@ public enum PlanRenderer {
       width: o.geometry.outputSize.width, height: o.geometry.outputSize.height,
       format: o.encode.options.format.rawValue, quality: o.encode.options.quality, maxBytes: o.encode.maxBytes,
       overBudget: o.encode.maxBytes != nil && o.encode.overBudget != .fail ? o.encode.overBudget.rawValue : nil,
-      colour: o.encode.colour == .srgb ? nil : o.encode.colour.rawValue,
+      target: o.encode.target, colour: o.encode.colour == .srgb ? nil : o.encode.colour.rawValue,
       frames: o.encode.frames == .all ? s.header?.pages : nil,
       crop: atRunTime ? nil : o.geometry.sourceRegion, cropRequested: o.place.crop, scale: o.geometry.scale,
       angle: o.geometry.angle, centre: atRunTime ? nil : o.geometry.centre, focus: focus,

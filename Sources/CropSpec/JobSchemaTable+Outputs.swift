@@ -179,6 +179,13 @@ extension JobSchema {
         + "bisection; the manifest records the size written).",
       default: "fail", formats: lossy + [.png]),
     SchemaField(
+      "target", .ref("target"),
+      "A perceptual quality target: the lowest quality from min_quality to quality whose file reaches it against "
+        + "the output's own uncompressed pixels, by bisection (with max_bytes, within the budget: the budget wins). "
+        + "Where even quality does not reach it, the output is written at quality (or the budget's) and its note "
+        + "says so. Needs a lossy jpeg, webp or avif output.",
+      formats: QualityTarget.formats),
+    SchemaField(
       "colour", .choice(ColourPolicy.allCases.map(\.rawValue)),
       "Colour space of the output's pixels: srgb converts through the source's ICC profile (CMYK and wide gamut "
         + "included; untagged sources are taken as sRGB); keep leaves RGB pixels in the source's colour space and "
@@ -237,4 +244,18 @@ extension JobSchema {
           "then": ["properties": ["format": ["enum": formatEnum(paletteBudgetFormats)]]],
         ]),
     ])
+
+  /// `encode.target`: what the quality search must reach.
+  public static let target = SchemaObject(
+    name: "target",
+    description:
+      "A perceptual quality target for the quality search (docs/job-file.md, \"Perceptual quality target\").",
+    fields: [
+      SchemaField(
+        "ssim", .number(unitRange),
+        "SSIM on luma (11x11 Gaussian windows, σ 1.5) of the decoded file against the output's uncompressed "
+          + "pixels, 0…1; 0.98 is hard to tell apart at 1x.",
+        required: true)
+    ],
+    rules: [])
 }

@@ -128,17 +128,33 @@ public struct EncodeSpec: Sendable, Hashable {
   /// Which frames of an animated source the output holds (`all` only for formats that
   /// animate: the decoder makes an inherited `all` `first` for the others).
   public var frames: FramesPolicy = .first
+  /// A perceptual quality target: the lowest quality from `minQuality` to the quality whose
+  /// file scores at least this (within `maxBytes`, which wins), found by bisection.
+  public var target: QualityTarget?
 
   public init(
     options: EncodeOptions, maxBytes: Int?, minQuality: Int = 30, overBudget: OverBudget = .fail,
-    colour: ColourPolicy = .srgb
+    colour: ColourPolicy = .srgb, target: QualityTarget? = nil
   ) {
     self.options = options
     self.maxBytes = maxBytes
     self.minQuality = minQuality
     self.overBudget = overBudget
     self.colour = colour
+    self.target = target
   }
+}
+
+/// `encode.target`: the score an output's file must reach against its own uncompressed
+/// pixels (docs/job-file.md, "Perceptual quality target").
+public struct QualityTarget: Sendable, Hashable, Codable {
+  /// SSIM on luma, 0…1.
+  public var ssim: Double
+
+  public init(ssim: Double) { self.ssim = ssim }
+
+  /// Formats whose quality a target searches.
+  public static let formats: [OutputFormat] = [.jpeg, .webp, .avif]
 }
 
 /// What an output does when even `min_quality` does not fit its `max_bytes`.

@@ -94,6 +94,21 @@ extension SpecDecoder {
               received: "frames: all on a \(format.rawValue) output, which holds one still image"))
           ok = false
         }
+    if let t = e["target"] {
+      if let target = qualityTarget(t.node, t.field) {
+        // Lossless output has no quality to search: the target does nothing (said where it is the
+        // output's own).
+        if options.lossless {
+          if own.contains("target") {
+            reader.warning(
+              t.node.mark, t.field,
+              Diagnostic.expected("a lossy output for a quality target", received: "lossless (target does nothing)"))
+          }
+        } else {
+          spec.target = target
+        }
+      } else {
+        ok = false
       }
     }
     if spec.overBudget == .shrink, spec.maxBytes == nil, own.contains("over_budget"), let entry = e["over_budget"] {
@@ -102,7 +117,7 @@ extension SpecDecoder {
         Diagnostic.expected("max_bytes beside over_budget: shrink", received: "no max_bytes (over_budget does nothing)")
       )
     }
-    if spec.maxBytes != nil, spec.minQuality > options.quality {
+    if spec.maxBytes != nil || spec.target != nil, spec.minQuality > options.quality {
       if let entry = e["min_quality"] {
         reader.error(
           entry.node.mark, entry.field,
@@ -113,7 +128,8 @@ extension SpecDecoder {
         reader.error(
           entry?.node.mark ?? mark, entry?.field ?? join(field, "quality"),
           Diagnostic.expected(
-            "quality at least min_quality (\(spec.minQuality) by default) for a byte budget",
+            "quality at least min_quality (\(spec.minQuality) by default) for "
+              + (spec.maxBytes != nil ? "a byte budget" : "a quality target"),
             received: "quality \(options.quality)"))
       }
       ok = false
@@ -135,6 +151,18 @@ extension SpecDecoder {
     }
     spec.options = options
     return ok ? spec : nil
+  }
+
+  /// `encode.target`: `{ssim: 0…1}`.
+  mutating func qualityTarget(_ node: YAMLNode, _ field: String) -> QualityTarget? {
+    guard let e = reader.mapping(node, field, known: JobSchema.target.keys) else { return nil }
+    guard let n = e["ssim"] else {
+      reader.error(
+        node.mark, join(field, "ssim"), Diagnostic.missing("ssim", "the score to reach, e.g. target: {ssim: 0.98}"))
+      return nil
+    }
+    guard let ssim = reader.double(n, join(field, "ssim"), JobSchema.target["ssim"].type) else { return nil }
+    return QualityTarget(ssim: ssim)
   }
 
   /// `strip`, `keep`, or a list of kinds to keep, held to the table's list rule (no kind

@@ -32,11 +32,14 @@ public struct Manifest: Codable, Sendable, Equatable {
     /// The placeholders computed from the output's pixels (`placeholders:`); absent when none
     /// was asked for.
     public var placeholders: PlaceholderValues?
+    /// With `encode.target`: the SSIM of the file against its own uncompressed pixels
+    /// (docs/job-file.md, "Perceptual quality target"); absent otherwise.
+    public var ssim: Double?
 
     public init(
       path: String, job: String, key: String, bytes: Int, width: Int, height: Int, sha256: String, format: String,
       quality: Int, encodes: Int, source: SourceRecord, geometry: GeometryRecord, fromLastGoodRun: Bool? = nil,
-      placeholders: PlaceholderValues? = nil
+      placeholders: PlaceholderValues? = nil, ssim: Double? = nil
     ) {
       self.path = path
       self.job = job
@@ -52,6 +55,7 @@ public struct Manifest: Codable, Sendable, Equatable {
       self.geometry = geometry
       self.fromLastGoodRun = fromLastGoodRun
       self.placeholders = placeholders
+      self.ssim = ssim
     }
   }
 

@@ -3,7 +3,7 @@
 /// transaction with the version it leads to); a newer one is refused (`StateError.newer`).
 enum StateSchema {
   /// The version this cropjob writes.
-  static let version = 3
+  static let version = 4
 
   /// Migrates version `from` to `from + 1`: one function per step.
   static func step(from: Int, _ connection: SQLiteConnection) throws(SQLiteConnection.Failure) {
@@ -11,6 +11,7 @@ enum StateSchema {
     case 0: try createVersion1(connection)
     case 1: try addVersion2(connection)
     case 2: try addVersion3(connection)
+    case 3: try addVersion4(connection)
     default: preconditionFailure("no migration from state schema version \(from)")
     }
   }
@@ -89,17 +90,24 @@ enum StateSchema {
     try connection.execute("ALTER TABLE outputs ADD COLUMN placeholders TEXT")
   }
 
+  /// Version 4: each output's score against its own pixels with `encode.target` (`ssim`);
+  /// NULL without a target (as every earlier row).
+  static func addVersion4(_ connection: SQLiteConnection) throws(SQLiteConnection.Failure) {
+    try connection.execute("ALTER TABLE outputs ADD COLUMN ssim REAL")
+  }
+
   /// For a reader of an older file (not migrated: readers never write): temporary views
   /// `sources` (version 1: with the version 2 columns, 0 for the unknown ones) and `outputs`
-  /// (before version 3: with a NULL `placeholders`), found before the file's own tables by
-  /// every unqualified query of this connection.
+  /// (before version 3: with a NULL `placeholders`; before version 4: with a NULL `ssim`),
+  /// found before the file's own tables by every unqualified query of this connection.
   static func readAsCurrent(_ connection: SQLiteConnection, version: Int) throws(SQLiteConnection.Failure) {
     if version == 1 {
       try connection.execute(
         "CREATE TEMP VIEW sources AS SELECT *, 0 AS ctime_ns, 0 AS device FROM main.sources")
     }
-    if version < 3 {
-      try connection.execute("CREATE TEMP VIEW outputs AS SELECT *, NULL AS placeholders FROM main.outputs")
+    if version < 4 {
+      let added = version < 3 ? "NULL AS placeholders, NULL AS ssim" : "NULL AS ssim"
+      try connection.execute("CREATE TEMP VIEW outputs AS SELECT *, \(added) FROM main.outputs")
     }
   }
 
@@ -108,6 +116,7 @@ enum StateSchema {
   static func outputSelect(version: Int, schema: String? = nil) -> String {
     StateRows.outputColumns.map { column in
       if column == "placeholders" && version < 3 { return "NULL AS placeholders" }
+      if column == "ssim" && version < 4 { return "NULL AS ssim" }
       return schema.map { "\($0).\(column)" } ?? column
     }.joined(separator: ", ")
   }

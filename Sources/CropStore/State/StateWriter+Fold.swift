@@ -17,8 +17,9 @@ extension StateWriter {
         guard version >= 1 else { return }
         // A version 1 shard file has no ctime or device: 0, as the migration gives.
         let sourceRows = version == 1 ? "s.*, 0, 0" : "s.*"
-        // Before version 3 a shard file has no placeholders: NULL, as the migration gives.
-        let outputRows = version < 3 ? "s.*, NULL" : "s.*"
+        // Before version 3 a shard file has no placeholders, before 4 no ssim: NULL, as the
+        // migrations give.
+        let outputRows = version < 3 ? "s.*, NULL, NULL" : version < 4 ? "s.*, NULL" : "s.*"
         do throws(SQLiteConnection.Failure) {
           try connection.transaction { () throws(SQLiteConnection.Failure) in
             try connection.execute(

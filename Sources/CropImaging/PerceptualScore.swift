@@ -1,0 +1,78 @@
+internal import CVipsShim
+
+/// The score of `encode.target` (docs/job-file.md, "Perceptual quality target"): SSIM on
+/// luma between an output's uncompressed pixels and its encoded file decoded again
+/// (`cj_ssim.c` states the luma and the windows).
+package struct PerceptualScore {
+  let width: Int
+  let height: Int
+  let luma: [Double]
+
+  /// The reference: the pixels about to be encoded (8-bit, 1 to 4 bands).
+  package init(reference raster: Raster) {
+    width = raster.width
+    height = raster.height
+    luma = Self.luma(raster)
+  }
+
+  /// Whether the image has a whole 11x11 window (a score); smaller outputs have none.
+  package var hasWindows: Bool { width >= 11 && height >= 11 }
+
+  /// The SSIM of `raster` against the reference, or nil when the image is smaller than a
+  /// window. The raster must have the reference's size.
+  package func score(_ raster: Raster) -> Double? {
+    precondition(raster.width == width && raster.height == height, "PerceptualScore: size differs")
+    let other = Self.luma(raster)
+    var score = 0.0
+    let status = luma.withUnsafeBufferPointer { a in
+      other.withUnsafeBufferPointer { b in cj_ssim(a.baseAddress, b.baseAddress, Int32(width), Int32(height), &score) }
+    }
+    return status == 0 ? score : nil
+  }
+
+  /// The SSIM of encoded `bytes` (decoded by libvips) against the reference.
+  func score(encoded bytes: [UInt8], path: String?) throws(ImagingError) -> Double? {
+    let decoded = try Raster.decode(bytes: bytes, path: path)
+    guard decoded.width == width, decoded.height == height else {
+      throw ImagingError(
+        operation: "score", path: path,
+        message: "the file decodes to \(decoded.width)x\(decoded.height), not \(width)x\(height)")
+    }
+    return score(decoded)
+  }
+
+  static func luma(_ raster: Raster) -> [Double] {
+    var luma = [Double](repeating: 0, count: raster.width * raster.height)
+    _ = raster.pixels.withUnsafeBufferPointer { p in
+      luma.withUnsafeMutableBufferPointer {
+        cj_luma(p.baseAddress, Int32(raster.width), Int32(raster.height), Int32(raster.bands), $0.baseAddress)
+      }
+    }
+    return luma
+  }
+}
+
+extension Raster {
+  /// Decodes encoded image bytes (any format libvips reads; the first page) into a raster.
+  package static func decode(bytes: [UInt8], path: String? = nil) throws(ImagingError) -> Raster {
+    Vips.start()
+    var data: UnsafeMutableRawPointer?
+    var size = 0
+    var width: Int32 = 0
+    var height: Int32 = 0
+    var bands: Int32 = 0
+    let status = bytes.withUnsafeBytes {
+      cj_decode_buffer($0.baseAddress, $0.count, &data, &size, &width, &height, &bands)
+    }
+    try Vips.check(status, "decode", path: path)
+    guard let data else { throw ImagingError(operation: "decode", path: path, message: "no pixels") }
+    defer { cj_free(data) }
+    let count = Int(width) * Int(height) * Int(bands)
+    guard size >= count, (1...4).contains(bands) else {
+      throw ImagingError(operation: "decode", path: path, message: "\(size) bytes for \(width)x\(height)x\(bands)")
+    }
+    return Raster(
+      width: Int(width), height: Int(height), bands: Int(bands),
+      pixels: Array(UnsafeRawBufferPointer(start: data, count: count)))
+  }
+}
