@@ -136,7 +136,8 @@ final class SourceChangeTests: XCTestCase {
       [
         state,
         "ALTER TABLE sources DROP COLUMN ctime_ns; ALTER TABLE sources DROP COLUMN device; "
-          + "ALTER TABLE outputs DROP COLUMN placeholders; PRAGMA user_version = 1;",
+          + "ALTER TABLE outputs DROP COLUMN placeholders; ALTER TABLE outputs DROP COLUMN ssim; "
+          + "PRAGMA user_version = 1;",
       ])
     XCTAssertEqual(downgrade.status, 0, downgrade.stderr)
     let plan = try s.run(["plan", "job.yaml", "--format", "json"])
@@ -146,19 +147,27 @@ final class SourceChangeTests: XCTestCase {
     XCTAssertEqual(written(result), [])
     XCTAssertEqual(CLIJob.events(result.stdout).last?["upToDate"] as? Int, 12)
     let version = try Subprocess.run("/usr/bin/sqlite3", [state, "PRAGMA user_version"])
-    XCTAssertEqual(version.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "3")
+    XCTAssertEqual(version.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "4")
     let rows = try Subprocess.run("/usr/bin/sqlite3", [state, "SELECT count(*) FROM sources WHERE ctime_ns > 0"])
     XCTAssertEqual(rows.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "3")
   }
 
-  /// A state file of schema 2 (before placeholders): `plan` and `manifest` (every format)
-  /// read it as it is, `run` migrates it to 3 and rebuilds nothing.
+  /// A state file of schema 2 (before placeholders) or 3 (before `ssim`, issue 27.3): `plan`
+  /// and `manifest` (every format) read it as it is, `run` migrates it to 4 and rebuilds nothing.
   func testStateOfSchemaTwoKeepsWorking() throws {
-    let s = try scratch()
+    try stateOfOlderSchemaKeepsWorking(
+      version: 2, "ALTER TABLE outputs DROP COLUMN placeholders; ALTER TABLE outputs DROP COLUMN ssim;")
+  }
+
+  func testStateOfSchemaThreeKeepsWorking() throws {
+    try stateOfOlderSchemaKeepsWorking(version: 3, "ALTER TABLE outputs DROP COLUMN ssim;")
+  }
+
+  func stateOfOlderSchemaKeepsWorking(version old: Int, _ drop: String, name: String = #function) throws {
+    let s = try scratch(name)
     defer { s.remove() }
     let state = s.path("out/.cropjob/state.sqlite3")
-    let downgrade = try Subprocess.run(
-      "/usr/bin/sqlite3", [state, "ALTER TABLE outputs DROP COLUMN placeholders; PRAGMA user_version = 2;"])
+    let downgrade = try Subprocess.run("/usr/bin/sqlite3", [state, "\(drop) PRAGMA user_version = \(old);"])
     XCTAssertEqual(downgrade.status, 0, downgrade.stderr)
     let plan = try s.run(["plan", "job.yaml", "--format", "json"])
     XCTAssertEqual(plan.status, 0, plan.stderr)
@@ -171,6 +180,6 @@ final class SourceChangeTests: XCTestCase {
     XCTAssertEqual(result.status, 0, result.stderr)
     XCTAssertEqual(written(result), [])
     let version = try Subprocess.run("/usr/bin/sqlite3", [state, "PRAGMA user_version"])
-    XCTAssertEqual(version.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "3")
+    XCTAssertEqual(version.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "4")
   }
 }

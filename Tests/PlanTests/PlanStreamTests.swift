@@ -49,6 +49,7 @@ final class PlanStreamTests: XCTestCase {
     var quality: Int
     var maxBytes: Int?
     var overBudget: String?
+    var target: [String: Double]?
     var colour: String?
     var frames: Int?
     /// Absent when the crop is found at run time (`cropFoundAtRunTime`).

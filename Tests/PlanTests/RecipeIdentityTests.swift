@@ -26,7 +26,8 @@ final class RecipeIdentityTests: XCTestCase {
       ]
       + (encode.overBudget == .fail ? [] : ["over_budget=\(encode.overBudget.rawValue)"])
       + (encode.colour == .srgb ? [] : ["colour=\(encode.colour.rawValue)"])
-      + (encode.frames == .first ? [] : ["frames=\(encode.frames.rawValue)"])).joined(separator: "\n")
+      + (encode.frames == .first ? [] : ["frames=\(encode.frames.rawValue)"])
+      + (encode.target.map { ["target=ssim:\($0.ssim)"] } ?? [])).joined(separator: "\n")
   }
 
   static func reference(_ o: PlannedOutput) -> String {

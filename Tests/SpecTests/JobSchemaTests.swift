@@ -70,7 +70,7 @@ final class JobSchemaTests: XCTestCase {
     "file": "", "limits": "limits", "defaults": "defaults", "job": "jobs.a", "guide": "jobs.a.guide",
     "place": "jobs.a.place", "crop": "jobs.a.place.crop", "output": "jobs.a.outputs[0]",
     "encode": "jobs.a.outputs[0].encode", "override": "overrides[0]", "crop_table": "overrides_from",
-    "placeholders": "jobs.a.outputs[0].placeholders",
+    "placeholders": "jobs.a.outputs[0].placeholders", "target": "jobs.a.outputs[0].encode.target",
   ]
 
   /// A valid job file, with one of each mapping (a crop only when `object` is crop), whose
@@ -88,7 +88,8 @@ final class JobSchemaTests: XCTestCase {
     let output = mapping(
       "output",
       [
-        "path": #""{stem}.png""#, "encode": mapping("encode", [:]),
+        "path": #""{stem}.png""#,
+        "encode": mapping("encode", object == "target" ? ["target": mapping("target", ["ssim": "0.98"])] : [:]),
         "placeholders": mapping("placeholders", ["kinds": "[blurhash]"]),
       ])
     let job = mapping(

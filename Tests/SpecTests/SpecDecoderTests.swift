@@ -352,7 +352,7 @@ final class SpecDecoderTests: XCTestCase {
         "job.yaml:2:1: error: outptu: expected one of the keys version, output, limits, defaults, jobs, overrides, overrides_from but received the unknown key \"outptu\"; did you mean \"output\"?",
         "job.yaml:6:23: error: jobs.a.guide.shap: expected one of the keys shape, size, width, height, aspect but received the unknown key \"shap\"; did you mean \"shape\"?",
         "job.yaml:7:13: error: jobs.a.place.zom: expected one of the keys fit, zoom, offset, focus, face_padding, regions, rotate, flip, crop, overflow, background, upscale but received the unknown key \"zom\"; did you mean \"zoom\"?",
-        "job.yaml:8:45: error: jobs.a.outputs[0].encode.qualty: expected one of the keys format, quality, lossless, effort, max_bytes, min_quality, over_budget, colour, frames, progressive, subsample, compression, palette but received the unknown key \"qualty\"; did you mean \"quality\"?",
+        "job.yaml:8:45: error: jobs.a.outputs[0].encode.qualty: expected one of the keys format, quality, lossless, effort, max_bytes, min_quality, over_budget, target, colour, frames, progressive, subsample, compression, palette but received the unknown key \"qualty\"; did you mean \"quality\"?",
         "job.yaml:8:58: error: jobs.a.outputs[0].xyz: expected one of the keys path, size, scales, widths, encode, metadata, placeholders but received the unknown key \"xyz\"",
       ])
   }

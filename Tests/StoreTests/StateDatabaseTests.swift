@@ -28,7 +28,9 @@ final class StateDatabaseTests: XCTestCase {
     defer { try? FileManager.default.removeItem(at: root) }
     let writer = try StateWriter.open(root: root.path, shard: nil, batchSize: 2)
     try writer.claim(["a.png", "b.png", "c.png"])
-    let entries = [entry("a.png"), entry("b.png", notes: ["clamped", "a \"quoted\" note"]), entry("c.png")]
+    var scored = entry("c.png")
+    scored.ssim = 0.987_654_321_012_345  // encode.target's score (schema version 3)
+    let entries = [entry("a.png"), entry("b.png", notes: ["clamped", "a \"quoted\" note"]), scored]
     for e in entries { writer.record(e) }
     let facts = SourceFacts(
       identity: FileIdentity(
