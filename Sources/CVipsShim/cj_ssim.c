@@ -44,59 +44,131 @@ static void cj_ssim_kernel(double k[CJ_SSIM_SIDE]) {
   for (int i = 0; i < CJ_SSIM_SIDE; i++) k[i] /= sum;
 }
 
-// Row `y` of x, y, x², y², xy filtered horizontally at every valid column, into `out`
-// (5 maps of `cols` values).
-static void cj_ssim_row(const double *a, const double *b, int width, int y, const double k[],
-                        double *out, int cols) {
-  const double *ra = a + (size_t)y * width, *rb = b + (size_t)y * width;
-  for (int x = 0; x < cols; x++) {
-    double sa = 0, sb = 0, saa = 0, sbb = 0, sab = 0;
-    for (int i = 0; i < CJ_SSIM_SIDE; i++) {
-      const double va = ra[x + i], vb = rb[x + i], w = k[i];
-      sa += w * va;
-      sb += w * vb;
-      saa += w * va * va;
-      sbb += w * vb * vb;
-      sab += w * va * vb;
-    }
-    out[x] = sa;
-    out[cols + x] = sb;
-    out[2 * cols + x] = saa;
-    out[3 * cols + x] = sbb;
-    out[4 * cols + x] = sab;
+// `out[x] = Σ k[i] × in[x + i]` for every valid column x (`cols` of them): tap by tap over
+// the whole row, which compilers vectorise.
+static void cj_ssim_filter_row(const double *in, const double k[], double *out, int cols) {
+  for (int x = 0; x < cols; x++) out[x] = k[0] * in[x];
+  for (int i = 1; i < CJ_SSIM_SIDE; i++) {
+    const double w = k[i];
+    const double *p = in + i;
+    for (int x = 0; x < cols; x++) out[x] += w * p[x];
   }
 }
 
-int cj_ssim(const double *a, const double *b, int width, int height, double *score) {
-  if (width < CJ_SSIM_SIDE || height < CJ_SSIM_SIDE) return 1;
+// `out[x] = Σ k[i] × rows[i][x]`, the 11 rows of a ring starting at `first`.
+static void cj_ssim_filter_column(double *const ring[], int first, const double k[], double *out,
+                                  int cols) {
+  const double *r0 = ring[first % CJ_SSIM_SIDE];
+  for (int x = 0; x < cols; x++) out[x] = k[0] * r0[x];
+  for (int i = 1; i < CJ_SSIM_SIDE; i++) {
+    const double w = k[i];
+    const double *r = ring[(first + i) % CJ_SSIM_SIDE];
+    for (int x = 0; x < cols; x++) out[x] += w * r[x];
+  }
+}
+
+// The Gaussian means of `count` maps at every valid window, row by row: `products` fills the
+// maps' values for input row y (`width` each), and `window` gets, for output row y, the
+// filtered maps (`cols` each). Returns -1 when memory is short.
+typedef void (*cj_ssim_products)(const void *context, int y, double *maps[]);
+typedef void (*cj_ssim_window)(void *context, int y, double *const means[]);
+
+static int cj_ssim_windows(int width, int height, int count, cj_ssim_products products,
+                           cj_ssim_window window, void *context) {
   double k[CJ_SSIM_SIDE];
   cj_ssim_kernel(k);
-  const int cols = width - 2 * CJ_SSIM_RADIUS, rows = height - 2 * CJ_SSIM_RADIUS;
-  // A ring of the last 11 horizontally filtered rows, 5 maps each.
-  double *ring = malloc(sizeof(double) * 5 * (size_t)cols * CJ_SSIM_SIDE);
-  if (!ring) return -1;
-  const double c1 = (0.01 * 255) * (0.01 * 255), c2 = (0.03 * 255) * (0.03 * 255);
-  double total = 0;
+  const int cols = width - 2 * CJ_SSIM_RADIUS;
+  // Per map: one input row, a ring of the last 11 horizontally filtered rows, one output row.
+  const size_t per = (size_t)width + (size_t)cols * (CJ_SSIM_SIDE + 1);
+  double *memory = malloc(sizeof(double) * per * count);
+  if (!memory) return -1;
+  double *input[5], *ring[5][CJ_SSIM_SIDE], *means[5];
+  for (int j = 0; j < count; j++) {
+    double *base = memory + per * j;
+    input[j] = base;
+    for (int i = 0; i < CJ_SSIM_SIDE; i++) ring[j][i] = base + width + (size_t)cols * i;
+    means[j] = base + width + (size_t)cols * CJ_SSIM_SIDE;
+  }
   for (int y = 0; y < height; y++) {
-    cj_ssim_row(a, b, width, y, k, ring + (size_t)(y % CJ_SSIM_SIDE) * 5 * cols, cols);
+    products(context, y, input);
+    for (int j = 0; j < count; j++)
+      cj_ssim_filter_row(input[j], k, ring[j][y % CJ_SSIM_SIDE], cols);
     if (y < CJ_SSIM_SIDE - 1) continue;
     const int top = y - (CJ_SSIM_SIDE - 1);
-    double line = 0;
-    for (int x = 0; x < cols; x++) {
-      double m[5] = {0, 0, 0, 0, 0};
-      for (int i = 0; i < CJ_SSIM_SIDE; i++) {
-        const double *r = ring + (size_t)((top + i) % CJ_SSIM_SIDE) * 5 * cols + x;
-        const double w = k[i];
-        for (int j = 0; j < 5; j++) m[j] += w * r[(size_t)j * cols];
-      }
-      const double ux = m[0], uy = m[1];
-      const double vx = m[2] - ux * ux, vy = m[3] - uy * uy, vxy = m[4] - ux * uy;
-      line += ((2 * ux * uy + c1) * (2 * vxy + c2)) / ((ux * ux + uy * uy + c1) * (vx + vy + c2));
-    }
-    total += line;
+    for (int j = 0; j < count; j++) cj_ssim_filter_column(ring[j], top, k, means[j], cols);
+    window(context, top, means);
   }
-  free(ring);
-  *score = total / ((double)cols * rows);
+  free(memory);
+  return 0;
+}
+
+struct cj_ssim_reference_context {
+  const double *a;
+  int width, cols;
+  double *mean, *variance;
+};
+
+static void cj_ssim_reference_products(const void *context, int y, double *maps[]) {
+  const struct cj_ssim_reference_context *c = context;
+  const double *a = c->a + (size_t)y * c->width;
+  for (int x = 0; x < c->width; x++) {
+    maps[0][x] = a[x];
+    maps[1][x] = a[x] * a[x];
+  }
+}
+
+static void cj_ssim_reference_window(void *context, int y, double *const means[]) {
+  struct cj_ssim_reference_context *c = context;
+  double *mean = c->mean + (size_t)y * c->cols, *variance = c->variance + (size_t)y * c->cols;
+  for (int x = 0; x < c->cols; x++) {
+    mean[x] = means[0][x];
+    variance[x] = means[1][x] - means[0][x] * means[0][x];
+  }
+}
+
+int cj_ssim_reference(const double *a, int width, int height, double *mean, double *variance) {
+  if (width < CJ_SSIM_SIDE || height < CJ_SSIM_SIDE) return 1;
+  struct cj_ssim_reference_context c = {a, width, width - 2 * CJ_SSIM_RADIUS, mean, variance};
+  return cj_ssim_windows(width, height, 2, cj_ssim_reference_products, cj_ssim_reference_window,
+                         &c);
+}
+
+struct cj_ssim_context {
+  const double *a, *b, *mean, *variance;
+  int width, cols;
+  double total;
+};
+
+static void cj_ssim_products_of(const void *context, int y, double *maps[]) {
+  const struct cj_ssim_context *c = context;
+  const double *a = c->a + (size_t)y * c->width, *b = c->b + (size_t)y * c->width;
+  for (int x = 0; x < c->width; x++) {
+    maps[0][x] = b[x];
+    maps[1][x] = b[x] * b[x];
+    maps[2][x] = a[x] * b[x];
+  }
+}
+
+static void cj_ssim_window_of(void *context, int y, double *const means[]) {
+  struct cj_ssim_context *c = context;
+  const double c1 = (0.01 * 255) * (0.01 * 255), c2 = (0.03 * 255) * (0.03 * 255);
+  const double *ma = c->mean + (size_t)y * c->cols, *va = c->variance + (size_t)y * c->cols;
+  double line = 0;
+  for (int x = 0; x < c->cols; x++) {
+    const double ux = ma[x], uy = means[0][x];
+    const double vx = va[x], vy = means[1][x] - uy * uy, vxy = means[2][x] - ux * uy;
+    line += ((2 * ux * uy + c1) * (2 * vxy + c2)) / ((ux * ux + uy * uy + c1) * (vx + vy + c2));
+  }
+  c->total += line;
+}
+
+int cj_ssim_score(const double *a, const double *mean, const double *variance, const double *b,
+                  int width, int height, double *score) {
+  if (width < CJ_SSIM_SIDE || height < CJ_SSIM_SIDE) return 1;
+  const int cols = width - 2 * CJ_SSIM_RADIUS, rows = height - 2 * CJ_SSIM_RADIUS;
+  struct cj_ssim_context c = {a, b, mean, variance, width, cols, 0};
+  if (cj_ssim_windows(width, height, 3, cj_ssim_products_of, cj_ssim_window_of, &c)) return -1;
+  *score = c.total / ((double)cols * rows);
   return 0;
 }
 

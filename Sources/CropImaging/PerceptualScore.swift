@@ -7,25 +7,49 @@ package struct PerceptualScore {
   let width: Int
   let height: Int
   let luma: [Double]
+  /// The reference's Gaussian mean and variance at each window (`cj_ssim_reference`),
+  /// computed once for every candidate; empty when the image is smaller than a window.
+  let mean: [Double]
+  let variance: [Double]
 
   /// The reference: the pixels about to be encoded (8-bit, 1 to 4 bands).
   package init(reference raster: Raster) {
     width = raster.width
     height = raster.height
     luma = Self.luma(raster)
+    let windows = max(0, width - 10) * max(0, height - 10)
+    var mean = [Double](repeating: 0, count: windows)
+    var variance = [Double](repeating: 0, count: windows)
+    if windows > 0 {
+      let status = luma.withUnsafeBufferPointer { a in
+        mean.withUnsafeMutableBufferPointer { m in
+          variance.withUnsafeMutableBufferPointer { v in
+            cj_ssim_reference(a.baseAddress, Int32(raster.width), Int32(raster.height), m.baseAddress, v.baseAddress)
+          }
+        }
+      }
+      if status != 0 { (mean, variance) = ([], []) }
+    }
+    self.mean = mean
+    self.variance = variance
   }
-
-  /// Whether the image has a whole 11x11 window (a score); smaller outputs have none.
-  package var hasWindows: Bool { width >= 11 && height >= 11 }
 
   /// The SSIM of `raster` against the reference, or nil when the image is smaller than a
   /// window. The raster must have the reference's size.
   package func score(_ raster: Raster) -> Double? {
     precondition(raster.width == width && raster.height == height, "PerceptualScore: size differs")
+    guard !mean.isEmpty else { return nil }
     let other = Self.luma(raster)
     var score = 0.0
     let status = luma.withUnsafeBufferPointer { a in
-      other.withUnsafeBufferPointer { b in cj_ssim(a.baseAddress, b.baseAddress, Int32(width), Int32(height), &score) }
+      mean.withUnsafeBufferPointer { m in
+        variance.withUnsafeBufferPointer { v in
+          other.withUnsafeBufferPointer { b in
+            cj_ssim_score(
+              a.baseAddress, m.baseAddress, v.baseAddress, b.baseAddress, Int32(width), Int32(height), &score)
+          }
+        }
+      }
     }
     return status == 0 ? score : nil
   }
