@@ -184,7 +184,8 @@ public enum JobSchema {
   public static func elsewhere(_ key: String, notIn known: [String]) -> String {
     let names = [
       "file": "the top level", "limits": "limits", "job": "a job", "guide": "guide", "place": "place",
-      "crop": "place.crop", "output": "an output", "encode": "encode", "target": "encode.target", "crop_table": "overrides_from",
+      "crop": "place.crop", "output": "an output", "encode": "encode", "target": "encode.target",
+      "crop_table": "overrides_from",
       "placeholders": "placeholders",
     ]
     let homes = objects.filter { $0.keys.contains(key) && $0.keys != known }.compactMap { names[$0.name] }
@@ -194,6 +195,7 @@ public enum JobSchema {
 
   /// Every mapping, in the order the schema and the reference list them.
   public static let objects: [SchemaObject] = [
-    file, limits, defaults, job, guide, place, crop, output, encode, target, placeholderSettings, override, cropTableSettings,
+    file, limits, defaults, job, guide, place, crop, output, encode, target, placeholderSettings, override,
+    cropTableSettings,
   ]
 }
