@@ -94,6 +94,8 @@ extension SpecDecoder {
               received: "frames: all on a \(format.rawValue) output, which holds one still image"))
           ok = false
         }
+      }
+    }
     if let t = e["target"] {
       if let target = qualityTarget(t.node, t.field) {
         // Lossless output has no quality to search: the target does nothing (said where it is the
@@ -103,6 +105,14 @@ extension SpecDecoder {
             reader.warning(
               t.node.mark, t.field,
               Diagnostic.expected("a lossy output for a quality target", received: "lossless (target does nothing)"))
+          }
+        } else if spec.frames == .all {
+          // The score reads one still image: an animation is written at `quality`.
+          if own.contains("target") {
+            reader.warning(
+              t.node.mark, t.field,
+              Diagnostic.expected(
+                "a still output for a quality target", received: "frames: all (target does nothing)"))
           }
         } else {
           spec.target = target

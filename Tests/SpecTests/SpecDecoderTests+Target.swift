@@ -36,5 +36,8 @@ extension SpecDecoderTests {
     let (lossless, losslessWarnings) = try valid(outputs("{stem}.webp", "lossless: true, target: {ssim: 0.9}"))
     XCTAssertNil(lossless.jobs.first?.outputs.first?.encode.target)
     XCTAssertEqual(losslessWarnings.first?.contains("lossless (target does nothing)"), true, "\(losslessWarnings)")
+    let (animated, animatedWarnings) = try valid(outputs("{stem}.webp", "frames: all, target: {ssim: 0.9}"))
+    XCTAssertNil(animated.jobs.first?.outputs.first?.encode.target)
+    XCTAssertEqual(animatedWarnings.first?.contains("frames: all (target does nothing)"), true, "\(animatedWarnings)")
   }
 }
