@@ -64,7 +64,12 @@ public enum OutputEncoder {
     }
     guard let placeholders else {
       do {
-        return try encodeWithBudget(image(geometry), encode: encode, file: file, geometry: geometry)
+        // A search encodes the same pixels several times: rendered once into memory (an
+        // opaque output's pipeline is lazy and would be rendered again by every encode).
+        let pixels = try image(geometry)
+        let searched =
+          encode.target == nil ? pixels : try pixels.derive("copy to memory") { cj_copy_memory($0, $1) }
+        return try encodeWithBudget(searched, encode: encode, file: file, geometry: geometry)
       } catch let error as BudgetError where encode.overBudget == .shrink {
         return try downsize(geometry, after: error, encode: encode, file: file, image: image)
       }
