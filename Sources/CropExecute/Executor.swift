@@ -33,7 +33,9 @@ public struct RunWorkload {
       reader = try StateReader.open(root: planner.outputRoot(of: file), shard: shard)
     }
     let firstPass = FirstPass(state: reader, jobs: file.jobs, force: force, exact: false)
-    let stream = PlanStream.make(file, planner: planner, shard: shard, window: window, inspect: firstPass.inspect)
+    // The state's recorded plans stand for the sources they fingerprint, unless `force`.
+    let stream = PlanStream.make(
+      file, planner: planner, shard: shard, window: window, records: !force, inspect: firstPass.inspect)
     self.init(stream: stream, firstPass: firstPass)
   }
 }
