@@ -27,11 +27,14 @@ final class Run: Sendable {
   /// lexical split and one `lstat` of the name in its folder, no Foundation path
   /// normalisation (issue 25).
   let escapes: LockedBox<EscapeCheck>
+  /// The delivery index files the run writes at its end (`IndexStep`).
+  let indexFiles: [IndexFile]
 
   private init(
     root: String, engineVersion: String, options: RunOptions, reporter: RunReporter, reader: StateReader,
-    writer: StateWriter, manifest: ManifestList
+    writer: StateWriter, manifest: ManifestList, indexFiles: [IndexFile]
   ) {
+    self.indexFiles = indexFiles
     self.root = root
     self.engineVersion = engineVersion
     self.options = options
@@ -65,16 +68,23 @@ final class Run: Sendable {
   /// `--overwrite`), or a state file that cannot be opened. Claims are made window by window.
   static func open(_ workload: RunWorkload, options: RunOptions, reporter: RunReporter) -> Result<Run, Refusal> {
     let conflicts = workload.firstPass.conflicts
-    if !conflicts.isEmpty && !options.overwrite {
+    let stream = workload.stream
+    let indexFiles = IndexFile.planned(stream).files
+    let indexConflicts = options.overwrite ? [] : DeliveryIndex.conflicts(indexFiles, root: stream.outputRoot)
+    if (!conflicts.isEmpty || !indexConflicts.isEmpty) && !options.overwrite {
+      let refused = " (nothing was written; --overwrite replaces it)"
       return .failure(
         Refusal(
           failures: conflicts.map {
-            RunSummary.Failure(
-              output: $0.output.path, source: $0.source,
-              reason: OverwriteGuard.message($0.output) + " (nothing was written; --overwrite replaces it)")
-          }))
+            RunSummary.Failure(output: $0.output.path, source: $0.source, reason: OverwriteGuard.message($0.output) + refused)
+          }
+            + indexConflicts.map {
+              RunSummary.Failure(
+                output: $0, source: "",
+                reason: "would overwrite a file cropjob did not write: "
+                  + (stream.outputRoot as NSString).appendingPathComponent($0) + refused)
+            }))
     }
-    let stream = workload.stream
     do throws(StateError) {
       let writer = try StateWriter.open(
         root: stream.outputRoot, shard: options.shard, batchSize: options.stateBatchSize)
@@ -86,7 +96,8 @@ final class Run: Sendable {
       return .success(
         Run(
           root: stream.outputRoot, engineVersion: stream.engineVersion, options: options, reporter: reporter,
-          reader: reader, writer: writer, manifest: ManifestList(firstPass: workload.firstPass.takePaths())))
+          reader: reader, writer: writer, manifest: ManifestList(firstPass: workload.firstPass.takePaths()),
+          indexFiles: indexFiles))
     } catch {
       return .failure(Refusal(failures: [statusFailure(error)]))
     }
@@ -140,12 +151,17 @@ final class Run: Sendable {
     writer.remove(forgotten.withLock { $0 })
     if let error = writer.commitPending() { recordFailure(error) }
     commitManifest()
-    let result = summary.withLock { $0 }
+    var result = summary.withLock { $0 }
     writer.recordRun(
       result.interrupted
         ? ShardCompleteness.RunStatus.interrupted
         : result.failed > 0 ? ShardCompleteness.RunStatus.failed(result.failed) : ShardCompleteness.RunStatus.complete)
-    _ = writer.finish()
+    let committed = writer.finish() == nil
+    // The indexes read the state as this run left it, once its file is closed.
+    if !indexFiles.isEmpty && committed && !result.interrupted && !Cancellation.isCancelled {
+      writeIndexes()
+      result = summary.withLock { $0 }
+    }
     reporter.report(.finished(result))
     return result
   }

@@ -15,6 +15,8 @@ public enum RunEvent: Sendable {
   /// An output whose source failed this run: its file from the last good run is kept
   /// (neither stale nor pruned) and listed in the manifest as such.
   case kept(path: String, source: String)
+  /// A delivery index file (`index:`) written: its content changed (docs/job-file.md, "index").
+  case indexed(path: String)
   case finished(RunSummary)
 }
 
@@ -58,6 +60,8 @@ public struct RunSummary: Sendable, Codable, Equatable {
   public var stale = 0
   /// Outputs kept from the last good run because their source failed this run.
   public var kept = 0
+  /// Delivery index files written (HTML and JSON each count).
+  public var indexed = 0
   public var interrupted = false
   public var failures: [Failure] = []
 

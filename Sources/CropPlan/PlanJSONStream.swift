@@ -1,3 +1,4 @@
+import CropSpec
 import Foundation
 
 extension PlanRenderer {
@@ -25,9 +26,13 @@ extension PlanRenderer {
   public static func writeJSON(
     _ stream: PlanStream, facts: (PlanWindow) -> OutputFacts = { _ in OutputFacts() }, write: ([UInt8]) -> Void
   ) {
+    let indexes = IndexFile.planned(stream).files.map {
+      IndexJSON(path: $0.path, json: IndexSpec.jsonPath($0.path), job: $0.job, sources: $0.sources.count)
+    }
     let frame = PlanJSON(
       jobFile: stream.jobFile.path, outputRoot: stream.outputRoot, runnable: stream.isRunnable,
-      sources: stream.sourceCount, decodes: stream.decodeCount, outputs: [], issues: stream.issues)
+      sources: stream.sourceCount, decodes: stream.decodeCount, outputs: [], issues: stream.issues,
+      indexes: indexes.isEmpty ? nil : indexes)
     var document = OutputsDocument(frame: frame, hasOutputs: stream.selectedCount > 0)
     write(document.head)
     stream.forEachWindow { window in

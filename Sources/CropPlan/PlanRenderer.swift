@@ -80,12 +80,33 @@ public enum PlanRenderer {
     }
     return text(
       jobFile: stream.jobFile, outputRoot: stream.outputRoot, jobs: jobs, outputs: stream.selectedCount,
-      decodes: stream.decodeCount, animations: stream.animations, issues: stream.issues, runnable: stream.isRunnable)
+      decodes: stream.decodeCount, animations: stream.animations, issues: stream.issues, runnable: stream.isRunnable,
+      indexLines: indexLines(stream))
+  }
+
+  /// `  index of job hero: 2 files (pages/kite.html, pages/ladybird.html) and their .json`,
+  /// per job with an index; a sharded plan says that it leaves a batch index out.
+  static func indexLines(_ stream: PlanStream) -> [String] {
+    let planned = IndexFile.planned(stream)
+    var lines: [String] = []
+    for job in stream.jobFile.jobs where job.index != nil {
+      let files = planned.files.filter { $0.job == job.name }
+      guard !files.isEmpty else {
+        if planned.skippedBatch, job.index?.perSource == false {
+          lines.append("  index of job \(job.name): none in a shard (an unsharded run writes the batch index)")
+        }
+        continue
+      }
+      let names = files.prefix(3).map(\.path).joined(separator: ", ") + (files.count > 3 ? ", …" : "")
+      lines.append(
+        "  index of job \(job.name): \(files.count) file\(files.count == 1 ? "" : "s") (\(names)) and \(files.count == 1 ? "its" : "their") .json")
+    }
+    return lines
   }
 
   static func text(
     jobFile: JobFile, outputRoot: String, jobs: [JobSummary], outputs: Int, decodes: Int, animations: AnimationCount,
-    issues: [PlanIssue], runnable: Bool
+    issues: [PlanIssue], runnable: Bool, indexLines: [String] = []
   ) -> String {
     var lines = ["Plan for \(jobFile.path) → \(outputRoot)"]
     for (job, summary) in zip(jobFile.jobs, jobs) {
@@ -94,6 +115,7 @@ public enum PlanRenderer {
         "  job \(job.name): \(summary.sources) sources, \(summary.outputs) outputs (\(summary.upToDate) up to date), guide \(guide)"
       )
     }
+    lines += indexLines
     lines.append("Total: \(outputs) outputs from \(decodes) decodes")
     if animations.outputs > 0 {
       lines.append(
@@ -169,6 +191,16 @@ public enum PlanRenderer {
     var decodes: Int
     var outputs: [OutputJSON]
     var issues: [PlanIssue]
+    /// The delivery index files the run will write (absent when no job has an index).
+    var indexes: [IndexJSON]? = nil
+  }
+
+  /// One index file of `plan --format json`: its HTML and JSON paths, job and sources.
+  struct IndexJSON: Encodable {
+    var path: String
+    var json: String
+    var job: String
+    var sources: Int
   }
 
   static func json(_ plan: Plan, _ indices: [Int], _ facts: OutputFacts) -> String {

@@ -52,6 +52,9 @@ public final class PlanStream {
   /// The first pass's windows, kept when the whole plan is at most one window's sources:
   /// a small batch is planned once, as before.
   var kept: [PlanWindow]? = nil
+  /// The selected sources of the jobs with an index, and the index file of each, in plan
+  /// order (`IndexSource`).
+  public internal(set) var indexSources: [IndexSource] = []
   /// Hashes of every planned output's absolute path (`HashSet64.hash`).
   package internal(set) var outputPaths = HashSet64()
   /// A run's stream (`make`'s `records`, no `from:` job): its windows carry what recording
@@ -172,6 +175,7 @@ public final class PlanStream {
             << (ColourPolicy.allCases.firstIndex(of: output.encode.colour)!
               + ColourPolicy.allCases.count * FramesPolicy.allCases.firstIndex(of: output.encode.frames)!)
         }
+        stream.collectIndexSources(window, job: job)
         counts.sources += selectedSources.count
         counts.outputs += window.selected.count
         stream.outputCount += window.plan.outputs.count

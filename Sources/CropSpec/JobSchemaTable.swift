@@ -186,7 +186,7 @@ public enum JobSchema {
       "file": "the top level", "limits": "limits", "job": "a job", "guide": "guide", "place": "place",
       "crop": "place.crop", "output": "an output", "encode": "encode", "target": "encode.target",
       "crop_table": "overrides_from",
-      "placeholders": "placeholders",
+      "placeholders": "placeholders", "index": "a job's index",
     ]
     let homes = objects.filter { $0.keys.contains(key) && $0.keys != known }.compactMap { names[$0.name] }
     guard !homes.isEmpty else { return "" }
@@ -195,7 +195,7 @@ public enum JobSchema {
 
   /// Every mapping, in the order the schema and the reference list them.
   public static let objects: [SchemaObject] = [
-    file, limits, defaults, job, guide, place, crop, output, encode, target, placeholderSettings, override,
+    file, limits, defaults, job, index, guide, place, crop, output, encode, target, placeholderSettings, override,
     cropTableSettings,
   ]
 }

@@ -47,6 +47,8 @@ public struct Job: Sendable {
   public var sourcesMark: SourceMark? = nil
   /// `allow_empty`: sources that match no file are not an error.
   public var allowEmpty = false
+  /// `index`: the delivery index written after the job's outputs, if any.
+  public var index: IndexSpec? = nil
 }
 
 /// Where a job's photos come from.

@@ -262,10 +262,11 @@ package struct SpecDecoder {
       reader.error(
         mark, join(field, "outputs"), Diagnostic.missing("outputs", "outputs (the files to write for each photo)"))
     }
+    let index = entries["index"].flatMap { self.index($0, join(field, "index")) }
     guard let input, let guide else { return nil }
     return Job(
       name: name, input: input, guide: guide, place: settings.place, outputs: outputs, mark: mark,
-      sourcesMark: entries["sources"]?.mark, allowEmpty: allowEmpty)
+      sourcesMark: entries["sources"]?.mark, allowEmpty: allowEmpty, index: index)
   }
 
   /// The list of outputs at `field`, held to the table's least number of outputs.

@@ -54,7 +54,7 @@ final class ConsoleReporter: RunReporter, @unchecked Sendable {
       }
     case .kept(let path, let source):
       if mode != .quiet { Console.err("kept from the last good run: \(path) (from \(source), which failed this run)") }
-    case .decoded:
+    case .decoded, .indexed:
       break
     case .finished(let s):
       if mode == .bar { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
@@ -63,6 +63,7 @@ final class ConsoleReporter: RunReporter, @unchecked Sendable {
       if s.stale > 0 { line += "; \(s.stale) no longer produced" }
       if s.pruned > 0 { line += "; \(s.pruned) pruned" }
       if s.kept > 0 { line += "; \(s.kept) kept from the last good run" }
+      if s.indexed > 0 { line += "; \(s.indexed) index files written" }
       for line in unshownWarnings() { Console.err(line) }
       Console.err(line)
       if !s.failures.isEmpty {
@@ -143,6 +144,7 @@ final class ConsoleReporter: RunReporter, @unchecked Sendable {
       if let job = w.job { object["job"] = job }
       if let source = w.source { object["source"] = source }
     case .kept(let path, let source): object = ["event": "kept", "path": path, "source": source]
+    case .indexed(let path): object = ["event": "indexed", "path": path]
     case .finished(let s):
       object = [
         "event": "finished", "planned": s.planned, "written": s.written, "upToDate": s.upToDate, "failed": s.failed,

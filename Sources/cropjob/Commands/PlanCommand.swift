@@ -77,7 +77,15 @@ struct PlanCommand: ParsableCommand {
     }
     let conflicts = firstPass.conflicts.map(\.output)
     printConflicts(conflicts, format: format, overwrite: overwrite)
-    return stream.isRunnable && (conflicts.isEmpty || overwrite) ? ExitCode.success : ExitCode.invalidJob
+    let indexConflicts = DeliveryIndex.conflicts(IndexFile.planned(stream).files, root: stream.outputRoot)
+    for path in indexConflicts {
+      let line =
+        "\(overwrite ? "warning" : "error"): would overwrite a file cropjob did not write: "
+        + (stream.outputRoot as NSString).appendingPathComponent(path) + " (an index file)"
+      if format == .text { Console.out(line) } else { Console.err(line) }
+    }
+    let clear = (conflicts.isEmpty && indexConflicts.isEmpty) || overwrite
+    return stream.isRunnable && clear ? ExitCode.success : ExitCode.invalidJob
   }
 
   /// A state database that could not be read while planning (damaged past its first pages):

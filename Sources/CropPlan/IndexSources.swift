@@ -1,0 +1,100 @@
+import CropGeometry
+import CropSpec
+import Foundation
+
+/// One source's part of a job's delivery index (`index:`): the index file it goes into and
+/// the paths of its planned outputs (those of the run's shard). Collected by the first pass
+/// (`PlanStream.make`) for jobs with an index; the run lists those outputs the state records
+/// when it ends (CropExecute's `IndexStep`).
+public struct IndexSource: Sendable, Equatable {
+  public var job: String
+  /// The source's path as the plan and the manifest name it.
+  public var source: String
+  /// The index's HTML file, relative to the output root.
+  public var indexPath: String
+  /// The source's planned output paths, relative to the output root, in plan order.
+  public var outputs: [String]
+
+  public init(job: String, source: String, indexPath: String, outputs: [String]) {
+    self.job = job
+    self.source = source
+    self.indexPath = indexPath
+    self.outputs = outputs
+  }
+}
+
+extension IndexSpec {
+  /// The index file (relative to the output root) that `sourcePath`'s outputs go into.
+  public func filePath(job: String, sourcePath: String) -> String {
+    OutputPaths.render(
+      path, job: job, sourcePath: sourcePath, subdirectory: "", size: PixelSize(width: 1, height: 1), scale: 1,
+      format: .jpeg)
+  }
+
+  /// The JSON file beside an index's HTML file.
+  public static func jsonPath(_ htmlPath: String) -> String { String(htmlPath.dropLast(5)) + ".json" }
+}
+
+extension PlanStream {
+  /// Notes the selected sources of `window` for `job`'s index, if it has one.
+  func collectIndexSources(_ window: PlanWindow, job: Job) {
+    guard let index = job.index, !window.selected.isEmpty else { return }
+    var order: [Int] = []
+    var outputs: [Int: [String]] = [:]
+    for k in window.selected {
+      let output = window.plan.outputs[k]
+      if outputs[output.sourceIndex] == nil { order.append(output.sourceIndex) }
+      outputs[output.sourceIndex, default: []].append(output.path)
+    }
+    for s in order {
+      let source = window.plan.sources[s].path
+      indexSources.append(
+        IndexSource(
+          job: job.name, source: source, indexPath: index.filePath(job: job.name, sourcePath: source),
+          outputs: outputs[s]!))
+    }
+  }
+}
+
+/// One delivery index file a run writes (its HTML; the JSON beside it): the job, its index
+/// settings and the sources it lists. A batch index (no `{stem}` or `{name}`) is written by
+/// unsharded runs only: a shard knows only its own sources (docs/sharding.md).
+public struct IndexFile: Sendable {
+  public var path: String
+  public var job: String
+  public var spec: IndexSpec
+  public var sources: [IndexSource]
+  /// Why it cannot be written (two sources or jobs share the path), if so.
+  public var problem: String?
+
+  /// The index files of `stream` (sorted by path), and whether a batch index was left out
+  /// because the run is a shard.
+  public static func planned(_ stream: PlanStream) -> (files: [IndexFile], skippedBatch: Bool) {
+    let specs = Dictionary(stream.jobFile.jobs.compactMap { job in job.index.map { (job.name, $0) } }) { a, _ in a }
+    let sharded = (stream.shard?.count ?? 1) > 1
+    var skipped = false
+    var byPath: [String: [IndexSource]] = [:]
+    for source in stream.indexSources {
+      guard let spec = specs[source.job] else { continue }
+      if sharded && !spec.perSource {
+        skipped = true
+        continue
+      }
+      byPath[source.indexPath, default: []].append(source)
+    }
+    let files = byPath.keys.sorted().map { path -> IndexFile in
+      let sources = byPath[path]!
+      let jobs = Set(sources.map(\.job)).sorted()
+      let spec = specs[sources[0].job]!
+      var problem: String? = nil
+      if jobs.count > 1 {
+        problem = "the jobs \(jobs.joined(separator: ", ")) write the same index file: put {job} in index.path"
+      } else if spec.perSource, sources.count > 1 {
+        let names = sources.prefix(3).map(\.source).joined(separator: ", ")
+        problem = "\(sources.count) sources (\(names)) give the same index file: make index.path tell them apart"
+      }
+      return IndexFile(path: path, job: sources[0].job, spec: spec, sources: sources, problem: problem)
+    }
+    return (files, skipped)
+  }
+}

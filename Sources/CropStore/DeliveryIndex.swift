@@ -1,0 +1,160 @@
+import CropPlan
+import CropSpec
+import CropSupport
+import Foundation
+
+/// A delivery index (`index:` of a job; docs/job-file.md, "index"): per image (a source), its
+/// outputs grouped by format into `srcset` candidates, the fallback format, the size
+/// attributes and the placeholder, as JSON for other systems; `html` renders it as a page of
+/// `<picture>` elements. Made from the manifest's entries only, sorted, with no time in it:
+/// the same outputs give the same bytes.
+public struct DeliveryIndex: Codable, Sendable, Equatable {
+  /// `cropjob index`: marks the file as cropjob's (`isCropjobIndex`).
+  public var generator = DeliveryIndex.marker
+  public var version = 1
+  public var job: String
+  public var images: [Image]
+
+  public static let marker = "cropjob index"
+
+  public struct Image: Codable, Sendable, Equatable {
+    public var source: String
+    /// The fallback's largest candidate: the `<img>`'s `width` and `height` attributes.
+    public var width: Int
+    public var height: Int
+    public var sizes: String
+    public var loading: String
+    public var decoding: String
+    /// The `<img>`'s format; the others are `<source>`s, in `formats` order.
+    public var fallback: String
+    public var placeholder: Placeholder?
+    /// Modern formats first, the fallback last.
+    public var formats: [FormatSet]
+    /// The `<picture>` element.
+    public var html: String
+  }
+
+  public struct FormatSet: Codable, Sendable, Equatable {
+    public var format: String
+    /// The MIME type (`image/webp`).
+    public var type: String
+    public var srcset: String
+    /// By width, smallest first.
+    public var candidates: [Candidate]
+  }
+
+  public struct Candidate: Codable, Sendable, Equatable {
+    /// Relative to the output root.
+    public var path: String
+    /// As the page uses it: relative to the index file, or under `base_url`; percent-encoded.
+    public var url: String
+    public var width: Int
+    public var height: Int
+    public var bytes: Int
+    /// The file is the last good run's (its source failed this run), as in the manifest.
+    public var fromLastGoodRun: Bool?
+  }
+
+  /// What shows while an image loads (the output's placeholders, when the manifest has them).
+  public struct Placeholder: Codable, Sendable, Equatable {
+    /// `#rrggbb`.
+    public var dominant: String?
+    /// A `data:` URI of a tiny image.
+    public var lqip: String?
+
+    public init(dominant: String?, lqip: String?) {
+      self.dominant = dominant
+      self.lqip = lqip
+    }
+  }
+
+  /// Formats in `<source>` order: modern ones first; the last one present is the fallback.
+  static let formatOrder = ["avif", "jxl", "webp", "heif", "tiff", "gif", "png", "jpeg"]
+
+  static func mimeType(_ format: String) -> String {
+    switch format {
+    case "jxl": return "image/jxl"
+    default: return "image/" + format
+    }
+  }
+
+  /// The index of `job` at `indexPath` (relative to the output root) over `images`: each
+  /// source with its listed manifest entries. Sources without an entry are left out.
+  /// `placeholder` reads an entry's placeholder (nil: none recorded).
+  public init(
+    job: String, indexPath: String, spec: IndexSpec, images: [(source: String, entries: [Manifest.Entry])],
+    placeholder: (Manifest.Entry) -> Placeholder? = { _ in nil }
+  ) {
+    self.job = job
+    self.images = images.sorted { $0.source < $1.source }.compactMap { image in
+      Self.image(image.source, image.entries, indexPath: indexPath, spec: spec, placeholder: placeholder)
+    }
+  }
+
+  static func image(
+    _ source: String, _ entries: [Manifest.Entry], indexPath: String, spec: IndexSpec,
+    placeholder: (Manifest.Entry) -> Placeholder?
+  ) -> Image? {
+    let byFormat = Dictionary(grouping: entries, by: \.format)
+    let order = formatOrder.filter { byFormat[$0] != nil } + byFormat.keys.filter { !formatOrder.contains($0) }.sorted()
+    guard let fallback = order.last else { return nil }
+    let sets = (order.filter { $0 != fallback } + [fallback]).map { format in
+      var seen = Set<Int>()
+      let candidates = byFormat[format]!.sorted { ($0.width, $0.path) < ($1.width, $1.path) }
+        .filter { seen.insert($0.width).inserted }
+        .map { entry in
+          Candidate(
+            path: entry.path, url: url(entry.path, indexPath: indexPath, baseURL: spec.baseURL), width: entry.width,
+            height: entry.height, bytes: entry.bytes, fromLastGoodRun: entry.fromLastGoodRun)
+        }
+      return FormatSet(
+        format: format, type: mimeType(format),
+        srcset: candidates.map { "\($0.url) \($0.width)w" }.joined(separator: ", "), candidates: candidates)
+    }
+    let largest = sets.last!.candidates.last!
+    // The placeholder of the fallback's largest output, else of any output that has one.
+    let shown = entries.sorted { $0.path < $1.path }
+    let found =
+      shown.first { $0.path == largest.path }.flatMap(placeholder) ?? shown.lazy.compactMap(placeholder).first
+    var image = Image(
+      source: source, width: largest.width, height: largest.height, sizes: spec.sizes,
+      loading: spec.loading.rawValue, decoding: spec.decoding.rawValue, fallback: fallback, placeholder: found,
+      formats: sets, html: "")
+    image.html = DeliveryIndexHTML.picture(image)
+    return image
+  }
+
+  /// An output's URL in an index at `indexPath`: under `baseURL`, or relative to the index.
+  static func url(_ path: String, indexPath: String, baseURL: String?) -> String {
+    guard let baseURL else { return URLText.relative(path, from: indexPath) }
+    return (baseURL.hasSuffix("/") ? baseURL : baseURL + "/") + URLText.encodedPath(path)
+  }
+
+  /// The JSON document: sorted keys, pretty-printed, a final newline.
+  public func json() -> [UInt8] {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+    return Array((try? encoder.encode(self)) ?? Data()) + [UInt8(ascii: "\n")]
+  }
+
+  /// Whether `prefix` (a file's first bytes) is an index cropjob wrote (HTML or JSON).
+  public static func isCropjobIndex(_ prefix: [UInt8]) -> Bool {
+    let text = String(decoding: prefix, as: UTF8.self)
+    return text.contains(DeliveryIndexHTML.generatorLine) || text.contains("\"generator\" : \"\(marker)\"")
+  }
+
+  /// The first bytes read to recognise an index cropjob wrote.
+  public static let markerBytes = 1024
+
+  /// The HTML and JSON files of `files` in the way: files there that are not indexes cropjob
+  /// wrote (relative to `root`, sorted). `run` refuses them unless `--overwrite`; `plan` lists them.
+  public static func conflicts(_ files: [IndexFile], root: String) -> [String] {
+    files.flatMap { [$0.path, IndexSpec.jsonPath($0.path)] }.sorted().filter { path in
+      guard let handle = FileHandle(forReadingAtPath: (root as NSString).appendingPathComponent(path)) else {
+        return false
+      }
+      defer { try? handle.close() }
+      return !isCropjobIndex(Array((try? handle.read(upToCount: markerBytes)) ?? Data()))
+    }
+  }
+}

@@ -1,0 +1,33 @@
+/// Paths made into URLs (RFC 3986): every byte of the UTF-8 text but the unreserved
+/// characters (`A-Z a-z 0-9 - . _ ~`), `/` and `@` is percent-encoded, so spaces, quotes, `&`,
+/// commas (which would split a `srcset`), `#`, `?`, `%` and non-ASCII names survive.
+package enum URLText {
+  package static func encodedPath(_ path: String) -> String {
+    var result = ""
+    for byte in path.utf8 {
+      switch byte {
+      case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+        UInt8(ascii: "~"), UInt8(ascii: "/"), UInt8(ascii: "@"):
+        result.unicodeScalars.append(Unicode.Scalar(byte))
+      default:
+        let hex = Array("0123456789ABCDEF".unicodeScalars)
+        result.unicodeScalars.append("%")
+        result.unicodeScalars.append(hex[Int(byte >> 4)])
+        result.unicodeScalars.append(hex[Int(byte & 15)])
+      }
+    }
+    return result
+  }
+
+  /// `target` (a path relative to the output root) as a relative URL from the file `from`
+  /// (also relative to the root): `../` for each of `from`'s folders not shared, then the rest.
+  package static func relative(_ target: String, from: String) -> String {
+    let folder = from.split(separator: "/").dropLast()
+    let parts = target.split(separator: "/")
+    var shared = 0
+    while shared < folder.count, shared < parts.count - 1, folder[shared] == parts[shared] { shared += 1 }
+    let up = Array(repeating: "..", count: folder.count - shared)
+    return encodedPath((up + parts[shared...].map(String.init)).joined(separator: "/"))
+  }
+}
