@@ -7,11 +7,19 @@ import Foundation
 /// The run's last step: the delivery index files (`index:`) of its jobs, written after the
 /// outputs and the manifest (docs/job-file.md, "index"). Each lists the outputs of its
 /// sources that the plan has and the state records with their file on disk — written or up
-/// to date this run, or kept from the last good run (marked so, as in the manifest); a
-/// failed output never written before is not listed. A file whose bytes would not change is
-/// not written again, and a file at an index path that is not an index cropjob wrote is
-/// refused (unless `--overwrite`), as for outputs.
+/// to date this run, or kept from the last good run (marked so, as in the manifest, also for
+/// a source the plan could not use at all); a failed output never written before is not
+/// listed. A file whose bytes would not change is not written again, and a file at an index
+/// path that is not an index cropjob wrote is refused (unless `--overwrite`), as for outputs.
 extension Run {
+  /// One index file's content before it is rendered.
+  private struct Pending {
+    var job: String
+    var spec: IndexSpec
+    var images: [String: [Manifest.Entry]] = [:]
+    var perSourceTitle: String?
+  }
+
   /// Writes the index files whose content changed, from the state as this run left it (its
   /// writer finished: every row committed).
   func writeIndexes() {
@@ -21,22 +29,44 @@ extension Run {
     } catch {
       return recordFailure(error)
     }
+    var pending: [String: Pending] = [:]
     for file in indexFiles {
       if let problem = file.problem {
         recordFailure(output: file.path, source: "", reason: problem)
         continue
       }
       do throws(StateError) {
-        var images: [(source: String, entries: [Manifest.Entry])] = []
-        for source in file.sources { images.append((source.source, try listedEntries(source.outputs, state: state))) }
-        let index = DeliveryIndex(
-          job: file.job, indexPath: file.path, spec: file.spec, images: images, placeholder: Self.placeholder)
-        let title = file.spec.perSource ? "\(file.job): \(file.sources[0].source)" : file.job
-        writeIndexFile(file.path, DeliveryIndexHTML.page(index, title: title))
-        writeIndexFile(IndexSpec.jsonPath(file.path), index.json())
+        var content = Pending(job: file.job, spec: file.spec)
+        for source in file.sources { content.images[source.source] = try listedEntries(source.outputs, state: state) }
+        pending[file.path] = content
       } catch {
         recordFailure(error)
       }
+    }
+    addKept(to: &pending)
+    for path in pending.keys.sorted() {
+      let content = pending[path]!
+      let index = DeliveryIndex(
+        job: content.job, indexPath: path, spec: content.spec,
+        images: content.images.map { (source: $0.key, entries: $0.value) }, placeholder: Self.placeholder)
+      let title = content.spec.perSource ? "\(content.job): \(content.images.keys.sorted().first ?? "")" : content.job
+      writeIndexFile(path, DeliveryIndexHTML.page(index, title: title))
+      writeIndexFile(IndexSpec.jsonPath(path), index.json())
+    }
+  }
+
+  /// The outputs kept from the last good run for sources the plan could not use, in their
+  /// jobs' index files (a batch index only in an unsharded run, as `IndexFile.planned`).
+  private func addKept(to pending: inout [String: Pending]) {
+    let specs = Dictionary(indexFiles.map { ($0.job, $0.spec) }) { a, _ in a }
+    let sharded = (options.shard?.count ?? 1) > 1
+    for entry in keptForIndex.withLock({ $0 }) {
+      guard let spec = specs[entry.job], spec.perSource || !sharded else { continue }
+      let path = spec.filePath(job: entry.job, sourcePath: entry.source.path)
+      guard pending[path].map({ $0.job == entry.job }) ?? true else { continue }
+      var marked = entry
+      marked.fromLastGoodRun = true
+      pending[path, default: Pending(job: entry.job, spec: spec)].images[entry.source.path, default: []].append(marked)
     }
   }
 

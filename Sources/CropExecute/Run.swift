@@ -29,6 +29,9 @@ final class Run: Sendable {
   let escapes: LockedBox<EscapeCheck>
   /// The delivery index files the run writes at its end (`IndexStep`).
   let indexFiles: [IndexFile]
+  /// Recorded outputs of sources the plan could not use, kept from the last good run: the
+  /// indexes list them too, as the manifest does.
+  let keptForIndex = LockedBox([Manifest.Entry]())
 
   private init(
     root: String, engineVersion: String, options: RunOptions, reporter: RunReporter, reader: StateReader,
@@ -76,7 +79,8 @@ final class Run: Sendable {
       return .failure(
         Refusal(
           failures: conflicts.map {
-            RunSummary.Failure(output: $0.output.path, source: $0.source, reason: OverwriteGuard.message($0.output) + refused)
+            RunSummary.Failure(
+              output: $0.output.path, source: $0.source, reason: OverwriteGuard.message($0.output) + refused)
           }
             + indexConflicts.map {
               RunSummary.Failure(

@@ -84,6 +84,7 @@ extension Run {
   private func keep(_ path: String, entry: Manifest.Entry) {
     guard onDisk(path, entry: entry) != nil else { return }
     manifest.withLock { $0.addKept(path) }
+    if !indexFiles.isEmpty { keptForIndex.withLock { $0.append(entry) } }
     summary.withLock { $0.kept += 1 }
     reporter.report(.kept(path: path, source: entry.source.path))
   }

@@ -99,7 +99,8 @@ public enum PlanRenderer {
       }
       let names = files.prefix(3).map(\.path).joined(separator: ", ") + (files.count > 3 ? ", …" : "")
       lines.append(
-        "  index of job \(job.name): \(files.count) file\(files.count == 1 ? "" : "s") (\(names)) and \(files.count == 1 ? "its" : "their") .json")
+        "  index of job \(job.name): \(files.count) file\(files.count == 1 ? "" : "s") (\(names)) and \(files.count == 1 ? "its" : "their") .json"
+      )
     }
     return lines
   }

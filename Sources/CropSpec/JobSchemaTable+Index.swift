@@ -7,7 +7,7 @@ extension JobSchema {
       + "and height, the placeholder as background) and the same data as JSON, per source or one for the batch.",
     fields: [
       SchemaField(
-        "path", .string(pattern: "^[^/].*\\.html$"),
+        "path", .string(pattern: "^(?!/)(?!(.*/)?\\.\\.(/|$))([^{}]|\\{(job|stem|name)\\})*\\.html$"),
         "The HTML file, relative to the output root, ending in .html; the JSON is the same path ending in .json. "
           + "With {stem} or {name} one file per source, else one for the job. Placeholders: {job}, {stem}, {name}.",
         required: true),

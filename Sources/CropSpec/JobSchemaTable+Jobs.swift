@@ -105,10 +105,11 @@ extension JobSchema {
         "Whether sources may match no file (a nightly folder that is sometimes empty or not there yet): then validate, "
           + "plan and run say so and succeed; otherwise a job that cannot produce anything is an error.",
         default: false),
+    ] + settingFields + [
       SchemaField(
         "index", .ref("index"),
-        "A delivery index of the job's outputs (HTML <picture> elements and JSON), written after them."),
-    ] + settingFields,
+        "A delivery index of the job's outputs (HTML <picture> elements and JSON), written after them.")
+    ],
     rules: [
       SchemaRule(
         description: "Give sources or from, not both.",

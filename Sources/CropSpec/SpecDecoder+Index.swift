@@ -48,12 +48,16 @@ extension SpecDecoder {
     var rest = Substring(template)
     while let open = rest.firstIndex(of: "{") {
       guard let close = rest[open...].firstIndex(of: "}") else { break }
+      if rest[..<open].contains("}") { break }
       let name = String(rest[rest.index(after: open)..<close])
       if !IndexSpec.placeholders.contains(name) {
         return "expected a placeholder among {job} {stem} {name} but received {\(name)}"
           + Suggestion.didYouMean(name, in: IndexSpec.placeholders)
       }
       rest = rest[rest.index(after: close)...]
+    }
+    if rest.contains("{") || rest.contains("}") {
+      return "expected placeholders written {job}, {stem} or {name} but received \"\(template)\", with a lone brace"
     }
     return nil
   }

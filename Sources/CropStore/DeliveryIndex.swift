@@ -127,7 +127,7 @@ public struct DeliveryIndex: Codable, Sendable, Equatable {
   /// An output's URL in an index at `indexPath`: under `baseURL`, or relative to the index.
   static func url(_ path: String, indexPath: String, baseURL: String?) -> String {
     guard let baseURL else { return URLText.relative(path, from: indexPath) }
-    return (baseURL.hasSuffix("/") ? baseURL : baseURL + "/") + URLText.encodedPath(path)
+    return URLText.encodedPrefix(baseURL.hasSuffix("/") ? baseURL : baseURL + "/") + URLText.encodedPath(path)
   }
 
   /// The JSON document: sorted keys, pretty-printed, a final newline.

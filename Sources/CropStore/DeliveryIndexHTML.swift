@@ -52,7 +52,7 @@ public enum DeliveryIndexHTML {
 
   /// The placeholder as a CSS background: the dominant colour under the LQIP image, scaled to
   /// cover the box (nil without a placeholder).
-  static func background(_ placeholder: DeliveryIndex.Placeholder?) -> String? {
+  package static func background(_ placeholder: DeliveryIndex.Placeholder?) -> String? {
     guard let placeholder, placeholder.dominant != nil || placeholder.lqip != nil else { return nil }
     var parts: [String] = []
     if let colour = placeholder.dominant { parts.append(colour) }

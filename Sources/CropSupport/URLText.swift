@@ -20,6 +20,21 @@ package enum URLText {
     return result
   }
 
+  /// A configured URL prefix (`base_url`) made safe in a `srcset`: its spaces, commas, quotes,
+  /// `<`, `>`, other bytes no URL may hold and non-ASCII are percent-encoded; the rest
+  /// (`:`, `/`, `?`, `&`, `%`…) is kept as written.
+  package static func encodedPrefix(_ prefix: String) -> String {
+    var result = ""
+    for byte in prefix.utf8 {
+      if byte > 0x20 && byte < 0x7F && !Array("\"<>\\^`{|},".utf8).contains(byte) {
+        result.unicodeScalars.append(Unicode.Scalar(byte))
+      } else {
+        result += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+      }
+    }
+    return result
+  }
+
   /// `target` (a path relative to the output root) as a relative URL from the file `from`
   /// (also relative to the root): `../` for each of `from`'s folders not shared, then the rest.
   package static func relative(_ target: String, from: String) -> String {
@@ -30,4 +45,8 @@ package enum URLText {
     let up = Array(repeating: "..", count: folder.count - shared)
     return encodedPath((up + parts[shared...].map(String.init)).joined(separator: "/"))
   }
+}
+
+extension String {
+  fileprivate func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
 }

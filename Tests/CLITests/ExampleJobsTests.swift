@@ -5,7 +5,8 @@ import XCTest
 /// Every job file in jobs/ runs (not only plans): each exits 0, and Pillow (an independent
 /// decoder; libvips' vipsheader for the formats this Pillow cannot open) finds every output
 /// the manifest lists, with the listed size, format, byte count and SHA-256, and no file the
-/// manifest does not list; sqlite3 and sha256sum agree with the state.
+/// manifest does not list but delivery indexes, whose candidates are listed outputs at their
+/// listed sizes; sqlite3 and sha256sum agree with the state.
 final class ExampleJobsTests: XCTestCase {
   static let checker = """
     import hashlib, json, os, subprocess, sys
@@ -14,9 +15,11 @@ final class ExampleJobsTests: XCTestCase {
     manifest = json.load(open(os.path.join(root, "cropjob-manifest.json")))
     pillow_formats = {"jpeg": "JPEG", "png": "PNG", "webp": "WEBP", "tiff": "TIFF"}
     listed = set()
+    sizes = {}
     for entry in manifest["outputs"]:
         path = os.path.join(root, entry["path"])
         listed.add(entry["path"])
+        sizes[entry["path"]] = (entry["width"], entry["height"])
         data = open(path, "rb").read()
         if hashlib.sha256(data).hexdigest() != entry["sha256"]: print("sha256", entry["path"])
         if len(data) != entry["bytes"]: print("bytes", entry["path"])
@@ -34,7 +37,17 @@ final class ExampleJobsTests: XCTestCase {
         for name in files:
             relative = os.path.relpath(os.path.join(folder, name), root)
             if relative.startswith(".cropjob") or relative.startswith("cropjob-manifest"): continue
-            if relative not in listed: print("unlisted", relative)
+            if relative in listed: continue
+            full = os.path.join(folder, name)
+            head = open(full, "rb").read(1024)
+            if name.endswith(".json") and b'"generator" : "cropjob index"' in head:
+                # A delivery index: each candidate is a listed output at its listed size.
+                for image in json.load(open(full))["images"]:
+                    for group in image["formats"]:
+                        for c in group["candidates"]:
+                            if sizes.get(c["path"]) != (c["width"], c["height"]): print("index", relative, c["path"])
+            elif not (name.endswith(".html") and b'content="cropjob index"' in head):
+                print("unlisted", relative)
     print("checked", len(listed))
     """
 

@@ -24,7 +24,7 @@ final class ValidateCommandTests: XCTestCase {
       \(files[0]):9:11: error: jobs.a.from: expected a from chain that ends at a job with sources but received the cycle a → c → b → a
       \(files[0]):15:11: error: jobs.d.from: expected a from chain that ends at a job with sources but received the cycle d → d
       \(files[1]):5:3: error: jobs.avatar.guide: expected a guide (the crop frame: shape and size) but received no "guide"
-      \(files[1]):7:5: error: jobs.avatar.gude: expected one of the keys sources, exclude, from, allow_empty, guide, place, outputs, encode, metadata, placeholders but received the unknown key "gude"; did you mean "guide"?
+      \(files[1]):7:5: error: jobs.avatar.gude: expected one of the keys sources, exclude, from, allow_empty, guide, place, outputs, encode, metadata, placeholders, index but received the unknown key "gude"; did you mean "guide"?
       \(files[2]):8:39: error: jobs.a.place.background: expected a colour: "#rrggbb", "#rrggbbaa", "#rgb", black, gray, grey, transparent, white or [r, g, b(, a)] but received the string "#ffff0"
       \(files[2]):13:45: error: jobs.b.place.background[1]: expected an integer between 0 and 255 but received the number 300
       \(files[2]):18:39: error: jobs.c.place.background: expected a colour: "#rrggbb", "#rrggbbaa", "#rgb", black, gray, grey, transparent, white or [r, g, b(, a)] but received the string "whte"; did you mean "white"?

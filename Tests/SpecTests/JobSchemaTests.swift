@@ -26,7 +26,7 @@ final class JobSchemaTests: XCTestCase {
       JobSchema.file.keys, ["version", "output", "limits", "defaults", "jobs", "overrides", "overrides_from"])
     XCTAssertEqual(Set(JobSchema.override.keys), Set(["job", "source"] + JobSchema.place.keys))
     XCTAssertEqual(
-      Set(JobSchema.job.keys), Set(["sources", "exclude", "from", "allow_empty"] + JobSchema.defaults.keys))
+      Set(JobSchema.job.keys), Set(["sources", "exclude", "from", "allow_empty", "index"] + JobSchema.defaults.keys))
   }
 
   /// The decoder takes its key lists from the schema's table, so comparing the lists proves
@@ -71,6 +71,7 @@ final class JobSchemaTests: XCTestCase {
     "place": "jobs.a.place", "crop": "jobs.a.place.crop", "output": "jobs.a.outputs[0]",
     "encode": "jobs.a.outputs[0].encode", "override": "overrides[0]", "crop_table": "overrides_from",
     "placeholders": "jobs.a.outputs[0].placeholders", "target": "jobs.a.outputs[0].encode.target",
+    "index": "jobs.a.index",
   ]
 
   /// A valid job file, with one of each mapping (a crop only when `object` is crop), whose
@@ -97,6 +98,7 @@ final class JobSchemaTests: XCTestCase {
       [
         "sources": "a.jpg", "guide": mapping("guide", ["shape": "square", "size": "100"]),
         "place": mapping("place", object == "crop" ? ["crop": crop] : [:]), "outputs": "[\(output)]",
+        "index": mapping("index", ["path": #""i.html""#]),
       ])
     return mapping(
       "file",

@@ -373,7 +373,7 @@ final class SpecDecoderTests: XCTestCase {
         """),
       [
         "job.yaml:3:1: error: quality: expected one of the keys version, output, limits, defaults, jobs, overrides, overrides_from but received the unknown key \"quality\"; \"quality\" is a key of encode",
-        "job.yaml:7:5: error: jobs.a.zoom: expected one of the keys sources, exclude, from, allow_empty, guide, place, outputs, encode, metadata, placeholders but received the unknown key \"zoom\"; \"zoom\" is a key of place",
+        "job.yaml:7:5: error: jobs.a.zoom: expected one of the keys sources, exclude, from, allow_empty, guide, place, outputs, encode, metadata, placeholders, index but received the unknown key \"zoom\"; \"zoom\" is a key of place",
         "job.yaml:8:23: error: jobs.a.guide.x: expected one of the keys shape, size, width, height, aspect but received the unknown key \"x\"; \"x\" is a key of place.crop",
         "job.yaml:9:44: error: jobs.a.outputs[0].width: expected one of the keys path, size, scales, widths, encode, metadata, placeholders but received the unknown key \"width\"; did you mean \"widths\"?",
         "job.yaml:9:55: error: jobs.a.outputs[0].quality: expected one of the keys path, size, scales, widths, encode, metadata, placeholders but received the unknown key \"quality\"; \"quality\" is a key of encode",

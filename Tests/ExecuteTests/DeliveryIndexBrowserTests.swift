@@ -1,0 +1,176 @@
+import CropKit
+import Foundation
+import TestSupport
+import XCTest
+
+/// A generated index page in a real browser: headless Chromium (Debian `chromium`), started by
+/// the test, at two viewport widths and two device pixel ratios. A probe script added to the
+/// page records, once every image has loaded, each image's `currentSrc`, `complete`,
+/// `naturalWidth` and box, the boxes before any image loaded, and the layout shift total
+/// (`PerformanceObserver` of type `layout-shift`, `buffered: true`). The candidate the browser
+/// must pick is computed here by the HTML spec's rule: the smallest candidate at least
+/// `sizes` (100vw) × DPR pixels wide, else the largest.
+final class DeliveryIndexBrowserTests: XCTestCase {
+  static let widths = [480, 800, 1200, 2000]
+  /// (viewport width, device pixel ratio): each picks another candidate (800, 1200, 1200, 2000).
+  static let views: [(width: Int, dpr: Int)] = [(500, 1), (500, 2), (900, 1), (900, 2)]
+
+  static let probe = """
+    <script>
+    var images = Array.from(document.images);
+    var before = images.map(function (i) { var r = i.getBoundingClientRect(); return [r.width, r.height, i.complete]; });
+    var shift = 0;
+    new PerformanceObserver(function (list) {
+      list.getEntries().forEach(function (e) { shift += e.value; });
+    }).observe({type: 'layout-shift', buffered: true});
+    function done() {
+      var after = images.map(function (i) {
+        var r = i.getBoundingClientRect();
+        return {src: i.currentSrc, complete: i.complete, naturalWidth: i.naturalWidth, box: [r.width, r.height]};
+      });
+      var out = document.createElement('pre');
+      out.id = 'probe';
+      out.textContent = JSON.stringify({before: before, after: after, shift: shift, innerWidth: innerWidth,
+        dpr: devicePixelRatio});
+      document.body.appendChild(out);
+    }
+    function poll() {
+      if (images.every(function (i) { return i.complete; })) setTimeout(done, 100); else setTimeout(poll, 20);
+    }
+    poll();
+    </script>
+
+    """
+
+  struct Probe: Decodable {
+    struct Image: Decodable {
+      var src: String
+      var complete: Bool
+      var naturalWidth: Int
+      var box: [Double]
+    }
+    var before: [[JSONValue]]
+    var after: [Image]
+    var shift: Double
+    var innerWidth: Int
+    var dpr: Double
+  }
+
+  /// A number or a boolean of the probe's `before` rows.
+  enum JSONValue: Decodable {
+    case number(Double)
+    case bool(Bool)
+    init(from decoder: Decoder) throws {
+      let container = try decoder.singleValueContainer()
+      if let value = try? container.decode(Bool.self) {
+        self = .bool(value)
+      } else {
+        self = .number(try container.decode(Double.self))
+      }
+    }
+    var number: Double? { if case .number(let n) = self { return n } else { return nil } }
+    var bool: Bool? { if case .bool(let b) = self { return b } else { return nil } }
+  }
+
+  static var chromium: String? {
+    ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) }
+  }
+
+  func testBrowserPicksTheSpecsCandidateLoadsEveryImageAndNothingShifts() throws {
+    guard let chromium = Self.chromium else { throw Skipped.because("chromium not installed") }
+    let job = """
+      version: 1
+      output: out
+      jobs:
+        hero:
+          sources: ["photos"]
+          guide: {aspect: "16:9", width: 480}
+          index: {path: "pages/all photos.html"}
+          outputs:
+            - {path: "img/{stem} \\"q\\" & co-{width}.webp", widths: \(Self.widths)}
+            - {path: "img/{stem} \\"q\\" & co-{width}.jpg", widths: \(Self.widths)}
+      """
+    let harness = try RunHarness(samples: ["kite.jpg", "bridge.jpg"], job: job)
+    defer { harness.remove() }
+    let (summary, _) = try harness.run()
+    XCTAssertEqual(summary.failed, 0)
+    let root = harness.outputRoot
+    let index = try JSONDecoder().decode(
+      DeliveryIndex.self, from: Data(contentsOf: URL(fileURLWithPath: root + "/pages/all photos.json")))
+    XCTAssertEqual(index.images.count, 2)
+    let page = try String(contentsOfFile: root + "/pages/all photos.html", encoding: .utf8)
+    let probePage = root + "/pages/probe.html"
+    try page.replacingOccurrences(of: "</body>", with: Self.probe + "</body>")
+      .write(toFile: probePage, atomically: true, encoding: .utf8)
+    let results = LockedBox([Int: Result<Probe, Error>]())
+    DispatchQueue.concurrentPerform(iterations: Self.views.count) { k in
+      let view = Self.views[k]
+      let result = Result { try Self.load(probePage, chromium: chromium, width: view.width, dpr: view.dpr) }
+      results.withLock { $0[k] = result }
+    }
+    let pageURL = URL(fileURLWithPath: probePage)
+    var unloadedAtProbe = 0
+    for (k, view) in Self.views.enumerated() {
+      let probe = try XCTUnwrap(results.withLock { $0[k] }).get()
+      let label = "viewport \(view.width) px, DPR \(view.dpr)"
+      XCTAssertEqual(probe.innerWidth, view.width, label)
+      XCTAssertEqual(probe.dpr, Double(view.dpr), label)
+      // sizes="100vw": the browser needs innerWidth × DPR pixels.
+      let needed = view.width * view.dpr
+      let expected = Self.widths.first { $0 >= needed } ?? Self.widths.last!
+      XCTAssertEqual(probe.after.count, 2, label)
+      for (image, shown) in zip(index.images, probe.after) {
+        let webp = try XCTUnwrap(image.formats.first { $0.format == "webp" })
+        let candidate = try XCTUnwrap(webp.candidates.first { $0.width == expected })
+        let resolved = try XCTUnwrap(URL(string: candidate.url, relativeTo: pageURL)).absoluteURL.absoluteString
+        XCTAssertEqual(shown.src, resolved, label)
+        XCTAssertTrue(shown.complete && shown.naturalWidth > 0, "\(label): \(shown.src) did not load")
+        print("index in Chromium: \(label): needs \(needed) px, picked \(shown.src.split(separator: "/").last!)")
+      }
+      XCTAssertEqual(probe.shift, 0, "\(label): layout shift")
+      for (before, after) in zip(probe.before, probe.after) {
+        XCTAssertEqual(before.compactMap(\.number), after.box, "\(label): the box changed when the image loaded")
+        // The box had the image's aspect (width and height attributes) before it loaded.
+        XCTAssertEqual(after.box[1], after.box[0] * 9 / 16, accuracy: 1, label)
+      }
+      unloadedAtProbe += probe.before.filter { $0.last?.bool == false }.count
+    }
+    // The boxes were compared before load at least once (an image may be cached or fast).
+    XCTAssertGreaterThan(unloadedAtProbe, 0, "every image had loaded before the probe ran")
+  }
+
+  /// Loads `page` in headless Chromium at a viewport `width` wide (2000 high: every image in
+  /// view) and `dpr`, and returns what the probe wrote into the DOM.
+  static func load(_ page: String, chromium: String, width: Int, dpr: Int) throws -> Probe {
+    let profile = FileManager.default.temporaryDirectory.appendingPathComponent("cropjob-chromium-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: profile) }
+    let url = URL(fileURLWithPath: page).absoluteString
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: chromium)
+    process.arguments = [
+      "--headless=new", "--no-sandbox", "--disable-gpu", "--user-data-dir=\(profile.path)",
+      "--window-size=\(width),2000", "--force-device-scale-factor=\(dpr)", "--virtual-time-budget=10000",
+      "--dump-dom", url,
+    ]
+    let out = Pipe()
+    process.standardOutput = out
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    // A hung browser fails the test instead of holding it.
+    let watchdog = DispatchWorkItem { process.terminate() }
+    DispatchQueue.global().asyncAfter(deadline: .now() + 90, execute: watchdog)
+    let dom = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    watchdog.cancel()
+    guard let start = dom.range(of: "<pre id=\"probe\">"),
+      let end = dom.range(of: "</pre>", range: start.upperBound..<dom.endIndex)
+    else {
+      throw AtomicWriter.WriteError(
+        path: page, message: "no probe result in Chromium's DOM (exit \(process.terminationStatus))")
+    }
+    let text = String(dom[start.upperBound..<end.lowerBound])
+      .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
+      .replacingOccurrences(of: "&amp;", with: "&")
+    return try JSONDecoder().decode(Probe.self, from: Data(text.utf8))
+  }
+}
