@@ -48,7 +48,7 @@ extension Run {
       let content = pending[path]!
       let index = DeliveryIndex(
         job: content.job, indexPath: path, spec: content.spec,
-        images: content.images.map { (source: $0.key, entries: $0.value) }, placeholder: Self.placeholder)
+        images: content.images.map { (source: $0.key, entries: $0.value) })
       let title = content.spec.perSource ? "\(content.job): \(content.images.keys.sorted().first ?? "")" : content.job
       writeIndexFile(path, DeliveryIndexHTML.page(index, title: title))
       writeIndexFile(IndexSpec.jsonPath(path), index.json())
@@ -69,9 +69,6 @@ extension Run {
       pending[path, default: Pending(job: entry.job, spec: spec)].images[entry.source.path, default: []].append(marked)
     }
   }
-
-  /// The placeholder of an entry (none recorded yet: the placeholders of issue 27 point 1 fill it).
-  static func placeholder(_ entry: Manifest.Entry) -> DeliveryIndex.Placeholder? { nil }
 
   /// The state's entries of `paths` whose file is on disk, marked when kept from the last
   /// good run.

@@ -70,11 +70,38 @@ public struct IndexFile: Sendable {
   /// The index files of `stream` (sorted by path), and whether a batch index was left out
   /// because the run is a shard.
   public static func planned(_ stream: PlanStream) -> (files: [IndexFile], skippedBatch: Bool) {
-    let specs = Dictionary(stream.jobFile.jobs.compactMap { job in job.index.map { (job.name, $0) } }) { a, _ in a }
-    let sharded = (stream.shard?.count ?? 1) > 1
+    planned(stream.indexSources, jobs: stream.jobFile.jobs, sharded: (stream.shard?.count ?? 1) > 1)
+  }
+
+  /// The index files of a whole plan's `selected` outputs (all shards' when sharded is false).
+  public static func planned(_ plan: Plan, selected: [Int]) -> [IndexFile] {
+    var sources: [IndexSource] = []
+    var at: [String: Int] = [:]
+    for i in selected {
+      let output = plan.outputs[i]
+      guard let spec = plan.jobFile.jobs.first(where: { $0.name == output.job })?.index else { continue }
+      let source = plan.sources[output.sourceIndex].path
+      let key = output.job + "\u{0}" + source
+      if let k = at[key] {
+        sources[k].outputs.append(output.path)
+      } else {
+        at[key] = sources.count
+        sources.append(
+          IndexSource(
+            job: output.job, source: source, indexPath: spec.filePath(job: output.job, sourcePath: source),
+            outputs: [output.path]))
+      }
+    }
+    return planned(sources, jobs: plan.jobFile.jobs, sharded: false).files
+  }
+
+  static func planned(_ indexSources: [IndexSource], jobs: [Job], sharded: Bool) -> (
+    files: [IndexFile], skippedBatch: Bool
+  ) {
+    let specs = Dictionary(jobs.compactMap { job in job.index.map { (job.name, $0) } }) { a, _ in a }
     var skipped = false
     var byPath: [String: [IndexSource]] = [:]
-    for source in stream.indexSources {
+    for source in indexSources {
       guard let spec = specs[source.job] else { continue }
       if sharded && !spec.perSource {
         skipped = true

@@ -13,7 +13,8 @@ extension PlanRenderer {
     let indices = selected ?? Array(plan.outputs.indices)
     let frame = PlanJSON(
       jobFile: plan.jobFile.path, outputRoot: plan.outputRoot, runnable: plan.isRunnable, sources: plan.sources.count,
-      decodes: decodeCount(plan, indices), outputs: [], issues: plan.issues)
+      decodes: decodeCount(plan, indices), outputs: [], issues: plan.issues,
+      indexes: indexJSON(IndexFile.planned(plan, selected: indices)))
     var document = OutputsDocument(frame: frame, hasOutputs: !indices.isEmpty)
     write(document.head)
     for i in indices { document.append(outputJSON(plan, i, facts), write: write) }
@@ -26,13 +27,10 @@ extension PlanRenderer {
   public static func writeJSON(
     _ stream: PlanStream, facts: (PlanWindow) -> OutputFacts = { _ in OutputFacts() }, write: ([UInt8]) -> Void
   ) {
-    let indexes = IndexFile.planned(stream).files.map {
-      IndexJSON(path: $0.path, json: IndexSpec.jsonPath($0.path), job: $0.job, sources: $0.sources.count)
-    }
     let frame = PlanJSON(
       jobFile: stream.jobFile.path, outputRoot: stream.outputRoot, runnable: stream.isRunnable,
       sources: stream.sourceCount, decodes: stream.decodeCount, outputs: [], issues: stream.issues,
-      indexes: indexes.isEmpty ? nil : indexes)
+      indexes: indexJSON(IndexFile.planned(stream).files))
     var document = OutputsDocument(frame: frame, hasOutputs: stream.selectedCount > 0)
     write(document.head)
     stream.forEachWindow { window in
@@ -94,5 +92,14 @@ extension PlanRenderer {
     /// What is left to write: the last outputs and the end of the document (nothing more
     /// when there are no outputs).
     func tail() -> [UInt8] { hasOutputs ? chunk + rest : [] }
+  }
+
+  /// The plan JSON's `indexes` (nil, so absent, when no job has an index).
+  static func indexJSON(_ files: [IndexFile]) -> [IndexJSON]? {
+    files.isEmpty
+      ? nil
+      : files.map {
+        IndexJSON(path: $0.path, json: IndexSpec.jsonPath($0.path), job: $0.job, sources: $0.sources.count)
+      }
   }
 }

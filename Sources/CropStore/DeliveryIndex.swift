@@ -55,16 +55,30 @@ public struct DeliveryIndex: Codable, Sendable, Equatable {
     public var fromLastGoodRun: Bool?
   }
 
-  /// What shows while an image loads (the output's placeholders, when the manifest has them).
+  /// What shows while an image loads: an output's placeholders as its manifest entry records
+  /// them (`placeholders:`); the page uses the dominant colour and the LQIP image.
   public struct Placeholder: Codable, Sendable, Equatable {
+    public var blurhash: String?
+    public var thumbhash: String?
     /// `#rrggbb`.
     public var dominant: String?
     /// A `data:` URI of a tiny image.
     public var lqip: String?
 
-    public init(dominant: String?, lqip: String?) {
+    public init(blurhash: String? = nil, thumbhash: String? = nil, dominant: String?, lqip: String?) {
+      self.blurhash = blurhash
+      self.thumbhash = thumbhash
       self.dominant = dominant
       self.lqip = lqip
+    }
+
+    /// An entry's recorded placeholders, nil when it has none.
+    static func of(_ entry: Manifest.Entry) -> Placeholder? {
+      guard let values = entry.placeholders,
+        values.blurhash != nil || values.thumbhash != nil || values.dominant != nil || values.lqip != nil
+      else { return nil }
+      return Placeholder(
+        blurhash: values.blurhash, thumbhash: values.thumbhash, dominant: values.dominant, lqip: values.lqip)
     }
   }
 
@@ -80,21 +94,16 @@ public struct DeliveryIndex: Codable, Sendable, Equatable {
 
   /// The index of `job` at `indexPath` (relative to the output root) over `images`: each
   /// source with its listed manifest entries. Sources without an entry are left out.
-  /// `placeholder` reads an entry's placeholder (nil: none recorded).
   public init(
-    job: String, indexPath: String, spec: IndexSpec, images: [(source: String, entries: [Manifest.Entry])],
-    placeholder: (Manifest.Entry) -> Placeholder? = { _ in nil }
+    job: String, indexPath: String, spec: IndexSpec, images: [(source: String, entries: [Manifest.Entry])]
   ) {
     self.job = job
     self.images = images.sorted { $0.source < $1.source }.compactMap { image in
-      Self.image(image.source, image.entries, indexPath: indexPath, spec: spec, placeholder: placeholder)
+      Self.image(image.source, image.entries, indexPath: indexPath, spec: spec)
     }
   }
 
-  static func image(
-    _ source: String, _ entries: [Manifest.Entry], indexPath: String, spec: IndexSpec,
-    placeholder: (Manifest.Entry) -> Placeholder?
-  ) -> Image? {
+  static func image(_ source: String, _ entries: [Manifest.Entry], indexPath: String, spec: IndexSpec) -> Image? {
     let byFormat = Dictionary(grouping: entries, by: \.format)
     let order = formatOrder.filter { byFormat[$0] != nil } + byFormat.keys.filter { !formatOrder.contains($0) }.sorted()
     guard let fallback = order.last else { return nil }
@@ -115,7 +124,7 @@ public struct DeliveryIndex: Codable, Sendable, Equatable {
     // The placeholder of the fallback's largest output, else of any output that has one.
     let shown = entries.sorted { $0.path < $1.path }
     let found =
-      shown.first { $0.path == largest.path }.flatMap(placeholder) ?? shown.lazy.compactMap(placeholder).first
+      shown.first { $0.path == largest.path }.flatMap(Placeholder.of) ?? shown.lazy.compactMap(Placeholder.of).first
     var image = Image(
       source: source, width: largest.width, height: largest.height, sizes: spec.sizes,
       loading: spec.loading.rawValue, decoding: spec.decoding.rawValue, fallback: fallback, placeholder: found,

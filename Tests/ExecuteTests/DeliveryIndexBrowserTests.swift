@@ -88,7 +88,7 @@ final class DeliveryIndexBrowserTests: XCTestCase {
           index: {path: "pages/all photos.html"}
           outputs:
             - {path: "img/{stem} \\"q\\" & co-{width}.webp", widths: \(Self.widths)}
-            - {path: "img/{stem} \\"q\\" & co-{width}.jpg", widths: \(Self.widths)}
+            - {path: "img/{stem} \\"q\\" & co-{width}.jpg", widths: \(Self.widths), placeholders: [dominant, lqip]}
       """
     let harness = try RunHarness(samples: ["kite.jpg", "bridge.jpg"], job: job)
     defer { harness.remove() }
@@ -98,6 +98,12 @@ final class DeliveryIndexBrowserTests: XCTestCase {
     let index = try JSONDecoder().decode(
       DeliveryIndex.self, from: Data(contentsOf: URL(fileURLWithPath: root + "/pages/all photos.json")))
     XCTAssertEqual(index.images.count, 2)
+    // The placeholder is the images' background while they load.
+    for image in index.images {
+      let placeholder = try XCTUnwrap(image.placeholder)
+      XCTAssertNotNil(placeholder.dominant)
+      XCTAssertTrue(image.html.contains("style=\"background: \(placeholder.dominant!) url(&quot;data:image/"))
+    }
     let page = try String(contentsOfFile: root + "/pages/all photos.html", encoding: .utf8)
     let probePage = root + "/pages/probe.html"
     try page.replacingOccurrences(of: "</body>", with: Self.probe + "</body>")
@@ -125,7 +131,9 @@ final class DeliveryIndexBrowserTests: XCTestCase {
         let resolved = try XCTUnwrap(URL(string: candidate.url, relativeTo: pageURL)).absoluteURL.absoluteString
         XCTAssertEqual(shown.src, resolved, label)
         XCTAssertTrue(shown.complete && shown.naturalWidth > 0, "\(label): \(shown.src) did not load")
-        print("index in Chromium: \(label): needs \(needed) px, picked \(shown.src.split(separator: "/").last!)")
+        print(
+          "index in Chromium: \(label): needs \(needed) px, picked \(shown.src.split(separator: "/").last!), "
+            + "loaded \(shown.complete) (\(shown.naturalWidth) px), layout shift \(probe.shift)")
       }
       XCTAssertEqual(probe.shift, 0, "\(label): layout shift")
       for (before, after) in zip(probe.before, probe.after) {

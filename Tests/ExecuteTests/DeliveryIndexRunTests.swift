@@ -83,6 +83,28 @@ final class DeliveryIndexRunTests: XCTestCase {
     XCTAssertEqual(result.status, 0, result.stderr)
   }
 
+  func testPlanJSONListsTheIndexFilesWholeOrStreamed() throws {
+    let harness = try RunHarness(samples: Self.photos, job: Self.job())
+    defer { harness.remove() }
+    let file = try harness.load()
+    var streamed: [UInt8] = []
+    PlanRenderer.writeJSON(PlanStream.make(file, planner: Planner(), window: 1)) { streamed += $0 }
+    XCTAssertEqual(streamed, Array((PlanRenderer.render(Planner().plan(file), format: .json) + "\n").utf8))
+    struct Listed: Decodable {
+      struct File: Decodable, Equatable {
+        var path: String
+        var json: String
+        var job: String
+        var sources: Int
+      }
+      var indexes: [File]
+    }
+    let listed = try JSONDecoder().decode(Listed.self, from: Data(streamed)).indexes
+    XCTAssertEqual(listed.map(\.path), ["all.html", "pages/bridge.html", "pages/cat.html", "pages/kite.html"])
+    XCTAssertEqual(listed.map(\.sources), [3, 1, 1, 1])
+    XCTAssertEqual(listed[1].json, "pages/bridge.json")
+  }
+
   func testSameBytesForAnyJobsAndShardsAndNoRewrite() throws {
     let harness = try RunHarness(samples: Self.photos, job: Self.job())
     defer { harness.remove() }

@@ -40,6 +40,12 @@ final class PlanStreamTests: XCTestCase {
     var decodes: Int
     var outputs: [OutputDocument]
     var issues: [PlanIssue]
+    var indexes: [IndexDocument]?
+  }
+
+  struct IndexDocument: Codable {
+    var path, json, job: String
+    var sources: Int
   }
 
   struct OutputDocument: Codable {
