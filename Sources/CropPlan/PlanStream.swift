@@ -313,10 +313,7 @@ public final class PlanStream {
       }
       draft.jobSources[job.name] = entries
       let bases = recordsPlans ? planBases(job: job, entries: entries, sources: draft.sources) : [:]
-      // A window that lists a source twice is planned in full (its outputs' order is the plan's).
-      let recorded =
-        useRecords && entries.count == numbers.count
-        ? recordedPlans(job: job, bases: bases, sources: draft.sources) : [:]
+      let recorded = useRecords ? recordedPlans(job: job, bases: bases, sources: draft.sources) : [:]
       planner.planOutputs(of: job, stage: stage, into: &draft, recorded: recorded)
       let roots = numbers.map { table.paths[table.root($0)] }
       let inShard = roots.map { shard?.contains($0) ?? true }
