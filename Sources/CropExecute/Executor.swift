@@ -33,9 +33,7 @@ public struct RunWorkload {
       reader = try StateReader.open(root: planner.outputRoot(of: file), shard: shard)
     }
     let firstPass = FirstPass(state: reader, jobs: file.jobs, force: force, exact: false)
-    // The state's recorded plans stand for the sources they fingerprint, unless `force`.
-    let stream = PlanStream.make(
-      file, planner: planner, shard: shard, window: window, records: !force, inspect: firstPass.inspect)
+    let stream = PlanStream.make(file, planner: planner, shard: shard, window: window, inspect: firstPass.inspect)
     self.init(stream: stream, firstPass: firstPass)
   }
 }

@@ -46,9 +46,6 @@ public final class FirstPass {
   /// `paths`).
   private(set) var upToDate: [Int: Range<Int>] = [:]
   var paths = StringTable()
-  /// `run`: the plans of sources planned in full and found up to date, to be recorded by
-  /// the run (`Run.open`) so that the next run need not plan them (by absolute path).
-  private(set) var plansToRecord: [(source: String, job: String, plan: RecordedPlan)] = []
 
   /// `exact`: `plan`'s verdicts (see the type); else `run`'s.
   public init(state: StateReader, jobs: [Job], force: Bool = false, exact: Bool) {
@@ -79,11 +76,7 @@ public final class FirstPass {
 
   public func inspect(_ window: PlanWindow) {
     let plan = window.plan
-    guard !window.selected.isEmpty else {
-      // Every selected output is a recorded source's, found up to date (`PlanWindow.recorded`).
-      if !window.recordedSelected.isEmpty { keepUpToDate(window) }
-      return
-    }
+    guard !window.selected.isEmpty else { return }
     // The files of the window's outputs: in the way, or up to date.
     let groups = Dictionary(grouping: window.selected, by: { plan.outputs[$0].sourceIndex }).values.map { $0 }
     let present = ConcurrentMap.flatMap(groups) { outputs in
@@ -95,7 +88,6 @@ public final class FirstPass {
       return
     }
     let known = state.readKeeping(.keys, StateQuery(plan: plan, selected: window.selected))
-    var keys: [Int: String] = [:]
     var verdict = [Verdict](repeating: .toBuild, count: plan.outputs.count)
     var foreign = false
     for (index, _) in existing where !known.isOwn(plan.outputs[index].path) {
@@ -116,10 +108,7 @@ public final class FirstPass {
       let fresh = ConcurrentMap.flatMap(groups) { outputs in
         FirstPass.upToDate(outputs.filter { sized.contains($0) }, check: check, known: known, hashing: hashing)
       }
-      for (i, key) in fresh {
-        verdict[i] = .upToDate
-        keys[i] = key
-      }
+      for i in fresh { verdict[i] = .upToDate }
       upToDateCounts[window.job, default: 0] += fresh.count
     }
     if foreign || judged { verdicts[window.number] = verdict }
@@ -127,64 +116,17 @@ public final class FirstPass {
       touched.insert(window.job)
       return
     }
-    notePlans(window, keys: keys, sources: known.sources)
-    keepUpToDate(window)
-  }
-
-  /// Keeps `window` (all up to date) as one the run does not plan again: the paths of its
-  /// selected outputs, those of its recorded sources (`PlanWindow.recorded`) in their
-  /// places, counted.
-  private func keepUpToDate(_ window: PlanWindow) {
-    let plan = window.plan
     let start = paths.count
-    var recorded = window.recordedSelected.makeIterator()
-    var next = recorded.next()
-    for i in window.selected {
-      while let local = next, local < plan.outputs[i].sourceIndex {
-        for output in window.recorded[local]!.outputs { paths.append(output.path) }
-        next = recorded.next()
-      }
-      paths.append(plan.outputs[i].path)
-    }
-    while let local = next {
-      for output in window.recorded[local]!.outputs { paths.append(output.path) }
-      next = recorded.next()
-    }
-    upToDateCounts[window.job, default: 0] += paths.count - start - window.selected.count
+    for i in window.selected { paths.append(plan.outputs[i].path) }
     upToDate[window.number] = start..<paths.count
-  }
-
-  /// Keeps the plans of `window`'s sources planned in full (all up to date: `keys`) for the
-  /// run to record, with the content hash the state records of each.
-  private func notePlans(_ window: PlanWindow, keys: [Int: String], sources: [String: SourceFacts]) {
-    guard !window.sourcePlans.isEmpty else { return }
-    let plan = window.plan
-    let selected = Set(window.selected)
-    var outputs: [Int: [Int]] = [:]
-    for (i, output) in plan.outputs.enumerated() { outputs[output.sourceIndex, default: []].append(i) }
-    for sourcePlan in window.sourcePlans {
-      let source = plan.sources[sourcePlan.source]
-      let mine = outputs[sourcePlan.source] ?? []
-      guard let hash = sources[source.absolutePath]?.sha256, !mine.isEmpty, mine.allSatisfy({ selected.contains($0) })
-      else { continue }
-      var recorded: [RecordedPlan.Output] = []
-      for i in mine {
-        guard let key = keys[i] else { break }
-        recorded.append(RecordedPlan.Output(path: plan.outputs[i].path, key: key))
-      }
-      guard recorded.count == mine.count else { continue }
-      plansToRecord.append(
-        (source.absolutePath, sourcePlan.job, sourcePlan.record(sourceHash: hash, outputs: recorded)))
-    }
   }
 
   /// Among the outputs of one source (their files known to have the recorded size), those
   /// with their recorded keys. `hashing`: a file source whose recorded facts differ is
   /// hashed again (`plan`); else its outputs are not up to date here (`run`: the second
   /// pass hashes and records it).
-  static func upToDate(
-    _ outputs: [Int], check: UpToDateCheck, known: StateView<RecordedOutput>, hashing: Bool
-  ) -> [(Int, String)] {
+  static func upToDate(_ outputs: [Int], check: UpToDateCheck, known: StateView<RecordedOutput>, hashing: Bool) -> [Int]
+  {
     guard let first = outputs.first else { return [] }
     let source = check.plan.sources[check.plan.outputs[first].sourceIndex]
     guard source.error == nil, hashing || source.header != nil,
@@ -192,9 +134,8 @@ public final class FirstPass {
       let sourceState = try? check.sourceState(source, outputs: outputs, identityFromPlan: !hashing),
       hashing || !sourceState.hashed || source.producedBy != nil
     else { return [] }
-    return outputs.compactMap { i in
-      let key = check.key(of: check.plan.outputs[i], source: sourceState.record)
-      return key == known.outputs[check.plan.outputs[i].path]?.key ? (i, key) : nil
+    return outputs.filter { i in
+      check.key(of: check.plan.outputs[i], source: sourceState.record) == known.outputs[check.plan.outputs[i].path]?.key
     }
   }
 }
@@ -205,12 +146,6 @@ extension FirstPass {
   func takePaths() -> StringTable {
     defer { paths = StringTable() }
     return paths
-  }
-
-  /// Hands the plans to record to the run (`plansToRecord`), once.
-  func takePlans() -> [(source: String, job: String, plan: RecordedPlan)] {
-    defer { plansToRecord = [] }
-    return plansToRecord
   }
 
   /// A window found up to date, reached by the run: its outputs reported and counted as up

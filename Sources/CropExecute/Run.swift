@@ -95,8 +95,6 @@ final class Run: Sendable {
       writer.recordRun(ShardCompleteness.RunStatus.running)
       let reader = workload.firstPass.state
       reader.readThrough(writer)
-      // The plans of the sources the first pass planned in full and found up to date.
-      for (source, job, plan) in workload.firstPass.takePlans() { writer.recordPlan(source: source, job: job, plan) }
       return .success(
         Run(
           root: stream.outputRoot, engineVersion: stream.engineVersion, options: options, reporter: reporter,

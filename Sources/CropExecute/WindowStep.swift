@@ -22,11 +22,6 @@ struct WindowStep: Sendable {
   let upToDate = LockedBox([Int]())
   /// Outputs of the window that failed this run (paths).
   let failedPaths = LockedBox(Set<String>())
-  /// What recording the plans of the window's sources takes (`PlanWindow.sourcePlans`).
-  let sourcePlans: [SourcePlan]
-  /// The keys of the outputs made or found up to date this run (index in the plan), and
-  /// the content hashes of their sources (index): the plans recorded after the window.
-  let done = LockedBox((keys: [Int: String](), hashes: [Int: String]()))
 
   /// One decode task: a source and the outputs it feeds in one stage with one colour
   /// policy (see `DecodeKey`).
@@ -47,7 +42,7 @@ struct WindowStep: Sendable {
       let state = try run.reader.read(.keys, StateQuery(plan: plan, selected: selected))
       step = WindowStep(
         run: run, plan: plan, selected: selected, state: state,
-        check: UpToDateCheck(plan: plan, state: state, force: run.options.force), sourcePlans: window.sourcePlans)
+        check: UpToDateCheck(plan: plan, state: state, force: run.options.force))
       let unrecorded = selected.map { plan.outputs[$0].path }.filter { state.outputs[$0] == nil }
       try run.writer.claim(unrecorded.filter { !state.claims.contains($0) })
     } catch {
@@ -75,32 +70,6 @@ struct WindowStep: Sendable {
       )
     }
     step.gatherManifestEntries(writtenBefore: writtenBefore)
-    step.recordPlans()
-  }
-
-  /// Records the plan of each source whose outputs in the window were all made or found up
-  /// to date this run (and are all of the run's shard), for the next run's first pass.
-  func recordPlans() {
-    guard !sourcePlans.isEmpty else { return }
-    let done = self.done.withLock { $0 }
-    let selected = Set(selected)
-    var outputs: [String: [Int: [Int]]] = [:]
-    for (i, output) in plan.outputs.enumerated() {
-      outputs[output.job, default: [:]][output.sourceIndex, default: []].append(i)
-    }
-    for sourcePlan in sourcePlans {
-      let mine = outputs[sourcePlan.job]?[sourcePlan.source] ?? []
-      guard let hash = done.hashes[sourcePlan.source], !mine.isEmpty, mine.allSatisfy(selected.contains) else {
-        continue
-      }
-      let recorded = mine.compactMap { i in
-        done.keys[i].map { RecordedPlan.Output(path: plan.outputs[i].path, key: $0) }
-      }
-      guard recorded.count == mine.count else { continue }
-      run.writer.recordPlan(
-        source: plan.sources[sourcePlan.source].absolutePath, job: sourcePlan.job,
-        sourcePlan.record(sourceHash: hash, outputs: recorded))
-    }
   }
 
   /// A planned output that could not be made.
@@ -127,7 +96,6 @@ struct WindowStep: Sendable {
       let sourceState = try check.sourceState(source, outputs: task.outputs)
       record = sourceState.record
       if sourceState.hashed && source.producedBy == nil { recordSource(source, sourceState) }
-      if source.producedBy == nil { done.withLock { $0.hashes[task.source] = record.sha256 } }
     } catch {
       return failAll(
         task.outputs,
@@ -140,7 +108,6 @@ struct WindowStep: Sendable {
       let key = check.key(of: output, source: record)
       if check.isUpToDate(output, key: key) {
         upToDate.append(i)
-        done.withLock { $0.keys[i] = key }
         run.reporter.report(.skipped(path: output.path))
       } else {
         pending.append((i, key))
@@ -202,7 +169,6 @@ struct WindowStep: Sendable {
         placeholders: encoded.placeholders, ssim: encoded.ssim)
       run.manifest.withLock { $0.addWritten(output.path) }
       run.writer.record(entry)
-      done.withLock { $0.keys[index] = key }
       run.summary.withLock {
         $0.written += 1
         $0.encodes += encoded.encodes

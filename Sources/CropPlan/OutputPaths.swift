@@ -31,27 +31,6 @@ public enum OutputPaths {
     return result.split(separator: "/", omittingEmptySubsequences: true).joined(separator: "/")
   }
 
-  /// The absolute path of the output at `relative` (as `render` makes it: no empty, leading
-  /// or trailing component) in the absolute `root`: `appendingPathComponent`'s answer,
-  /// without Foundation where it is a plain join.
-  public static func absolute(_ relative: String, root: String) -> String {
-    guard !root.isEmpty, root.utf8.last != UInt8(ascii: "/"), !hasDoubleSlash(root),
-      relative.utf8.first != UInt8(ascii: "/"), relative.utf8.last != UInt8(ascii: "/"), !relative.isEmpty,
-      !hasDoubleSlash(relative)
-    else { return (root as NSString).appendingPathComponent(relative) }
-    return root + "/" + relative
-  }
-
-  /// Whether `path` holds `//` (a byte scan: `contains` on strings goes through Foundation).
-  static func hasDoubleSlash(_ path: String) -> Bool {
-    var previous: UInt8 = 0
-    for byte in path.utf8 {
-      if byte == UInt8(ascii: "/") && previous == byte { return true }
-      previous = byte
-    }
-    return false
-  }
-
   /// "1", "2", "1.5".
   static func formatScale(_ scale: Double) -> String {
     scale == scale.rounded() ? String(Int(scale)) : String(format: "%g", scale)

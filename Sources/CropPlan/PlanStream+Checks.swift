@@ -39,52 +39,29 @@ struct PathChecks {
     _ output: PlannedOutput, source: String, stream: PlanStream, paths: inout StandardPaths,
     file: inout SourceFileStatus??
   ) {
-    check(
-      path: output.path, absolutePath: output.absolutePath, job: output.job, source: source, stream: stream,
-      paths: &paths, file: &file)
-  }
-
-  /// `check` of the output at `path` (relative to the root; `absolutePath`) of `job`;
-  /// without `escapes`, the escape check is left out (it was made: a recorded source's
-  /// output, `PlanStream.recordedPlans`).
-  mutating func check(
-    path: String, absolutePath: String, job: String, source: String, stream: PlanStream, paths: inout StandardPaths,
-    file: inout SourceFileStatus??, escapes checksEscapes: Bool = true
-  ) {
     func stop(_ message: String) {
       issues.append(
         PlanIssue(
-          severity: .error, job: job, source: source, output: path, message: message, blocksRun: true,
+          severity: .error, job: output.job, source: source, output: output.path, message: message, blocksRun: true,
           kind: .output))
     }
-    let hash = HashSet64.hash(absolutePath)
-    if let overwritten = stream.fileSource(absolutePath, hash: hash, paths: &paths) {
+    let hash = HashSet64.hash(output.absolutePath)
+    if let overwritten = stream.fileSource(output.absolutePath, hash: hash, paths: &paths) {
       stop("path collision: would overwrite the source \(stream.table.paths[overwritten])")
-    } else if !path.utf8.contains(UInt8(ascii: "/")), path.hasPrefix("cropjob-manifest"), path.hasSuffix(".json") {
+    } else if !output.path.contains("/"), output.path.hasPrefix("cropjob-manifest"), output.path.hasSuffix(".json") {
       stop("path collision: cropjob's manifest uses this name")
     }
     if exact {
       if suspects.contains(hash) {
-        if let first = firstWriters[absolutePath] {
+        if let first = firstWriters[output.absolutePath] {
           stop("path collision: also written by job \(first.job) from \(first.source)")
         } else {
-          firstWriters[absolutePath] = (job, source)
+          firstWriters[output.absolutePath] = (output.job, source)
         }
       }
     } else if !outputs.insert(hash) {
       suspects.insert(hash)
     }
-    if checksEscapes, let problem = escapes.problem(absolutePath, file: &file) { stop(problem) }
-  }
-
-  /// `check` of a recorded source's output, without the escape check (`check(path:...)`).
-  mutating func check(
-    path: String, absolutePath: String, job: String, source: String, stream: PlanStream, paths: inout StandardPaths,
-    escapes checksEscapes: Bool
-  ) {
-    var file: SourceFileStatus?? = nil
-    check(
-      path: path, absolutePath: absolutePath, job: job, source: source, stream: stream, paths: &paths, file: &file,
-      escapes: checksEscapes)
+    if let problem = escapes.problem(output.absolutePath, file: &file) { stop(problem) }
   }
 }

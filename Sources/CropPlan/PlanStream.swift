@@ -57,21 +57,6 @@ public final class PlanStream {
   public internal(set) var indexSources: [IndexSource] = []
   /// Hashes of every planned output's absolute path (`HashSet64.hash`).
   package internal(set) var outputPaths = HashSet64()
-  /// A run's stream (`make`'s `records`, no `from:` job): its windows carry what recording
-  /// each source's plan takes (`PlanWindow.sourcePlans`).
-  var recordsPlans = false
-  /// Whether the first pass takes the state's recorded plans (`PlanWindow.recorded`): a
-  /// run's, over more sources than a window (a smaller batch's windows are kept whole for
-  /// the second pass).
-  var usesRecords = false
-  /// Each job's text in the plans' fingerprints (`PlanFingerprint.job`).
-  var jobTexts: [String: String] = [:]
-  /// The escape check of recorded sources' outputs (`recordedPlans`).
-  lazy var recordedEscapes = EscapeCheck(root: outputRoot)
-  /// Per job and source, in the first pass: how many sources the state's recorded plans
-  /// stood for (not planned again), and how many were planned.
-  public internal(set) var recordedSources = 0
-  public internal(set) var plannedSources = 0
 
   /// Runnable when no issue is an error that stops the whole plan.
   public var isRunnable: Bool { !issues.contains { $0.severity == .error && $0.blocksRun } }
@@ -101,12 +86,10 @@ public final class PlanStream {
   /// The first pass over `file` (see the type). `collect` keeps every output: `plan` is then
   /// the whole plan. `inspect` sees each window as `forEachWindow` gives it (the overwrite
   /// guard looks at its outputs' files), in order, on a thread of its own while the next
-  /// window is planned; `make` returns once it has seen the last. `records` (a run's): the
-  /// state's recorded plans stand for the sources they fingerprint (docs/scale.md, "The
-  /// no-op re-run"), and the windows carry what recording the others' takes.
+  /// window is planned; `make` returns once it has seen the last.
   public static func make(
     _ file: JobFile, planner: Planner, shard: Shard? = nil, window: Int = defaultWindow, collect: Bool = false,
-    records: Bool = false, inspect: ((PlanWindow) -> Void)? = nil
+    inspect: ((PlanWindow) -> Void)? = nil
   ) -> PlanStream {
     let stream = PlanStream(file: file, planner: planner, shard: shard, window: window)
     var paths = StandardPaths()
@@ -124,8 +107,6 @@ public final class PlanStream {
       })
     var collected: [PlannedOutput] = []
     let keep = stream.lists.values.reduce(0) { $0 + $1.count } <= stream.window
-    stream.recordsPlans = records && upstreams.isEmpty && !collect
-    stream.usesRecords = stream.recordsPlans && !keep
     var kept: [PlanWindow] = []
     // `inspect` looks at each window on its own thread while the next one is planned.
     let inspecting = inspect.map { SerialPipeline<PlanWindow>(depth: 1, $0) }
@@ -135,8 +116,7 @@ public final class PlanStream {
         colours += [UInt8](repeating: 0, count: stream.table.count - colours.count)
       }
       var counts = (sources: 0, outputs: 0)
-      stream.forEachWindow(of: job, stage: stage, paths: &paths, withShrink: false, recorded: stream.usesRecords) {
-        window, draftIssues in
+      stream.forEachWindow(of: job, stage: stage, paths: &paths, withShrink: false) { window, draftIssues in
         var window = window
         stream.record(draftIssues, window: window)
         for source in window.plan.sources { stream.overrides.markUsed(job: job.name, source: source, in: &used) }
@@ -145,9 +125,14 @@ public final class PlanStream {
         for (k, output) in window.plan.outputs.enumerated() {
           let number = window.sourceNumbers[output.sourceIndex]
           // Faces: the decode keeps at least the pixels of the detector's copy.
-          if let header = window.plan.sources[output.sourceIndex].header {
-            stream.table.noteOutput(number, scale: output.decodeScale(header: header))
+          var scale = output.geometry.scale
+          if let header = window.plan.sources[output.sourceIndex].header,
+            let side = output.faceDetectionSide(
+              photo: Size(width: Double(header.width), height: Double(header.height)))
+          {
+            scale = max(scale, Double(side) / Double(max(header.width, header.height)))
           }
+          stream.table.noteOutput(number, scale: scale)
           let source = window.plan.sources[output.sourceIndex]
           checks.check(output, source: source.path, stream: stream, paths: &checkPaths, file: &files[k])
           if upstreams.contains(job.name), output.entry == 0 {
@@ -179,9 +164,6 @@ public final class PlanStream {
         counts.sources += selectedSources.count
         counts.outputs += window.selected.count
         stream.outputCount += window.plan.outputs.count
-        stream.noteRecorded(window, checks: &checks, paths: &checkPaths, colours: &colours, counts: &counts)
-        stream.recordedSources += window.recorded.count
-        stream.plannedSources += window.plan.sources.count - window.recorded.count
         if inspecting != nil {
           window.outputFiles = files
           inspecting?.submit(window)
@@ -275,10 +257,8 @@ public final class PlanStream {
   }
 
   /// The windows of one job: each its sources (numbered in the window), outputs and issues.
-  /// `recorded`: sources the state's recorded plans stand for are not planned
-  /// (`PlanWindow.recorded`).
   func forEachWindow(
-    of job: Job, stage: Int, paths: inout StandardPaths, withShrink: Bool, recorded useRecords: Bool = false,
+    of job: Job, stage: Int, paths: inout StandardPaths, withShrink: Bool,
     skipping skip: (Int) -> Bool = { _ in false },
     skipped: (Int) -> Void = { _ in }, _ body: (PlanWindow, [PlanIssue]) -> Void
   ) {
@@ -312,22 +292,18 @@ public final class PlanStream {
         entries.append((index, list.subdirectory(i)))
       }
       draft.jobSources[job.name] = entries
-      let bases = recordsPlans ? planBases(job: job, entries: entries, sources: draft.sources) : [:]
-      let recorded = useRecords ? recordedPlans(job: job, bases: bases, sources: draft.sources) : [:]
-      planner.planOutputs(of: job, stage: stage, into: &draft, recorded: recorded)
+      planner.planOutputs(of: job, stage: stage, into: &draft)
       let roots = numbers.map { table.paths[table.root($0)] }
       let inShard = roots.map { shard?.contains($0) ?? true }
       let plan = Plan(
         jobFile: jobFile, outputRoot: outputRoot, sources: draft.sources, outputs: draft.outputs, issues: [],
         engineVersion: engineVersion)
-      var planned = PlanWindow(
-        plan: plan, sourceNumbers: numbers, roots: roots,
-        selected: draft.outputs.indices.filter { inShard[draft.outputs[$0].sourceIndex] }, job: job.name,
-        stage: stage, number: number)
-      planned.recorded = recorded
-      planned.recordedSelected = recorded.keys.filter { inShard[$0] }.sorted()
-      if recordsPlans { planned.sourcePlans = sourcePlans(job: job, bases: bases, recorded: recorded, draft: draft) }
-      body(planned, draft.issues)
+      body(
+        PlanWindow(
+          plan: plan, sourceNumbers: numbers, roots: roots,
+          selected: draft.outputs.indices.filter { inShard[draft.outputs[$0].sourceIndex] }, job: job.name,
+          stage: stage, number: number),
+        draft.issues)
       start = end
     }
   }
@@ -383,15 +359,6 @@ public struct PlanWindow: Sendable {
   /// `stat` says, `.some(nil)`: no file), nil where they did not learn it (a symlink). Empty
   /// otherwise.
   public var outputFiles: [SourceFileStatus??] = []
-  /// A run's first pass: the sources (index in the window) whose outputs the state's record
-  /// of their plan gives, found up to date (`RecordedPlan`): not planned, so not in
-  /// `plan.outputs`; their outputs are `recorded[source].outputs`.
-  public var recorded: [Int: RecordedPlan] = [:]
-  /// Those of `recorded` of the stream's shard, in order.
-  public var recordedSelected: [Int] = []
-  /// A run's windows: what recording the plan of each source planned in full takes, for
-  /// those that can be recorded (`SourcePlan`).
-  public var sourcePlans: [SourcePlan] = []
 
   /// The status of output `k`'s file: the path checks' where they learnt it, else `stat`.
   public func outputFile(_ k: Int) -> SourceFileStatus? {

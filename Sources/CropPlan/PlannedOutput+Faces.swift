@@ -14,14 +14,4 @@ extension PlannedOutput {
       width: Double(g.outputSize.width) / g.scale, height: Double(g.outputSize.height) / g.scale)
     return FaceDetectionSize.longSide(photo: photo, footprint: footprint)
   }
-
-  /// The scale its source is decoded at, at least: the geometry's, or, when it looks for
-  /// faces, the scale of the detector's copy (the decode keeps at least those pixels).
-  func decodeScale(header: SourceHeader) -> Double {
-    var scale = geometry.scale
-    if let side = faceDetectionSide(photo: Size(width: Double(header.width), height: Double(header.height))) {
-      scale = max(scale, Double(side) / Double(max(header.width, header.height)))
-    }
-    return scale
-  }
 }

@@ -37,17 +37,11 @@ public struct Planner: Sendable {
   }
 
   /// Phase 3: every output of `job`, from each of its sources, with the warnings its
-  /// geometry raises. The sources `recorded` gives (by index in the draft) are not planned:
-  /// their recorded warnings stand for what planning would raise (a run's first pass,
-  /// `PlanStream.forEachWindow`).
-  func planOutputs(of job: Job, stage: Int, into draft: inout PlanDraft, recorded: [Int: RecordedPlan] = [:]) {
+  /// geometry raises.
+  func planOutputs(of job: Job, stage: Int, into draft: inout PlanDraft) {
     for (index, subdirectory) in draft.jobSources[job.name] ?? [] {
       draft.sources[index].stage = max(draft.sources[index].stage, stage)
       let source = draft.sources[index]
-      if let plan = recorded[index] {
-        draft.issues += plan.planIssues(job: job.name, source: source.path)
-        continue
-      }
       if let error = source.error {
         draft.issue(.error, job: job.name, source: source.path, error, kind: .source)
         continue
@@ -213,7 +207,7 @@ public struct Planner: Sendable {
     return .success(
       PlannedOutput(
         job: job.name, sourceIndex: sourceIndex, entry: entry, sizeIndex: sizeIndex, path: relative,
-        absolutePath: OutputPaths.absolute(relative, root: root), guide: job.guide, place: place,
+        absolutePath: (root as NSString).appendingPathComponent(relative), guide: job.guide, place: place,
         outputScale: outputScale, geometry: geometry, smartFocus: smart, regionBoxes: regionBoxes,
         regionsPlaced: regionsPlaced, encode: encode,
         metadata: spec.metadata, style: style, stage: stage, placeholders: spec.placeholders))

@@ -116,10 +116,6 @@ public protocol SourceHeaderReading: Sendable {
   /// The regions stored in the file's XMP packet (`XMPRegionParser`), read only for jobs
   /// that ask for `focus: regions`; no packet gives no regions and no problem.
   func storedRegions(path: String) throws -> XMPRegionParser.Reading
-  /// What the state records of how `job` planned each of the sources at `paths` (absolute),
-  /// with the content hash it records for each (`RecordedPlan`); sources it records no plan
-  /// or hash of are left out. Asked by a run's first pass, a window at a time.
-  func recordedPlans(job: String, paths: [String]) -> [String: RecordedSource]
 }
 
 extension SourceHeaderReading {
@@ -129,8 +125,4 @@ extension SourceHeaderReading {
   public func prepare(paths: [String]) {}
   /// A reader that knows no regions (test doubles that only give headers).
   public func storedRegions(path: String) throws -> XMPRegionParser.Reading { XMPRegionParser.Reading() }
-  /// No state: no recorded plan.
-  public func recordedPlans(job: String, paths: [String]) -> [String: RecordedSource] {
-    [:]
-  }
 }

@@ -65,13 +65,7 @@ struct SourceTable {
   /// Notes an output of source `index` at `scale` (`geometry.scale`).
   mutating func noteOutput(_ index: Int, scale: Double) {
     guard let header = header(index) else { return }
-    noteShrink(index, header.loadShrink(maxOutputScale: scale))
-  }
-
-  /// Notes outputs of source `index` that take the shrink-on-load `shrink` (0: none).
-  mutating func noteShrink(_ index: Int, _ shrink: Int) {
-    guard shrink > 0 else { return }
-    let shrink = UInt8(clamping: shrink)
+    let shrink = UInt8(header.loadShrink(maxOutputScale: scale))
     shrinks[index] = shrinks[index] == 0 ? shrink : min(shrinks[index], shrink)
   }
 

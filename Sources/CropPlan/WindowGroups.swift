@@ -54,8 +54,6 @@ extension PlanWindow {
   static func merged(_ windows: [PlanWindow]) -> PlanWindow? {
     guard var result = windows.first else { return nil }
     result.outputFiles = []
-    result.recorded = [:]
-    result.recordedSelected = []
     var local = [Int: Int](uniqueKeysWithValues: result.sourceNumbers.enumerated().map { ($1, $0) })
     for window in windows.dropFirst() {
       let offset = result.plan.outputs.count
@@ -74,10 +72,6 @@ extension PlanWindow {
       for var output in window.plan.outputs {
         output.sourceIndex = map[output.sourceIndex]
         result.plan.outputs.append(output)
-      }
-      for var sourcePlan in window.sourcePlans {
-        sourcePlan.source = map[sourcePlan.source]
-        result.sourcePlans.append(sourcePlan)
       }
       result.selected += window.selected.map { $0 + offset }
     }

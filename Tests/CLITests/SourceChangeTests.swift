@@ -135,7 +135,7 @@ final class SourceChangeTests: XCTestCase {
       "/usr/bin/sqlite3",
       [
         state,
-        "DROP TABLE plans; ALTER TABLE sources DROP COLUMN ctime_ns; ALTER TABLE sources DROP COLUMN device; "
+        "ALTER TABLE sources DROP COLUMN ctime_ns; ALTER TABLE sources DROP COLUMN device; "
           + "ALTER TABLE outputs DROP COLUMN placeholders; ALTER TABLE outputs DROP COLUMN ssim; "
           + "PRAGMA user_version = 1;",
       ])
@@ -147,26 +147,20 @@ final class SourceChangeTests: XCTestCase {
     XCTAssertEqual(written(result), [])
     XCTAssertEqual(CLIJob.events(result.stdout).last?["upToDate"] as? Int, 12)
     let version = try Subprocess.run("/usr/bin/sqlite3", [state, "PRAGMA user_version"])
-    XCTAssertEqual(version.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "5")
+    XCTAssertEqual(version.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "4")
     let rows = try Subprocess.run("/usr/bin/sqlite3", [state, "SELECT count(*) FROM sources WHERE ctime_ns > 0"])
     XCTAssertEqual(rows.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "3")
   }
 
   /// A state file of schema 2 (before placeholders) or 3 (before `ssim`, issue 27.3): `plan`
-  /// and `manifest` (every format) read it as it is, `run` migrates it to 5 and rebuilds nothing.
+  /// and `manifest` (every format) read it as it is, `run` migrates it to 4 and rebuilds nothing.
   func testStateOfSchemaTwoKeepsWorking() throws {
     try stateOfOlderSchemaKeepsWorking(
-      version: 2,
-      "DROP TABLE plans; ALTER TABLE outputs DROP COLUMN placeholders; ALTER TABLE outputs DROP COLUMN ssim;")
+      version: 2, "ALTER TABLE outputs DROP COLUMN placeholders; ALTER TABLE outputs DROP COLUMN ssim;")
   }
 
   func testStateOfSchemaThreeKeepsWorking() throws {
-    try stateOfOlderSchemaKeepsWorking(version: 3, "DROP TABLE plans; ALTER TABLE outputs DROP COLUMN ssim;")
-  }
-
-  /// A state file of schema 4 (before recorded plans): as the ones above.
-  func testStateOfSchemaFourKeepsWorking() throws {
-    try stateOfOlderSchemaKeepsWorking(version: 4, "DROP TABLE plans;")
+    try stateOfOlderSchemaKeepsWorking(version: 3, "ALTER TABLE outputs DROP COLUMN ssim;")
   }
 
   func stateOfOlderSchemaKeepsWorking(version old: Int, _ drop: String, name: String = #function) throws {
@@ -186,6 +180,6 @@ final class SourceChangeTests: XCTestCase {
     XCTAssertEqual(result.status, 0, result.stderr)
     XCTAssertEqual(written(result), [])
     let version = try Subprocess.run("/usr/bin/sqlite3", [state, "PRAGMA user_version"])
-    XCTAssertEqual(version.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "5")
+    XCTAssertEqual(version.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "4")
   }
 }

@@ -59,18 +59,6 @@ public final class CachingHeaderReader: SourceHeaderReading {
     return try reader.header(path: path)
   }
 
-  /// The state's recorded plans (`StateReader.recordedPlans`; a failure is kept by the
-  /// `StateReader`, and no plan is then taken).
-  public func recordedPlans(job: String, paths: [String]) -> [String: RecordedSource] {
-    guard let state else { return [:] }
-    do {
-      return try state.recordedPlans(job: job, paths: paths)
-    } catch {
-      state.keep(error)
-      return [:]
-    }
-  }
-
   /// Regions are not cached: they are read from the file, only for jobs that ask for them.
   public func storedRegions(path: String) throws -> XMPRegionParser.Reading {
     try reader.storedRegions(path: path)

@@ -29,7 +29,7 @@ public final class StateReader: @unchecked Sendable {
   /// The state held whole: JSON manifests only, or given.
   let whole: StateView<Manifest.Entry>?
   let lock = NSLock()
-  private(set) var files: [String]
+  private var files: [String]
   private var writer: StateWriter?
   private var kept: StateError?
 
@@ -123,9 +123,6 @@ public final class StateReader: @unchecked Sendable {
     return merge.merged()
   }
 
-  /// Keeps `error` as the reads' first failure (`failure`) unless one is kept already.
-  func keep(_ error: StateError) { lock.withLock { if kept == nil { kept = error } } }
-
   /// `read`, for callers that cannot throw (a window's closure): a failure is kept
   /// (`failure`) and the answer is an empty view.
   public func readKeeping<Output>(_ rows: RecordedRows<Output>, _ query: StateQuery) -> StateView<Output> {
@@ -165,7 +162,7 @@ public final class StateReader: @unchecked Sendable {
 
   /// Runs `body` on `file`: through the writer for its own file, else opened for this alone
   /// (the caller holds `lock`).
-  func read(_ file: String, _ body: (SQLiteConnection) throws(SQLiteConnection.Failure) -> Void)
+  private func read(_ file: String, _ body: (SQLiteConnection) throws(SQLiteConnection.Failure) -> Void)
     throws(StateError)
   {
     if let writer, file == writer.path {

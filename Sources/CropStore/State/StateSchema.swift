@@ -3,7 +3,7 @@
 /// transaction with the version it leads to); a newer one is refused (`StateError.newer`).
 enum StateSchema {
   /// The version this cropjob writes.
-  static let version = 5
+  static let version = 4
 
   /// Migrates version `from` to `from + 1`: one function per step.
   static func step(from: Int, _ connection: SQLiteConnection) throws(SQLiteConnection.Failure) {
@@ -12,7 +12,6 @@ enum StateSchema {
     case 1: try addVersion2(connection)
     case 2: try addVersion3(connection)
     case 3: try addVersion4(connection)
-    case 4: try addVersion5(connection)
     default: preconditionFailure("no migration from state schema version \(from)")
     }
   }
@@ -95,21 +94,6 @@ enum StateSchema {
   /// NULL without a target (as every earlier row).
   static func addVersion4(_ connection: SQLiteConnection) throws(SQLiteConnection.Failure) {
     try connection.execute("ALTER TABLE outputs ADD COLUMN ssim REAL")
-  }
-
-  /// Version 5: each source's recorded plan per job (`RecordedPlan`: docs/scale.md, "Recorded
-  /// plans"): its fingerprint, its outputs (`path` US `key`, separated by RS), its
-  /// warnings (`kind` US `output` US `message`, separated by RS; NULL: none), its shrink-on-
-  /// load and colour policies. A run's first pass that finds the same fingerprint does not
-  /// plan the source again.
-  static func addVersion5(_ connection: SQLiteConnection) throws(SQLiteConnection.Failure) {
-    try connection.execute(
-      """
-      CREATE TABLE plans(
-        path TEXT NOT NULL, job TEXT NOT NULL, fingerprint TEXT NOT NULL, outputs TEXT NOT NULL, issues TEXT,
-        shrink INTEGER NOT NULL, colours INTEGER NOT NULL, recorded_ns INTEGER NOT NULL,
-        PRIMARY KEY(path, job)) WITHOUT ROWID;
-      """)
   }
 
   /// For a reader of an older file (not migrated: readers never write): temporary views

@@ -35,15 +35,6 @@ extension StateWriter {
               INSERT OR IGNORE INTO main.claims SELECT path FROM shard.claims;
               DELETE FROM main.meta WHERE name LIKE 'manifest:%';
               """)
-            // Version 5 on: the recorded plans, newest per source and job.
-            if version >= 5 {
-              try connection.execute(
-                """
-                INSERT OR REPLACE INTO main.plans SELECT s.* FROM shard.plans s
-                  LEFT JOIN main.plans m ON m.path = s.path AND m.job = s.job
-                  WHERE m.path IS NULL OR s.recorded_ns >= m.recorded_ns;
-                """)
-            }
           }
         } catch {
           // A damaged shard file is named as such, not as the main file.

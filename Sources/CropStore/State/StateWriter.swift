@@ -24,7 +24,6 @@ package final class StateWriter: @unchecked Sendable {
   private let pendingLock = NSLock()
   private var pendingOutputs: [Manifest.Entry] = []
   private var pendingSources: [(String, SourceFacts)] = []
-  private var pendingPlans: [[SQLiteConnection.Value]] = []
   private var lastCommit = DispatchTime.now().uptimeNanoseconds
   /// A commit is queued on `committer` and has not taken the pending rows yet.
   private var commitQueued = false
@@ -39,7 +38,6 @@ package final class StateWriter: @unchecked Sendable {
   private struct Statements {
     let insertOutput: SQLiteConnection.Statement
     let insertSource: SQLiteConnection.Statement
-    let insertPlan: SQLiteConnection.Statement
     let deleteClaim: SQLiteConnection.Statement
     let deleteRemoved: SQLiteConnection.Statement
     let forgetManifests: SQLiteConnection.Statement
@@ -85,7 +83,6 @@ package final class StateWriter: @unchecked Sendable {
     statements = Statements(
       insertOutput: try connection.prepare(StateRows.insertOutput),
       insertSource: try connection.prepare(StateRows.insertSource),
-      insertPlan: try connection.prepare(StatePlans.insert),
       deleteClaim: try connection.prepare("DELETE FROM claims WHERE path = ?"),
       deleteRemoved: try connection.prepare("DELETE FROM removed WHERE path = ?"),
       forgetManifests: try connection.prepare("DELETE FROM meta WHERE name LIKE 'manifest:%'"))
@@ -163,16 +160,6 @@ package final class StateWriter: @unchecked Sendable {
   package func recordSource(path: String, facts: SourceFacts) {
     pendingLock.withLock {
       pendingSources.append((path, facts))
-      queueCommitIfDue()
-    }
-  }
-
-  /// Records how `job` planned the source at `source` (absolute), its outputs made or found
-  /// up to date (`RecordedPlan`); a plan whose texts hold a separator is not recorded.
-  package func recordPlan(source: String, job: String, _ plan: RecordedPlan) {
-    guard let row = StatePlans.values(source: source, job: job, plan, recorded: 0) else { return }
-    pendingLock.withLock {
-      pendingPlans.append(row)
       queueCommitIfDue()
     }
   }
@@ -264,9 +251,7 @@ package final class StateWriter: @unchecked Sendable {
   /// Queues a commit when the batch is full or `interval` has passed (`pendingLock` held).
   private func queueCommitIfDue() {
     let due = DispatchTime.now().uptimeNanoseconds - lastCommit >= Self.interval
-    guard !commitQueued, pendingOutputs.count >= batchSize || pendingPlans.count >= 16 * batchSize || due else {
-      return
-    }
+    guard !commitQueued, pendingOutputs.count >= batchSize || due else { return }
     commitQueued = true
     committer.async { self.lock.withLock { self.commit() } }
   }
@@ -274,17 +259,16 @@ package final class StateWriter: @unchecked Sendable {
   /// One transaction for the pending rows (`lock` held). A failure (disk full, I/O error) is
   /// kept and ends the recording; the outputs already committed stay recorded.
   private func commit() {
-    let (outputs, sources, plans) = pendingLock.withLock {
+    let (outputs, sources) = pendingLock.withLock {
       lastCommit = DispatchTime.now().uptimeNanoseconds
       commitQueued = false
       defer {
         pendingOutputs = []
         pendingSources = []
-        pendingPlans = []
       }
-      return (pendingOutputs, pendingSources, pendingPlans)
+      return (pendingOutputs, pendingSources)
     }
-    guard failure == nil, let statements, !outputs.isEmpty || !sources.isEmpty || !plans.isEmpty else { return }
+    guard failure == nil, let statements, !outputs.isEmpty || !sources.isEmpty else { return }
     do {
       if !outputs.isEmpty { try AtomicWriter.syncFileSystem(containing: root) }
     } catch {
@@ -303,10 +287,6 @@ package final class StateWriter: @unchecked Sendable {
         }
         for (path, facts) in sources {
           try statements.insertSource.run(StateRows.values(path: path, facts, recorded: now))
-        }
-        for var row in plans {
-          row[row.count - 1] = .integer(now)
-          try statements.insertPlan.run(row)
         }
       }
     } catch {
