@@ -74,9 +74,10 @@ public enum OutputEncoder {
         return try downsize(geometry, after: error, encode: encode, file: file, image: image)
       }
     }
-    // The placeholders read the pixels encoded: rendered once into memory, for both.
+    // The placeholders read the pixels encoded: rendered once into memory, for both, on this
+    // thread (libvips' own copy to memory wakes its worker threads: 10 % more CPU in job C).
     func rendered(_ geometry: PlacementResult) throws -> VipsImage {
-      try image(geometry).derive("copy to memory") { cj_copy_memory($0, $1) }
+      try SourceOpening.decodeHere(image(geometry))
     }
     var result: EncodedOutput
     var pixels: VipsImage

@@ -47,8 +47,8 @@ final class PlaceholderOracleTests: XCTestCase {
             placeholders:
               kinds: [blurhash, thumbhash, dominant, lqip]
               blurhash_components: [3, 5]
-              lqip_size: 32
-              lqip_format: jpeg
+              lqip_size: 24
+              lqip_format: webp
       circle:
         sources: ["photos"]
         guide: {shape: circle, size: 96}
@@ -119,8 +119,8 @@ final class PlaceholderOracleTests: XCTestCase {
 
       let lqip = result["lqip"] as? [String: Any] ?? [:]
       let tall = path.hasPrefix("tall/")
-      XCTAssertEqual(lqip["head"] as? String, tall ? "data:image/jpeg;base64" : "data:image/webp;base64", path)
-      XCTAssertEqual((lqip["size"] as? [Int])?.max(), tall ? 32 : 16, "\(path) LQIP: \(lqip)")
+      XCTAssertEqual(lqip["head"] as? String, tall ? "data:image/webp;base64" : "data:image/jpeg;base64", path)
+      XCTAssertEqual((lqip["size"] as? [Int])?.max(), tall ? 24 : 16, "\(path) LQIP: \(lqip)")
       XCTAssertLessThanOrEqual(number("lqip", "length"), 1024, "\(path) LQIP: \(lqip)")
       XCTAssertLessThanOrEqual(number("lqip", "mean"), 6, "\(path) LQIP: \(lqip)")
       XCTAssertLessThanOrEqual(number("lqip", "alpha"), 0.03, "\(path) LQIP: \(lqip)")

@@ -4,30 +4,41 @@ import Foundation
 /// transform in linear light, `x` × `y` components, the DC as 24-bit sRGB and each AC
 /// quantised to 19 levels a channel, square-root companded, in base 83.
 enum BlurHash {
-  static let alphabet = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz#$%*+,-.:;=?@[]^_{|}~")
+  static let alphabet = Array(
+    "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz#$%*+,-.:;=?@[]^_{|}~".utf8)
+
+  /// Linear light of each 8-bit sRGB level.
+  static let linearLevels = (0..<256).map { sRGBToLinear(Double($0) / 255) }
 
   /// The hash of `rgb` (straight sRGB, 0...255, 3 values a pixel, `width` × `height`), with
-  /// `x` components across and `y` down (1...9 each).
+  /// `x` components across and `y` down (1...9 each). The values are rounded to whole levels,
+  /// as the 8-bit pixels the reference encoder takes.
   static func encode(rgb: [Double], width: Int, height: Int, x: Int, y: Int) -> String {
     precondition((1...9).contains(x) && (1...9).contains(y) && rgb.count == width * height * 3)
-    let linear = rgb.map { sRGBToLinear($0 / 255) }
-    // basis(i, px) = cos(π i px / width), as the reference (no half-pixel offset).
-    let cosX = (0..<x).map { i in (0..<width).map { cos(Double.pi * Double(i) * Double($0) / Double(width)) } }
-    let cosY = (0..<y).map { j in (0..<height).map { cos(Double.pi * Double(j) * Double($0) / Double(height)) } }
+    let linear = rgb.map { linearLevels[max(0, min(255, Int(($0 + 0.5).rounded(.down))))] }
+    // basis(i, px) = cos(π i px / width), as the reference (no half-pixel offset); flat tables.
+    let cosX = (0..<(x * width)).map { cos(Double.pi * Double($0 / width) * Double($0 % width) / Double(width)) }
+    let cosY = (0..<(y * height)).map { cos(Double.pi * Double($0 / height) * Double($0 % height) / Double(height)) }
     // Separable: each row's sum against cos(i) first, then the rows' against cos(j).
     var rowSums = [Double](repeating: 0, count: x * height * 3)
-    for row in 0..<height {
-      for i in 0..<x {
-        var sum = (0.0, 0.0, 0.0)
-        for px in 0..<width {
-          let p = (row * width + px) * 3
-          let c = cosX[i][px]
-          sum.0 += linear[p] * c
-          sum.1 += linear[p + 1] * c
-          sum.2 += linear[p + 2] * c
+    linear.withUnsafeBufferPointer { linear in
+      cosX.withUnsafeBufferPointer { cosX in
+        rowSums.withUnsafeMutableBufferPointer { rowSums in
+          for row in 0..<height {
+            for i in 0..<x {
+              var sum = (0.0, 0.0, 0.0)
+              for px in 0..<width {
+                let p = (row &* width &+ px) &* 3
+                let c = cosX[i &* width &+ px]
+                sum.0 += linear[p] * c
+                sum.1 += linear[p &+ 1] * c
+                sum.2 += linear[p &+ 2] * c
+              }
+              let o = (i * height + row) * 3
+              (rowSums[o], rowSums[o + 1], rowSums[o + 2]) = sum
+            }
+          }
         }
-        let o = (i * height + row) * 3
-        (rowSums[o], rowSums[o + 1], rowSums[o + 2]) = sum
       }
     }
     var factors: [(Double, Double, Double)] = []
@@ -36,7 +47,7 @@ enum BlurHash {
         var sum = (0.0, 0.0, 0.0)
         for row in 0..<height {
           let o = (i * height + row) * 3
-          let c = cosY[j][row]
+          let c = cosY[j * height + row]
           sum.0 += rowSums[o] * c
           sum.1 += rowSums[o + 1] * c
           sum.2 += rowSums[o + 2] * c
@@ -66,14 +77,14 @@ enum BlurHash {
   }
 
   static func base83(_ value: Int, length: Int) -> String {
-    var digits: [Character] = []
+    var digits: [UInt8] = []
     var divisor = 1
     for _ in 1..<length { divisor *= 83 }
     for _ in 0..<length {
       digits.append(alphabet[(value / divisor) % 83])
       divisor /= 83
     }
-    return String(digits)
+    return String(decoding: digits, as: UTF8.self)
   }
 
   static func sRGBToLinear(_ v: Double) -> Double {

@@ -11,36 +11,57 @@ struct PlaceholderCopy: Sendable {
   /// The copy of `raster` (8-bit, straight alpha: grey, grey and alpha, RGB or RGBA) whose
   /// longer side is at most `longSide` (the raster's own size when it is not larger).
   init(_ raster: Raster, longSide: Int) {
+    let (w, h) = Self.size(width: raster.width, height: raster.height, longSide: longSide)
+    self.init(raster, width: w, height: h)
+  }
+
+  /// The copy of `raster` (as above) area-averaged to `w` × `h` (at most its own size).
+  init(_ raster: Raster, width w: Int, height h: Int) {
     let bands = raster.bands
     precondition((1...4).contains(bands), "PlaceholderCopy: \(bands) bands")
     let hasAlpha = bands == 2 || bands == 4
     let (green, blue) = bands < 3 ? (0, 0) : (1, 2)
     let (width, height) = (raster.width, raster.height)
-    let (w, h) = Self.size(width: width, height: height, longSide: longSide)
-    let across = Self.weights(from: width, to: w)
+    let across = Taps(from: width, to: w)
     // Rows first, straight from the bytes (width -> w), premultiplied on the way; then
     // columns (height -> h). No full-size copy in floats.
     var rows = [Double](repeating: 0, count: w * height * 4)
     raster.pixels.withUnsafeBufferPointer { bytes in
-      for y in 0..<height {
-        for (x, taps) in across.enumerated() {
-          var sum = (0.0, 0.0, 0.0, 0.0)
-          for (i, weight) in taps {
-            let p = (y * width + i) * bands
-            let alpha = hasAlpha ? Double(bytes[p + bands - 1]) / 255 : 1
-            let share = alpha * weight
-            sum.0 += Double(bytes[p]) * share
-            sum.1 += Double(bytes[p + green]) * share
-            sum.2 += Double(bytes[p + blue]) * share
-            sum.3 += share
+      rows.withUnsafeMutableBufferPointer { out in
+        across.withBuffers { start, index, weight in
+          for y in 0..<height {
+            let row = y * width
+            for x in 0..<w {
+              var sum = (0.0, 0.0, 0.0, 0.0)
+              for k in start[x]..<start[x + 1] {
+                let p = (row &+ index[k]) &* bands
+                let share = hasAlpha ? Double(bytes[p &+ bands &- 1]) * (weight[k] / 255) : weight[k]
+                sum.0 += Double(bytes[p]) * share
+                sum.1 += Double(bytes[p &+ green]) * share
+                sum.2 += Double(bytes[p &+ blue]) * share
+                sum.3 += share
+              }
+              let o = (y * w + x) * 4
+              (out[o], out[o + 1], out[o + 2], out[o + 3]) = sum
+            }
           }
-          let o = (y * w + x) * 4
-          (rows[o], rows[o + 1], rows[o + 2], rows[o + 3]) = sum
         }
       }
     }
     self.init(width: w, height: height, pixels: rows)
     self = resized(width: w, height: h)
+  }
+
+  /// A copy of premultiplied floats as libvips' premultiply gives them (colour × alpha / 255,
+  /// alpha 0...255; grey and alpha, or RGBA), as they are.
+  init(premultiplied floats: [Float], width: Int, height: Int, bands: Int) {
+    precondition((bands == 2 || bands == 4) && floats.count == width * height * bands)
+    var pixels = [Double](repeating: 0, count: width * height * 4)
+    for i in 0..<(width * height) {
+      for c in 0..<3 { pixels[i * 4 + c] = Double(floats[i * bands + (bands == 4 ? c : 0)]) }
+      pixels[i * 4 + 3] = Double(floats[i * bands + bands - 1]) / 255
+    }
+    self.init(width: width, height: height, pixels: pixels)
   }
 
   init(width: Int, height: Int, pixels: [Double]) {
@@ -70,50 +91,85 @@ struct PlaceholderCopy: Sendable {
   /// This copy area-averaged to `w` x `h` (at most its own size).
   func resized(width w: Int, height h: Int) -> PlaceholderCopy {
     guard w != width || h != height else { return self }
-    let across = Self.weights(from: width, to: w)
-    let down = Self.weights(from: height, to: h)
-    // Rows first (width -> w), then columns (height -> h).
-    var rows = [Double](repeating: 0, count: w * height * 4)
-    for y in 0..<height {
-      for (x, taps) in across.enumerated() {
-        var sum = (0.0, 0.0, 0.0, 0.0)
-        for (i, weight) in taps {
-          let p = (y * width + i) * 4
-          sum.0 += pixels[p] * weight
-          sum.1 += pixels[p + 1] * weight
-          sum.2 += pixels[p + 2] * weight
-          sum.3 += pixels[p + 3] * weight
+    let across = Taps(from: width, to: w)
+    let down = Taps(from: height, to: h)
+    // Rows first (width -> w; nothing to do at the same width), then columns (height -> h).
+    var rows = w == width ? pixels : [Double](repeating: 0, count: w * height * 4)
+    if w != width {
+      pixels.withUnsafeBufferPointer { input in
+        rows.withUnsafeMutableBufferPointer { out in
+          across.withBuffers { start, index, weight in
+            for y in 0..<height {
+              for x in 0..<w {
+                var sum = (0.0, 0.0, 0.0, 0.0)
+                for k in start[x]..<start[x + 1] {
+                  let p = (y &* width &+ index[k]) &* 4
+                  let share = weight[k]
+                  sum.0 += input[p] * share
+                  sum.1 += input[p &+ 1] * share
+                  sum.2 += input[p &+ 2] * share
+                  sum.3 += input[p &+ 3] * share
+                }
+                let o = (y * w + x) * 4
+                (out[o], out[o + 1], out[o + 2], out[o + 3]) = sum
+              }
+            }
+          }
         }
-        let o = (y * w + x) * 4
-        (rows[o], rows[o + 1], rows[o + 2], rows[o + 3]) = sum
       }
     }
-    var out = [Double](repeating: 0, count: w * h * 4)
-    for (y, taps) in down.enumerated() {
-      for (i, weight) in taps {
-        let from = i * w * 4
-        let to = y * w * 4
-        for k in 0..<(w * 4) { out[to + k] += rows[from + k] * weight }
+    var result = [Double](repeating: 0, count: w * h * 4)
+    rows.withUnsafeBufferPointer { input in
+      result.withUnsafeMutableBufferPointer { out in
+        down.withBuffers { start, index, weight in
+          let stride = w * 4
+          for y in 0..<h {
+            for k in start[y]..<start[y + 1] {
+              let from = index[k] &* stride
+              let to = y &* stride
+              let share = weight[k]
+              for i in 0..<stride { out[to &+ i] += input[from &+ i] * share }
+            }
+          }
+        }
       }
     }
-    return PlaceholderCopy(width: w, height: h, pixels: out)
+    return PlaceholderCopy(width: w, height: h, pixels: result)
   }
 
   /// For each of `to` cells over `from` pixels: the pixels it covers and the share of each
-  /// (the area covered divided by the cell's width; they sum to 1).
-  static func weights(from: Int, to: Int) -> [[(Int, Double)]] {
-    let step = Double(from) / Double(to)
-    return (0..<to).map { o in
-      let start = Double(o) * step
-      let end = o == to - 1 ? Double(from) : Double(o + 1) * step
-      var taps: [(Int, Double)] = []
-      var i = Int(start.rounded(.down))
-      while i < from, Double(i) < end {
-        let overlap = min(end, Double(i + 1)) - max(start, Double(i))
-        if overlap > 0 { taps.append((i, overlap / (end - start))) }
-        i += 1
+  /// (the area covered divided by the cell's width; they sum to 1), in flat arrays.
+  struct Taps {
+    /// Where each cell's taps start in `index` and `weight`, and (last) their count.
+    var start: [Int] = [0]
+    var index: [Int] = []
+    var weight: [Double] = []
+
+    init(from: Int, to: Int) {
+      let step = Double(from) / Double(to)
+      for o in 0..<to {
+        let begin = Double(o) * step
+        let end = o == to - 1 ? Double(from) : Double(o + 1) * step
+        var i = Int(begin.rounded(.down))
+        while i < from, Double(i) < end {
+          let overlap = min(end, Double(i + 1)) - max(begin, Double(i))
+          if overlap > 0 {
+            index.append(i)
+            weight.append(overlap / (end - begin))
+          }
+          i += 1
+        }
+        start.append(index.count)
       }
-      return taps
+    }
+
+    /// `body` with the three arrays' buffers (the inner loops read them without checks).
+    func withBuffers<R>(
+      _ body: (UnsafeBufferPointer<Int>, UnsafeBufferPointer<Int>, UnsafeBufferPointer<Double>) -> R
+    ) -> R {
+      start.withUnsafeBufferPointer { s in
+        index.withUnsafeBufferPointer { i in weight.withUnsafeBufferPointer { w in body(s, i, w) } }
+      }
     }
   }
 

@@ -10,14 +10,44 @@ public enum Placeholders {
   /// the dominant colour use it as it is; the LQIP is averaged down from it).
   public static let copySide = 32
 
-  /// The placeholders `spec` asks for, of `image` (the rendered output, before encoding).
+  /// The placeholders `spec` asks for, of `image` (the rendered output in memory, before
+  /// encoding).
   static func make(_ image: VipsImage, spec: PlaceholderSpec) throws(ImagingError) -> PlaceholderValues {
-    try make(image.raster(), spec: spec)
+    try make(copy(of: image), spec: spec)
   }
 
   /// The placeholders `spec` asks for, of `raster` (8-bit, straight alpha).
   public static func make(_ raster: Raster, spec: PlaceholderSpec) throws(ImagingError) -> PlaceholderValues {
-    let copy = PlaceholderCopy(raster, longSide: copySide)
+    try make(PlaceholderCopy(raster, longSide: copySide), spec: spec)
+  }
+
+  /// The copy of an output: when a whole factor of 2 or more divides both sides and leaves at
+  /// least `copySide` pixels on the longer one, first box-shrunk by the largest such factor
+  /// (the renderer's own box shrink, in C: exact block means, rounded to 8 bits without alpha,
+  /// premultiplied floats with it: the area average, cheaper), then area-averaged to the
+  /// copy's size; otherwise area-averaged whole.
+  static func copy(of image: VipsImage) throws(ImagingError) -> PlaceholderCopy {
+    let (w, h) = PlaceholderCopy.size(width: image.width, height: image.height, longSide: copySide)
+    let window = (x: 0, y: 0, width: image.width, height: image.height)
+    let largest = max(image.width, image.height) / copySide
+    let factor = largest < 2 ? nil : (2...largest).reversed().first { image.width % $0 == 0 && image.height % $0 == 0 }
+    if let factor {
+      if image.hasAlpha, let shrunk = try Renderer.premultipliedShrunk(image, window: window, factor: factor) {
+        let (sw, sh, bytes) = try Renderer.pixelBytes(shrunk)
+        let floats = bytes.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        return PlaceholderCopy(premultiplied: floats, width: sw, height: sh, bands: shrunk.bands)
+          .resized(width: w, height: h)
+      }
+      if !image.hasAlpha, let shrunk = try Renderer.boxShrunk(image, window: window, factor: factor) {
+        let (sw, sh, bytes) = try Renderer.pixelBytes(shrunk)
+        return PlaceholderCopy(Raster(width: sw, height: sh, bands: shrunk.bands, pixels: bytes), width: w, height: h)
+      }
+    }
+    return PlaceholderCopy(try image.raster(), width: w, height: h)
+  }
+
+  /// The placeholders `spec` asks for, of `copy`.
+  static func make(_ copy: PlaceholderCopy, spec: PlaceholderSpec) throws(ImagingError) -> PlaceholderValues {
     var values = PlaceholderValues()
     for kind in spec.kinds {
       switch kind {

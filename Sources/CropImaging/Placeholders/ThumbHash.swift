@@ -41,10 +41,11 @@ enum ThumbHash {
       qc[i] = r - g
       a[i] = alpha
     }
-    let lChannel = channel(l, w, h, nx: max(3, lx), ny: max(3, ly))
-    let pChannel = channel(pc, w, h, nx: 3, ny: 3)
-    let qChannel = channel(qc, w, h, nx: 3, ny: 3)
-    let aChannel = hasAlpha ? channel(a, w, h, nx: 5, ny: 5) : nil
+    let cosines = Cosines(w, h, count: max(7, lx, ly))
+    let lChannel = channel(l, cosines, nx: max(3, lx), ny: max(3, ly))
+    let pChannel = channel(pc, cosines, nx: 3, ny: 3)
+    let qChannel = channel(qc, cosines, nx: 3, ny: 3)
+    let aChannel = hasAlpha ? channel(a, cosines, nx: 5, ny: 5) : nil
     let isLandscape = w > h
     let header24 =
       jsRound(63 * lChannel.dc) | (jsRound(31.5 + 31.5 * pChannel.dc) << 6)
@@ -70,30 +71,50 @@ enum ThumbHash {
     return hash
   }
 
+  /// cos(π / w · cx · (x + ½)) and cos(π / h · cy · (y + ½)) for the first `count`
+  /// components, computed once for every channel.
+  struct Cosines {
+    let w: Int
+    let h: Int
+    /// `across[cx * w + x]`, `down[cy * h + y]`.
+    let across: [Double]
+    let down: [Double]
+
+    init(_ w: Int, _ h: Int, count: Int) {
+      self.w = w
+      self.h = h
+      across = (0..<(count * w)).map { cos(Double.pi / Double(w) * Double($0 / w) * (Double($0 % w) + 0.5)) }
+      down = (0..<(count * h)).map { cos(Double.pi / Double(h) * Double($0 / h) * (Double($0 % h) + 0.5)) }
+    }
+  }
+
   /// One channel's DC, its AC values mapped to 0...1 by their largest magnitude, and that
   /// magnitude (the reference's `encodeChannel`, with each row's sums done once).
-  static func channel(_ values: [Double], _ w: Int, _ h: Int, nx: Int, ny: Int) -> (
+  static func channel(_ values: [Double], _ cosines: Cosines, nx: Int, ny: Int) -> (
     dc: Double, ac: [Double], scale: Double
   ) {
+    let (w, h) = (cosines.w, cosines.h)
     var dc = 0.0
     var ac: [Double] = []
     var scale = 0.0
     // Each row's sum against cos(cx) once, then the rows' against cos(cy).
     var rows = [Double](repeating: 0, count: nx * h)
-    for cx in 0..<nx {
-      let cosX = (0..<w).map { cos(Double.pi / Double(w) * Double(cx) * (Double($0) + 0.5)) }
-      for y in 0..<h {
-        var row = 0.0
-        for x in 0..<w { row += values[x + y * w] * cosX[x] }
-        rows[cx * h + y] = row
+    values.withUnsafeBufferPointer { v in
+      cosines.across.withUnsafeBufferPointer { across in
+        for cx in 0..<nx {
+          for y in 0..<h {
+            var row = 0.0
+            for x in 0..<w { row += v[x &+ y &* w] * across[cx &* w &+ x] }
+            rows[cx * h + y] = row
+          }
+        }
       }
     }
     for cy in 0..<ny {
-      let cosY = (0..<h).map { cos(Double.pi / Double(h) * Double(cy) * (Double($0) + 0.5)) }
       var cx = 0
       while cx * ny < nx * (ny - cy) {
         var f = 0.0
-        for y in 0..<h { f += rows[cx * h + y] * cosY[y] }
+        for y in 0..<h { f += rows[cx * h + y] * cosines.down[cy * h + y] }
         f /= Double(w * h)
         if cx > 0 || cy > 0 {
           ac.append(f)
