@@ -67,8 +67,9 @@ public struct Executor: Sendable {
     reporter.report(.started(total: stream.selectedCount, upToDate: 0))
     run.reportPlanFailures(stream.issues, roots: stream.issueRoots)
     var folders = Set<String>()
-    // Windows of one stage run as one while their photos fit in a window: each photo is
-    // decoded once for every job that reads it (`WindowGroups`).
+    // The jobs' windows of a stage are taken in turn, and consecutive ones run as one while
+    // their photos fit in a window: each photo is decoded once for every job that reads it
+    // (`WindowGroups`).
     var groups = WindowGroups(limit: stream.window)
     let step = { (window: PlanWindow?) in
       guard let window, !run.shouldStop else { return }
@@ -80,7 +81,7 @@ public struct Executor: Sendable {
       firstPass.count(window: number, run: run)
     }
     let add = { (window: PlanWindow) in step(groups.add(window)) }
-    stream.forEachWindow(skipping: { firstPass.upToDate[$0] != nil }, skipped: skipped, add)
+    stream.forEachWindowTakingJobsInTurn(skipping: { firstPass.upToDate[$0] != nil }, skipped: skipped, add)
     step(groups.finish())
     if Cancellation.isCancelled { run.summary.withLock { $0.interrupted = true } }
     let root = stream.outputRoot

@@ -2,10 +2,11 @@
 /// every job that reads it (issue 24): consecutive windows of one stage, in the plan's order,
 /// run as one while the photos they read together stay within the stream's window (the memory
 /// bound: at most `PlanStream.window` distinct photos, and the outputs of the stage's jobs over
-/// them, at a time). A job over more photos than a window runs in several windows; another
-/// job's windows over the same photos then share a decode only as far as they fit beside
-/// them, and `plan` counts the decodes this costs (`PlanStream.decodeCount` is what a first
-/// `run --stats` does). Windows with no selected output are not grouped.
+/// them, at a time). The run takes the jobs' windows in turn
+/// (`PlanStream.forEachWindowTakingJobsInTurn`), so jobs over the same list of photos meet
+/// window by window; jobs over different lists share a decode only as far as their windows
+/// fit together, and `plan` does not count the decodes this adds. Windows with no selected
+/// output are not grouped.
 public struct WindowGroups {
   let limit: Int
   private var stage = -1
