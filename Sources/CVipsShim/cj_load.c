@@ -131,8 +131,10 @@ static int cj_open_source(VipsSource *source, int header_only, int shrink, int f
   return rc ? -1 : 0;
 }
 
-int cj_open(const char *path, int header_only, int shrink, int fail_on, int *format,
-            VipsImage **out, char *message, size_t message_size) {
+/* cj_open and cj_open_frames: the regular file at `path` as a source, opened from `page`
+   (`n` pages; 1 and 1 for a still image). */
+static int cj_open_path(const char *path, int header_only, int shrink, int fail_on, int page, int n,
+                        int *format, VipsImage **out, char *message, size_t message_size) {
   *out = NULL;
   *format = -1;
   if (message && message_size) message[0] = '\0';
@@ -142,25 +144,19 @@ int cj_open(const char *path, int header_only, int shrink, int fail_on, int *for
   VipsSource *source = vips_source_new_from_descriptor(fd);  // dups fd
   close(fd);
   if (!source) return -1;
-  int rc = cj_open_source(source, header_only, shrink, fail_on, 0, 1, format, out);
+  int rc = cj_open_source(source, header_only, shrink, fail_on, page, n, format, out);
   VIPS_UNREF(source);
   return rc;
 }
 
+int cj_open(const char *path, int header_only, int shrink, int fail_on, int *format,
+            VipsImage **out, char *message, size_t message_size) {
+  return cj_open_path(path, header_only, shrink, fail_on, 0, 1, format, out, message, message_size);
+}
+
 int cj_open_frames(const char *path, int page, int n, int fail_on, int *format, VipsImage **out,
                    char *message, size_t message_size) {
-  *out = NULL;
-  *format = -1;
-  if (message && message_size) message[0] = '\0';
-  struct stat st;
-  int fd = cj_open_regular(path, &st, message, message_size);
-  if (fd < 0) return -2;
-  VipsSource *source = vips_source_new_from_descriptor(fd);  // dups fd
-  close(fd);
-  if (!source) return -1;
-  int rc = cj_open_source(source, 0, 1, fail_on, page, n, format, out);
-  VIPS_UNREF(source);
-  return rc;
+  return cj_open_path(path, 0, 1, fail_on, page, n, format, out, message, message_size);
 }
 
 int cj_read_file(const char *path, size_t max_bytes, void **data, size_t *length,

@@ -59,20 +59,7 @@ enum SourceOpening {
     var message = [CChar](repeating: 0, count: 512)
     let status = cj_open(
       path, headerOnly ? 1 : 0, Int32(shrink), strictness.rawValue, &index, &out, &message, message.count)
-    switch status {
-    case 0:
-      guard let out, let format = InputFormat(loaderIndex: Int(index)) else {
-        throw ImagingError(operation: "load", path: path, message: "no image")
-      }
-      return (VipsImage(out, path: path), format)
-    case -2:
-      let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-      throw ImagingError(operation: "load", path: path, message: text)
-    case -3:
-      throw ImagingError(operation: "load", path: path, message: unsupportedMessage(path: path))
-    default:
-      throw ImagingError(operation: "load", path: path, message: Vips.takeError())
-    }
+    return try opened(status: status, out: out, index: index, message: message, path: path)
   }
 
   /// Opens frames `page` to `page + count - 1` of an animated GIF or WebP (`count` -1: to the
@@ -86,20 +73,7 @@ enum SourceOpening {
     var message = [CChar](repeating: 0, count: 512)
     let status = cj_open_frames(
       path, Int32(page), Int32(count), strictness.rawValue, &index, &out, &message, message.count)
-    switch status {
-    case 0:
-      guard let out, let format = InputFormat(loaderIndex: Int(index)) else {
-        throw ImagingError(operation: "load", path: path, message: "no image")
-      }
-      return (VipsImage(out, path: path), format)
-    case -2:
-      let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-      throw ImagingError(operation: "load", path: path, message: text)
-    case -3:
-      throw ImagingError(operation: "load", path: path, message: unsupportedMessage(path: path))
-    default:
-      throw ImagingError(operation: "load", path: path, message: Vips.takeError())
-    }
+    return try opened(status: status, out: out, index: index, message: message, path: path)
   }
 
   /// Opens the bytes of a file read by `FileBytes.read` (which `cj_open_bytes` takes over)
@@ -112,12 +86,23 @@ enum SourceOpening {
     var index: Int32 = -1
     let count = bytes.count
     let status = cj_open_bytes(bytes.take(), count, Int32(shrink), strictness.rawValue, &index, &out)
+    return try opened(status: status, out: out, index: index, message: [], path: path)
+  }
+
+  /// The image a `cj_open*` call gave (status 0), or its failure as an error naming `path`:
+  /// -2 the file itself (`message`), -3 a format cropjob does not read, else libvips' error.
+  private static func opened(
+    status: Int32, out: OpaquePointer?, index: Int32, message: [CChar], path: String
+  ) throws(ImagingError) -> (VipsImage, InputFormat) {
     switch status {
     case 0:
       guard let out, let format = InputFormat(loaderIndex: Int(index)) else {
         throw ImagingError(operation: "load", path: path, message: "no image")
       }
       return (VipsImage(out, path: path), format)
+    case -2:
+      let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      throw ImagingError(operation: "load", path: path, message: text)
     case -3:
       throw ImagingError(operation: "load", path: path, message: unsupportedMessage(path: path))
     default:
