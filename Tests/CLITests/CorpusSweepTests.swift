@@ -3,73 +3,68 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// Every file of the image corpora (Tests/Corpora) through `cropjob run`, one job per file,
-/// each with a deadline: no crash, no hang; a failure is exit 1 with that file named in the
-/// summary; a success writes outputs that decode at the requested sizes
-/// (docs/reliability.md, "Corpus sweep").
+/// Every file of the image corpora (Tests/Corpora) through `cropjob run` in one batch, as a
+/// user's folder would be: no crash, no hang; a file that fails is named in the summary and
+/// fails its own outputs alone, leaving none; every other file is written at the requested
+/// sizes, decodably (docs/reliability.md, "Corpus sweep"). When the batch crashes or hangs,
+/// each file is run alone to name the one that did.
 final class CorpusSweepTests: XCTestCase {
   func testEveryCorpusFileRunsOrFailsAlone() throws {
     let files = Corpora.imageFiles()
     XCTAssertGreaterThan(files.count, 200)
     let folder = try TimedRunner.openFolder("sweep")
     defer { try? FileManager.default.removeItem(at: folder) }
-    var succeeded: [String] = []
-    var failed: [(String, String)] = []
+    // Each file copied under a numbered name, so that stems never collide across corpora.
+    let photos = folder.appendingPathComponent("photos")
+    try FileManager.default.createDirectory(at: photos, withIntermediateDirectories: true)
+    var names: [String: CorpusFile] = [:]
     for (index, corpusFile) in files.enumerated() {
-      let (file, name) = (corpusFile.path, corpusFile.name)
-      let job = folder.appendingPathComponent("job-\(index).yaml").path
-      let root = folder.appendingPathComponent("out-\(index)").path
-      // The path is quoted as YAML: corpus names are plain ASCII.
-      try """
-      version: 1
-      output: \(root)
-      jobs:
-        sweep:
-          sources: ["\(file)"]
-          guide: {shape: rect, width: 48, height: 32}
-          place: {fit: contain, upscale: true}
-          outputs:
-            - path: "{stem}@{scale}x.png"
-              scales: [1, 2]
-              encode: {format: png}
-      """.write(toFile: job, atomically: true, encoding: .utf8)
-      let result = try TimedRunner.run(["run", job, "--json", "--jobs", "1"], cwd: folder, timeout: 30)
-      XCTAssertFalse(result.timedOut, "\(name): hung (killed after 30 s)")
-      XCTAssertFalse(result.signalled, "\(name): cropjob crashed: \(result.stderr)")
-      let finished = TimedRunner.finished(result.stdout)
-      XCTAssertNotNil(finished, "\(name): no summary: \(result.combined)")
-      let failures = (finished?["failures"] as? [[String: Any]]) ?? []
-      switch result.exitCode {
-      case 0:
-        XCTAssertTrue(failures.isEmpty, name)
-        for (scale, size) in [(1, [48, 32]), (2, [96, 64])] {
-          let stem = PathText.deletingPathExtension(PathText.lastComponent(file))
-          let path = "\(root)/\(stem)@\(scale)x.png"
-          do {
-            let header = try SourceHeader.read(path: path)
-            XCTAssertEqual([header.width, header.height], size, "\(name) @\(scale)x")
-            _ = try DecodedSource.decode(path: path, header: header, shrink: 1)
-          } catch {
-            XCTFail("\(name) @\(scale)x: \(error)")
-          }
-        }
-        succeeded.append(name)
-      case 1:
-        XCTAssertFalse(failures.isEmpty, "\(name): exit 1 without failures")
-        for failure in failures {
-          XCTAssertEqual(failure["source"] as? String, file, "\(name): failure names another file: \(failure)")
-          XCTAssertFalse((failure["reason"] as? String ?? "").isEmpty, name)
-        }
-        // Nothing partial: a failed source leaves no output (only, at most, the manifest and
-        // the state database).
-        let left = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
-        XCTAssertTrue(
-          left.allSatisfy { $0.hasPrefix("cropjob-manifest") || $0 == StateFiles.folderName }, "\(name) left \(left)")
-        failed.append((name, failures.first?["reason"] as? String ?? ""))
-      default:
-        XCTFail("\(name): exit \(String(describing: result.exitCode)): \(result.combined)")
+      let copy = String(format: "%04d-", index) + PathText.lastComponent(corpusFile.path)
+      try FileManager.default.copyItem(atPath: corpusFile.path, toPath: photos.appendingPathComponent(copy).path)
+      names[copy] = corpusFile
+    }
+    try Self.writeJob(sources: "photos/*", root: "out", to: folder.appendingPathComponent("batch.yaml").path)
+    let result = try TimedRunner.run(["run", "batch.yaml", "--json", "--jobs", "1"], cwd: folder, timeout: 600)
+    guard !result.timedOut, !result.signalled, result.exitCode == 0 || result.exitCode == 1 else {
+      XCTFail("the batch \(result.timedOut ? "hung" : "crashed or exited \(String(describing: result.exitCode))")")
+      try Self.findTheFileAlone(files, in: folder)
+      return
+    }
+    let finished = TimedRunner.finished(result.stdout)
+    XCTAssertNotNil(finished, "no summary: \(result.combined)")
+    let failures = (finished?["failures"] as? [[String: Any]]) ?? []
+    XCTAssertEqual(result.exitCode == 1, !failures.isEmpty, "exit \(result.exitCode ?? -1): \(failures)")
+    var reasons: [String: String] = [:]
+    for failure in failures {
+      let source = failure["source"] as? String ?? ""
+      let copy = PathText.lastComponent(source)
+      XCTAssertNotNil(names[copy], "a failure names no corpus file: \(failure)")
+      XCTAssertFalse((failure["reason"] as? String ?? "").isEmpty, "\(failure)")
+      reasons[copy] = failure["reason"] as? String ?? ""
+    }
+    let root = folder.appendingPathComponent("out").path
+    let written = Set((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? [])
+    var failed: [(String, String)] = []
+    for copy in names.keys.sorted() {
+      let name = names[copy]!.name
+      let stem = PathText.deletingPathExtension(copy)
+      let outputs = [(1, [48, 32]), (2, [96, 64])].map { ("\(stem)@\($0.0)x.png", $0.1) }
+      if let reason = reasons[copy] {
+        // Nothing partial: a failed source leaves no output.
+        XCTAssertTrue(outputs.allSatisfy { !written.contains($0.0) }, "\(name) failed but left an output")
+        failed.append((name, reason))
+        continue
       }
-      try? FileManager.default.removeItem(atPath: root)
+      for (output, size) in outputs {
+        do {
+          let path = "\(root)/\(output)"
+          let header = try SourceHeader.read(path: path)
+          XCTAssertEqual([header.width, header.height], size, "\(name): \(output)")
+          _ = try DecodedSource.decode(path: path, header: header, shrink: 1)
+        } catch {
+          XCTFail("\(name): \(output): \(error)")
+        }
+      }
     }
     // What must hold whatever the libvips version: the 14 corrupt PngSuite files fail, all
     // the others and every EXIF orientation photo succeed.
@@ -79,8 +74,39 @@ final class CorpusSweepTests: XCTestCase {
       failed.allSatisfy {
         !$0.0.hasPrefix("exif-orientation/") && !($0.0.hasPrefix("pngsuite/") && !$0.0.hasPrefix("pngsuite/x"))
       }, "\(failed)")
-    print("CorpusSweepTests: \(files.count) files, \(succeeded.count) written, \(failed.count) refused")
+    print("CorpusSweepTests: \(files.count) files, \(files.count - failed.count) written, \(failed.count) refused")
     for (name, reason) in failed { print("  refused \(name): \(reason)") }
+  }
+
+  typealias CorpusFile = Corpora.File
+
+  /// The sweep's job: a 48x32 rect, contained and upscaled, PNG at 1x and 2x.
+  static func writeJob(sources: String, root: String, to path: String) throws {
+    // Paths are quoted as YAML: corpus names are plain ASCII.
+    try """
+    version: 1
+    output: \(root)
+    jobs:
+      sweep:
+        sources: ["\(sources)"]
+        guide: {shape: rect, width: 48, height: 32}
+        place: {fit: contain, upscale: true}
+        outputs:
+          - path: "{stem}@{scale}x.png"
+            scales: [1, 2]
+            encode: {format: png}
+    """.write(toFile: path, atomically: true, encoding: .utf8)
+  }
+
+  /// Each file alone, with a deadline, to name the ones that crash or hang.
+  static func findTheFileAlone(_ files: [CorpusFile], in folder: URL) throws {
+    for (index, corpusFile) in files.enumerated() {
+      let job = folder.appendingPathComponent("alone-\(index).yaml").path
+      try writeJob(sources: corpusFile.path, root: "alone-\(index)", to: job)
+      let result = try TimedRunner.run(["run", job, "--json", "--jobs", "1"], cwd: folder, timeout: 30)
+      XCTAssertFalse(result.timedOut, "\(corpusFile.name): hung (killed after 30 s)")
+      XCTAssertFalse(result.signalled, "\(corpusFile.name): cropjob crashed: \(result.stderr)")
+    }
   }
 
   /// Truncated copies of the samples beside a whole one, through `cropjob run`. A cut that
