@@ -67,22 +67,19 @@ public struct Executor: Sendable {
     reporter.report(.started(total: stream.selectedCount, upToDate: 0))
     run.reportPlanFailures(stream.issues, roots: stream.issueRoots)
     var folders = Set<String>()
-    // The jobs' windows of a stage are taken in turn, and consecutive ones run as one while
-    // their photos fit in a window: each photo is decoded once for every job that reads it
-    // (`WindowGroups`).
-    var groups = WindowGroups(limit: stream.window)
-    let step = { (window: PlanWindow?) in
-      guard let window, !run.shouldStop else { return }
-      WindowStep.run(window, in: run, folders: &folders)
-    }
-    // The windows the first pass found up to date are counted, not planned again.
+    // The run's windows are ranges of the plan's sources, each with the outputs of every job
+    // of its stage over them: each source is decoded once for all of them
+    // (`PlanStream.forEachRunWindow`). The windows the first pass found up to date are
+    // counted, not planned again.
     let skipped = { (number: Int) in
       guard !run.shouldStop else { return }
       firstPass.count(window: number, run: run)
     }
-    let add = { (window: PlanWindow) in step(groups.add(window)) }
-    stream.forEachWindowTakingJobsInTurn(skipping: { firstPass.upToDate[$0] != nil }, skipped: skipped, add)
-    step(groups.finish())
+    let step = { (window: PlanWindow) in
+      guard !run.shouldStop else { return }
+      WindowStep.run(window, in: run, folders: &folders)
+    }
+    stream.forEachRunWindow(skipping: { firstPass.upToDate[$0] != nil }, skipped: skipped, step)
     if Cancellation.isCancelled { run.summary.withLock { $0.interrupted = true } }
     let root = stream.outputRoot
     // The sources the plan could not use: their earlier outputs are kept, not stale.

@@ -100,8 +100,15 @@ extension PlanStream {
 
   /// For a `from:` job: the upstream job's first output entry, at its largest size, from
   /// each of its sources, is a source of this job, whose header is what that output will
-  /// be; they are numbered after the sources so far, sorted by path.
+  /// be; they are numbered after the sources so far, sorted by path. A second `from:` job of
+  /// the same upstream reads the same sources (the same numbers: one decode for both).
   func addProducedSources(_ produced: ProducedSources, of upstream: String, for job: Job, stage: Int) {
+    for other in jobFile.jobs where other.name != job.name {
+      if case .from(upstream) = other.input, let known = lists[other.name] {
+        lists[job.name] = known
+        return
+      }
+    }
     let ascii = produced.paths.isASCII
     let sorted = (0..<produced.paths.count).sorted {
       ascii ? produced.paths.less($0, $1) : produced.paths[$0] < produced.paths[$1]

@@ -255,39 +255,57 @@ public final class PlanStream {
         start = end
         continue
       }
-      var draft = PlanDraft(file: jobFile, root: outputRoot, overrides: overrides)
-      var local: [Int32: Int] = [:]
-      var numbers: [Int] = []
-      var entries: [(index: Int, subdirectory: String)] = []
-      for i in start..<end {
-        let number = list.numbers[i]
-        let index: Int
-        if let known = local[number] {
-          index = known
-        } else {
-          index = numbers.count
-          local[number] = index
-          numbers.append(Int(number))
-          draft.sources.append(
-            table.planned(Int(number), absolute: absolutePath(Int(number), &paths), withShrink: withShrink))
-        }
-        entries.append((index, list.subdirectory(i)))
-      }
-      draft.jobSources[job.name] = entries
-      planner.planOutputs(of: job, stage: stage, into: &draft)
-      let roots = numbers.map { table.paths[table.root($0)] }
-      let inShard = roots.map { shard?.contains($0) ?? true }
-      let plan = Plan(
-        jobFile: jobFile, outputRoot: outputRoot, sources: draft.sources, outputs: draft.outputs, issues: [],
-        engineVersion: engineVersion)
-      body(
-        PlanWindow(
-          plan: plan, sourceNumbers: numbers, roots: roots,
-          selected: draft.outputs.indices.filter { inShard[draft.outputs[$0].sourceIndex] }, job: job.name,
-          stage: stage, number: number),
-        draft.issues)
+      var draft = WindowDraft(PlanDraft(file: jobFile, root: outputRoot, overrides: overrides))
+      add(start..<end, of: list, job: job.name, to: &draft, paths: &paths, withShrink: withShrink)
+      planner.planOutputs(of: job, stage: stage, into: &draft.draft)
+      body(planWindow(draft, job: job.name, stage: stage, number: number), draft.draft.issues)
       start = end
     }
+  }
+
+  /// A window being planned: its draft, and its sources' numbers in the plan.
+  struct WindowDraft {
+    var draft: PlanDraft
+    var local: [Int32: Int] = [:]
+    var numbers: [Int] = []
+    init(_ draft: PlanDraft) { self.draft = draft }
+  }
+
+  /// Adds the sources at `positions` of `list` to `window` as sources of `job` (each source
+  /// once in the window).
+  func add(
+    _ positions: some Sequence<Int>, of list: JobList, job: String, to window: inout WindowDraft,
+    paths: inout StandardPaths, withShrink: Bool
+  ) {
+    var entries: [(index: Int, subdirectory: String)] = []
+    for i in positions {
+      let number = list.numbers[i]
+      let index: Int
+      if let known = window.local[number] {
+        index = known
+      } else {
+        index = window.numbers.count
+        window.local[number] = index
+        window.numbers.append(Int(number))
+        window.draft.sources.append(
+          table.planned(Int(number), absolute: absolutePath(Int(number), &paths), withShrink: withShrink))
+      }
+      entries.append((index, list.subdirectory(i)))
+    }
+    window.draft.jobSources[job, default: []] += entries
+  }
+
+  /// The window `draft` makes, its outputs planned.
+  func planWindow(_ draft: WindowDraft, job: String, stage: Int, number: Int) -> PlanWindow {
+    let roots = draft.numbers.map { table.paths[table.root($0)] }
+    let inShard = roots.map { shard?.contains($0) ?? true }
+    let outputs = draft.draft.outputs
+    let plan = Plan(
+      jobFile: jobFile, outputRoot: outputRoot, sources: draft.draft.sources, outputs: outputs, issues: [],
+      engineVersion: engineVersion)
+    return PlanWindow(
+      plan: plan, sourceNumbers: draft.numbers, roots: roots,
+      selected: outputs.indices.filter { inShard[outputs[$0].sourceIndex] }, job: job, stage: stage, number: number)
   }
 
   /// Keeps a window's issues, with the root of each source an error names.

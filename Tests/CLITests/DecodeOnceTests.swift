@@ -61,4 +61,69 @@ final class DecodeOnceTests: XCTestCase {
     XCTAssertEqual(small.decodes, 5, "each photo decoded once with windows of 2 photos")
     XCTAssertEqual(small.files, one.files)
   }
+
+  /// Jobs over different lists of more photos than a window (a subset, shifted against the
+  /// other): each photo is still decoded once, as `plan` counts, because the run's windows
+  /// are ranges of the plan's source numbers, not positions in each job's list. Before, the
+  /// run took the jobs' windows in turn and decoded 8 times for 5 photos.
+  func testJobsOverDifferentListsDecodeEachPhotoOnce() throws {
+    let s = try job()
+    defer { s.remove() }
+    try s.write(
+      """
+      version: 1
+      output: out
+      jobs:
+        square:
+          sources: ["photos/*"]
+          guide: {shape: square, size: 64}
+          outputs: [{path: "square/{stem}.jpg"}]
+        banner:
+          sources: ["photos/*"]
+          exclude: ["*cat*"]
+          guide: {shape: rect, width: 120, height: 40}
+          outputs: [{path: "banner/{stem}.jpg"}]
+      """)
+    let whole = try planAndRun(s)
+    XCTAssertTrue(whole.plan.contains("Total: 9 outputs from 5 decodes"), whole.plan)
+    XCTAssertEqual(whole.decodes, 5)
+    for window in ["1", "2", "3"] {
+      let small = try planAndRun(s, env: ["CROPJOB_PLAN_WINDOW": window])
+      XCTAssertTrue(small.plan.contains("Total: 9 outputs from 5 decodes"), "window \(window): \(small.plan)")
+      XCTAssertEqual(small.decodes, 5, "each of 5 photos decoded once, windows of \(window)")
+      XCTAssertEqual(small.files, whole.files, "window \(window)")
+    }
+  }
+
+  /// Two `from:` jobs of one upstream read the same produced photos: each is decoded once for
+  /// both (before, once per job: 15 decodes, and `plan` said 15), in windows too.
+  func testFromJobsOfOneUpstreamDecodeEachProducedPhotoOnce() throws {
+    let s = try job()
+    defer { s.remove() }
+    try s.write(
+      """
+      version: 1
+      output: out
+      jobs:
+        square:
+          sources: ["photos/*"]
+          guide: {shape: square, size: 64}
+          outputs: [{path: "square/{stem}.png"}]
+        small:
+          from: square
+          guide: {shape: circle, size: 32}
+          outputs: [{path: "small/{stem}.png"}]
+        tiny:
+          from: square
+          guide: {shape: square, size: 16}
+          outputs: [{path: "tiny/{stem}.jpg"}]
+      """)
+    let whole = try planAndRun(s)
+    XCTAssertTrue(whole.plan.contains("Total: 15 outputs from 10 decodes"), whole.plan)
+    XCTAssertEqual(whole.decodes, 10, "5 photos, then each of square's 5 outputs once for small and tiny")
+    let small = try planAndRun(s, env: ["CROPJOB_PLAN_WINDOW": "2"])
+    XCTAssertTrue(small.plan.contains("Total: 15 outputs from 10 decodes"), small.plan)
+    XCTAssertEqual(small.decodes, 10)
+    XCTAssertEqual(small.files, whole.files)
+  }
 }

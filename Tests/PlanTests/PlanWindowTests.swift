@@ -168,4 +168,58 @@ final class PlanWindowTests: XCTestCase {
     }
     XCTAssertEqual(union.sorted(), whole.outputs.map(\.path).sorted())
   }
+
+  /// The run's windows (`forEachRunWindow`) are ranges of the plan's sources: each source of a
+  /// stage is in one run window, with the outputs of every job of the stage that reads it —
+  /// also for `square` and `banner`, which read different lists — so the run makes the
+  /// decodes `plan` counts; a run window holds at most `window` sources; together they hold
+  /// the shard's outputs once. Windows the first pass found up to date are told in the plan's
+  /// order and their outputs left out.
+  func testRunWindowsHoldEachSourceOnceWithEveryJobsOutputs() throws {
+    let (folder, file) = try makeBatch(count: 600)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let whole = try XCTUnwrap(stream(file, window: .max, collect: true).plan)
+    for (window, shard) in [(7, nil), (64, nil), (7, Shard(index: 1, count: 3)), (1_000, nil), (2_000, nil)]
+      as [(Int, Shard?)]
+    {
+      let windowed = stream(file, window: window, shard: shard)
+      var seen: [Int: Int] = [:]  // source number → its run window
+      var decodes = Set<[Int]>()
+      var paths: [String] = []
+      var count = 0
+      windowed.forEachRunWindow { run in
+        XCTAssertLessThanOrEqual(run.plan.sources.count, window)
+        for k in run.selected {
+          let output = run.plan.outputs[k]
+          let number = run.sourceNumbers[output.sourceIndex]
+          XCTAssertEqual(seen[number, default: count], count, "source \(number) in two run windows (window \(window))")
+          seen[number] = count
+          let key = output.decodeKey
+          decodes.insert([
+            number, ColourPolicy.allCases.firstIndex(of: key.colour)!,
+            FramesPolicy.allCases.firstIndex(of: key.frames)!,
+          ])
+          paths.append(output.path)
+        }
+        count += 1
+      }
+      let expected = shard.map { whole.selectedOutputs(shard: $0) } ?? Array(whole.outputs.indices)
+      XCTAssertEqual(paths.sorted(), expected.map { whole.outputs[$0].path }.sorted(), "window \(window)")
+      XCTAssertEqual(decodes.count, windowed.decodeCount, "window \(window)")
+      XCTAssertLessThan(windowed.decodeCount, expected.count)
+      // At most one window's sources in all (kept from the first pass): a run window a stage.
+      if window == 2_000 { XCTAssertEqual(count, 2) }
+    }
+    // The plan's windows 2 and 5 up to date: told in order, their outputs in no run window.
+    let windowed = stream(file, window: 64)
+    var upToDate: [String] = []
+    windowed.forEachWindow { if [2, 5].contains($0.number) { upToDate += $0.plan.outputs.map(\.path) } }
+    var told: [Int] = []
+    var paths: [String] = []
+    let collect = { (run: PlanWindow) in paths += run.selected.map { run.plan.outputs[$0].path } }
+    windowed.forEachRunWindow(skipping: { [2, 5].contains($0) }, skipped: { told.append($0) }, collect)
+    XCTAssertEqual(told, [2, 5])
+    XCTAssertFalse(upToDate.isEmpty)
+    XCTAssertEqual((paths + upToDate).sorted(), whole.outputs.map(\.path).sorted())
+  }
 }
