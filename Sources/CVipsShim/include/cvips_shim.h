@@ -183,6 +183,20 @@ int cj_premultiply_shrink(VipsImage *in, int left, int top, int width, int heigh
 int cj_orient_owned(void *data, size_t stride, int width, int height, int bands, int orientation,
                     double xres, double yres, VipsImage **out);
 
+// ---- The placeholders' copy (cj_placeholder.c) ---------------------------------------------
+
+/// The area average of 8-bit pixels (rows `stride` bytes apart; grey, grey and alpha, RGB or
+/// RGBA, alpha straight and last) down to w x h (at most their size), into `out` (w x h x 4
+/// doubles): premultiplied red, green, blue (colour x alpha / 255, 0...255) and alpha (0...1);
+/// each cell the mean of the pixels it covers, a partly covered pixel weighted by its area.
+/// 0, 1 (nothing done) for other arguments, -1 when memory is short.
+int cj_area_average(const unsigned char *pixels, size_t stride, int width, int height, int bands,
+                    int w, int h, double *out);
+/// cj_area_average of an uncoded 8-bit image of 1 to 4 bands (a lazy one rendered into memory
+/// first, a memory one read in place); 1 (nothing done) for any other image, -1 with the
+/// libvips error set.
+int cj_placeholder_copy(VipsImage *in, int w, int h, double *out);
+
 // ---- Alpha (cj_alpha.c) --------------------------------------------------------------------
 
 /// Adds an opaque alpha band when the image has none.

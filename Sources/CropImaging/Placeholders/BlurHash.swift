@@ -15,10 +15,14 @@ enum BlurHash {
   /// as the 8-bit pixels the reference encoder takes.
   static func encode(rgb: [Double], width: Int, height: Int, x: Int, y: Int) -> String {
     precondition((1...9).contains(x) && (1...9).contains(y) && rgb.count == width * height * 3)
-    let linear = rgb.map { linearLevels[max(0, min(255, Int(($0 + 0.5).rounded(.down))))] }
+    let linear = rgb.withUnsafeBufferPointer { rgb in
+      Self.linearLevels.withUnsafeBufferPointer { levels in
+        rgb.map { levels[max(0, min(255, Int(($0 + 0.5).rounded(.down))))] }
+      }
+    }
     // basis(i, px) = cos(π i px / width), as the reference (no half-pixel offset); flat tables.
-    let cosX = (0..<(x * width)).map { cos(Double.pi * Double($0 / width) * Double($0 % width) / Double(width)) }
-    let cosY = (0..<(y * height)).map { cos(Double.pi * Double($0 / height) * Double($0 % height) / Double(height)) }
+    let cosX = Placeholders.cosines(count: x, size: width, offset: 0)
+    let cosY = Placeholders.cosines(count: y, size: height, offset: 0)
     // Separable: each row's sum against cos(i) first, then the rows' against cos(j).
     var rowSums = [Double](repeating: 0, count: x * height * 3)
     linear.withUnsafeBufferPointer { linear in

@@ -15,18 +15,24 @@ enum DominantColour {
     var sums = [Double](repeating: 0, count: cells * 3)
     let step = 256.0 / Double(levels)
     func level(_ v: Double) -> Int { min(levels - 1, Int(v / step)) }
-    for p in stride(from: 0, to: copy.pixels.count, by: 4) {
-      let alpha = copy.pixels[p + 3]
-      guard alpha >= minimumAlpha else { continue }
-      let straight = 1 / alpha
-      let r = min(255, copy.pixels[p] * straight)
-      let g = min(255, copy.pixels[p + 1] * straight)
-      let b = min(255, copy.pixels[p + 2] * straight)
-      let cell = (level(r) * levels + level(g)) * levels + level(b)
-      counts[cell] += 1
-      sums[cell * 3] += r
-      sums[cell * 3 + 1] += g
-      sums[cell * 3 + 2] += b
+    copy.pixels.withUnsafeBufferPointer { pixels in
+      counts.withUnsafeMutableBufferPointer { counts in
+        sums.withUnsafeMutableBufferPointer { sums in
+          for p in stride(from: 0, to: pixels.count, by: 4) {
+            let alpha = pixels[p &+ 3]
+            guard alpha >= minimumAlpha else { continue }
+            let straight = 1 / alpha
+            let r = min(255, pixels[p] * straight)
+            let g = min(255, pixels[p &+ 1] * straight)
+            let b = min(255, pixels[p &+ 2] * straight)
+            let cell = (level(r) &* levels &+ level(g)) &* levels &+ level(b)
+            counts[cell] &+= 1
+            sums[cell &* 3] += r
+            sums[cell &* 3 &+ 1] += g
+            sums[cell &* 3 &+ 2] += b
+          }
+        }
+      }
     }
     var best = 0
     for cell in 1..<cells where counts[cell] > counts[best] { best = cell }

@@ -1,3 +1,4 @@
+internal import CVipsShim
 import CropSpec
 import Foundation
 
@@ -22,15 +23,40 @@ enum LQIP {
     } else {
       bytes = small.composited().map(byte)
     }
+    if format == .jpeg {
+      return "data:image/jpeg;base64,"
+        + Data(try jpeg(bytes, width: small.width, height: small.height)).base64EncodedString()
+    }
     let raster = Raster(width: small.width, height: small.height, bands: withAlpha ? 4 : 3, pixels: bytes)
-    var options = EncodeOptions(format: format == .webp ? .webp : .jpeg)
+    var options = EncodeOptions(format: .webp)
     options.quality = PlaceholderSpec.lqipQuality
     // libwebp's fastest method: a tenth of the default's instructions at 16 px, a few bytes more.
-    if format == .webp { options.effort = 0 }
+    options.effort = 0
     // No metadata: libvips' WebP saver adds an EXIF block even when stripping (`MetadataFilter`).
     let encoded = MetadataFilter.clean(
       try ImageEncoder.encode(raster.vipsImage(), options: options, quality: options.quality), format: options.format,
       policy: .strip)
     return "data:image/\(format.rawValue);base64," + Data(encoded).base64EncodedString()
+  }
+
+  /// The baseline JPEG of 8-bit RGB `rgb`, as the outputs' encoder writes it stripped
+  /// (`cj_jpeg_encode`: optimised Huffman tables, no JFIF segment), straight from the bytes.
+  static func jpeg(_ rgb: [UInt8], width: Int, height: Int) throws(ImagingError) -> [UInt8] {
+    var buffer: UnsafeMutableRawPointer?
+    var length = 0
+    var message = [CChar](repeating: 0, count: 256)
+    let status = rgb.withUnsafeBufferPointer { pixels in
+      message.withUnsafeMutableBufferPointer {
+        cj_jpeg_encode(
+          pixels.baseAddress, width * 3, Int32(width), Int32(height), 3, Int32(PlaceholderSpec.lqipQuality), 0, 0, 1,
+          &buffer, &length, $0.baseAddress, $0.count)
+      }
+    }
+    guard status == 0, let buffer else {
+      let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      throw ImagingError(operation: "LQIP", path: nil, message: text.isEmpty ? "JPEG encoder failed" : text)
+    }
+    defer { cj_free(buffer) }
+    return Array(UnsafeRawBufferPointer(start: buffer, count: length))
   }
 }

@@ -1,3 +1,5 @@
+internal import CVipsShim
+
 /// A small copy of an output's pixels, which the placeholders are computed from: RGBA with
 /// premultiplied alpha (colour 0...255 times alpha, alpha 0...1), made by area averaging
 /// (each copy pixel is the mean of the output pixels it covers, fractions of a pixel
@@ -15,53 +17,20 @@ struct PlaceholderCopy: Sendable {
     self.init(raster, width: w, height: h)
   }
 
-  /// The copy of `raster` (as above) area-averaged to `w` × `h` (at most its own size).
+  /// The copy of `raster` (as above) area-averaged to `w` × `h` (at most its own size), by
+  /// `cj_area_average` (in C: one pass over the rows, integer sums for whole blocks).
   init(_ raster: Raster, width w: Int, height h: Int) {
-    let bands = raster.bands
-    precondition((1...4).contains(bands), "PlaceholderCopy: \(bands) bands")
-    let hasAlpha = bands == 2 || bands == 4
-    let (green, blue) = bands < 3 ? (0, 0) : (1, 2)
-    let (width, height) = (raster.width, raster.height)
-    let across = Taps(from: width, to: w)
-    // Rows first, straight from the bytes (width -> w), premultiplied on the way; then
-    // columns (height -> h). No full-size copy in floats.
-    var rows = [Double](repeating: 0, count: w * height * 4)
-    raster.pixels.withUnsafeBufferPointer { bytes in
-      rows.withUnsafeMutableBufferPointer { out in
-        across.withBuffers { start, index, weight in
-          for y in 0..<height {
-            let row = y * width
-            for x in 0..<w {
-              var sum = (0.0, 0.0, 0.0, 0.0)
-              for k in start[x]..<start[x + 1] {
-                let p = (row &+ index[k]) &* bands
-                let share = hasAlpha ? Double(bytes[p &+ bands &- 1]) * (weight[k] / 255) : weight[k]
-                sum.0 += Double(bytes[p]) * share
-                sum.1 += Double(bytes[p &+ green]) * share
-                sum.2 += Double(bytes[p &+ blue]) * share
-                sum.3 += share
-              }
-              let o = (y * w + x) * 4
-              (out[o], out[o + 1], out[o + 2], out[o + 3]) = sum
-            }
-          }
-        }
+    precondition((1...4).contains(raster.bands), "PlaceholderCopy: \(raster.bands) bands")
+    var pixels = [Double](repeating: 0, count: w * h * 4)
+    let status = raster.pixels.withUnsafeBufferPointer { bytes in
+      pixels.withUnsafeMutableBufferPointer { out in
+        cj_area_average(
+          bytes.baseAddress, raster.width * raster.bands, Int32(raster.width), Int32(raster.height),
+          Int32(raster.bands), Int32(w), Int32(h), out.baseAddress)
       }
     }
-    self.init(width: w, height: height, pixels: rows)
-    self = resized(width: w, height: h)
-  }
-
-  /// A copy of premultiplied floats as libvips' premultiply gives them (colour × alpha / 255,
-  /// alpha 0...255; grey and alpha, or RGBA), as they are.
-  init(premultiplied floats: [Float], width: Int, height: Int, bands: Int) {
-    precondition((bands == 2 || bands == 4) && floats.count == width * height * bands)
-    var pixels = [Double](repeating: 0, count: width * height * 4)
-    for i in 0..<(width * height) {
-      for c in 0..<3 { pixels[i * 4 + c] = Double(floats[i * bands + (bands == 4 ? c : 0)]) }
-      pixels[i * 4 + 3] = Double(floats[i * bands + bands - 1]) / 255
-    }
-    self.init(width: width, height: height, pixels: pixels)
+    precondition(status == 0, "PlaceholderCopy: cj_area_average failed (\(status))")
+    self.init(width: w, height: h, pixels: pixels)
   }
 
   init(width: Int, height: Int, pixels: [Double]) {
@@ -177,11 +146,13 @@ struct PlaceholderCopy: Sendable {
   /// when every pixel is transparent.
   var mean: (red: Double, green: Double, blue: Double, alpha: Double) {
     var sum = (0.0, 0.0, 0.0, 0.0)
-    for p in stride(from: 0, to: pixels.count, by: 4) {
-      sum.0 += pixels[p]
-      sum.1 += pixels[p + 1]
-      sum.2 += pixels[p + 2]
-      sum.3 += pixels[p + 3]
+    pixels.withUnsafeBufferPointer { pixels in
+      for p in stride(from: 0, to: pixels.count, by: 4) {
+        sum.0 += pixels[p]
+        sum.1 += pixels[p &+ 1]
+        sum.2 += pixels[p &+ 2]
+        sum.3 += pixels[p &+ 3]
+      }
     }
     let count = Double(width * height)
     guard sum.3 > 0 else { return (0, 0, 0, 0) }
@@ -197,11 +168,15 @@ struct PlaceholderCopy: Sendable {
   func composited() -> [Double] {
     let m = mean
     var out = [Double](repeating: 0, count: width * height * 3)
-    for i in 0..<(width * height) {
-      let rest = 1 - pixels[i * 4 + 3]
-      out[i * 3] = pixels[i * 4] + rest * m.red
-      out[i * 3 + 1] = pixels[i * 4 + 1] + rest * m.green
-      out[i * 3 + 2] = pixels[i * 4 + 2] + rest * m.blue
+    pixels.withUnsafeBufferPointer { pixels in
+      out.withUnsafeMutableBufferPointer { out in
+        for i in 0..<(width * height) {
+          let rest = 1 - pixels[i &* 4 &+ 3]
+          out[i &* 3] = pixels[i &* 4] + rest * m.red
+          out[i &* 3 &+ 1] = pixels[i &* 4 &+ 1] + rest * m.green
+          out[i &* 3 &+ 2] = pixels[i &* 4 &+ 2] + rest * m.blue
+        }
+      }
     }
     return out
   }

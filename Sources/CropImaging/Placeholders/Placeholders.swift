@@ -1,3 +1,4 @@
+internal import CVipsShim
 import CropSpec
 import Foundation
 
@@ -21,27 +22,17 @@ public enum Placeholders {
     try make(PlaceholderCopy(raster, longSide: copySide), spec: spec)
   }
 
-  /// The copy of an output: when a whole factor of 2 or more divides both sides and leaves at
-  /// least `copySide` pixels on the longer one, first box-shrunk by the largest such factor
-  /// (the renderer's own box shrink, in C: exact block means, rounded to 8 bits without alpha,
-  /// premultiplied floats with it: the area average, cheaper), then area-averaged to the
-  /// copy's size; otherwise area-averaged whole.
+  /// The copy of an output: its 8-bit pixels area-averaged in place (`cj_placeholder_copy`:
+  /// one pass, no libvips operation); an image of another format is cast to 8 bits first.
   static func copy(of image: VipsImage) throws(ImagingError) -> PlaceholderCopy {
     let (w, h) = PlaceholderCopy.size(width: image.width, height: image.height, longSide: copySide)
-    let window = (x: 0, y: 0, width: image.width, height: image.height)
-    let largest = max(image.width, image.height) / copySide
-    let factor = largest < 2 ? nil : (2...largest).reversed().first { image.width % $0 == 0 && image.height % $0 == 0 }
-    if let factor {
-      if image.hasAlpha, let shrunk = try Renderer.premultipliedShrunk(image, window: window, factor: factor) {
-        let (sw, sh, bytes) = try Renderer.pixelBytes(shrunk)
-        let floats = bytes.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
-        return PlaceholderCopy(premultiplied: floats, width: sw, height: sh, bands: shrunk.bands)
-          .resized(width: w, height: h)
-      }
-      if !image.hasAlpha, let shrunk = try Renderer.boxShrunk(image, window: window, factor: factor) {
-        let (sw, sh, bytes) = try Renderer.pixelBytes(shrunk)
-        return PlaceholderCopy(Raster(width: sw, height: sh, bands: shrunk.bands, pixels: bytes), width: w, height: h)
-      }
+    var pixels = [Double](repeating: 0, count: w * h * 4)
+    let status = pixels.withUnsafeMutableBufferPointer {
+      cj_placeholder_copy(image.pointer, Int32(w), Int32(h), $0.baseAddress)
+    }
+    guard status == 1 else {
+      try Vips.check(status, "placeholders", path: image.path)
+      return PlaceholderCopy(width: w, height: h, pixels: pixels)
     }
     return PlaceholderCopy(try image.raster(), width: w, height: h)
   }
@@ -63,5 +54,24 @@ public enum Placeholders {
       }
     }
     return values
+  }
+
+  /// `cos(k θ(x))` for k in 0..<count and x in 0..<n, row by row (`[k * n + x]`), where
+  /// θ(x) = π (x + offset) / n: the hashes' cosine bases, one `cos` a column and the multiples
+  /// by the recurrence cos((k + 1) θ) = 2 cos θ cos kθ − cos((k − 1) θ).
+  static func cosines(count: Int, size n: Int, offset: Double) -> [Double] {
+    var table = [Double](repeating: 1, count: count * n)
+    table.withUnsafeMutableBufferPointer { t in
+      for x in 0..<n {
+        let c = cos(Double.pi * (Double(x) + offset) / Double(n))
+        if count > 1 { t[n &+ x] = c }
+        var k = 2
+        while k < count {
+          t[k &* n &+ x] = 2 * c * t[(k &- 1) &* n &+ x] - t[(k &- 2) &* n &+ x]
+          k += 1
+        }
+      }
+    }
+    return table
   }
 }

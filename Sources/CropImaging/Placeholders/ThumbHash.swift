@@ -12,11 +12,13 @@ enum ThumbHash {
     precondition(w <= 100 && h <= 100, "ThumbHash: \(w)x\(h) is larger than 100x100")
     // The reference's averages: colour weighted by alpha, over the sum of alpha.
     var avg = (0.0, 0.0, 0.0, 0.0)
-    for p in stride(from: 0, to: copy.pixels.count, by: 4) {
-      avg.0 += copy.pixels[p] / 255
-      avg.1 += copy.pixels[p + 1] / 255
-      avg.2 += copy.pixels[p + 2] / 255
-      avg.3 += copy.pixels[p + 3]
+    copy.pixels.withUnsafeBufferPointer { pixels in
+      for p in stride(from: 0, to: pixels.count, by: 4) {
+        avg.0 += pixels[p] / 255
+        avg.1 += pixels[p &+ 1] / 255
+        avg.2 += pixels[p &+ 2] / 255
+        avg.3 += pixels[p &+ 3]
+      }
     }
     if avg.3 > 0 {
       avg.0 /= avg.3
@@ -31,15 +33,17 @@ enum ThumbHash {
     var pc = l
     var qc = l
     var a = l
-    for i in 0..<(w * h) {
-      let alpha = copy.pixels[i * 4 + 3]
-      let r = avg.0 * (1 - alpha) + copy.pixels[i * 4] / 255
-      let g = avg.1 * (1 - alpha) + copy.pixels[i * 4 + 1] / 255
-      let b = avg.2 * (1 - alpha) + copy.pixels[i * 4 + 2] / 255
-      l[i] = (r + g + b) / 3
-      pc[i] = (r + g) / 2 - b
-      qc[i] = r - g
-      a[i] = alpha
+    copy.pixels.withUnsafeBufferPointer { pixels in
+      for i in 0..<(w * h) {
+        let alpha = pixels[i &* 4 &+ 3]
+        let r = avg.0 * (1 - alpha) + pixels[i &* 4] / 255
+        let g = avg.1 * (1 - alpha) + pixels[i &* 4 &+ 1] / 255
+        let b = avg.2 * (1 - alpha) + pixels[i &* 4 &+ 2] / 255
+        l[i] = (r + g + b) / 3
+        pc[i] = (r + g) / 2 - b
+        qc[i] = r - g
+        a[i] = alpha
+      }
     }
     let cosines = Cosines(w, h, count: max(7, lx, ly))
     let lChannel = channel(l, cosines, nx: max(3, lx), ny: max(3, ly))
@@ -83,8 +87,8 @@ enum ThumbHash {
     init(_ w: Int, _ h: Int, count: Int) {
       self.w = w
       self.h = h
-      across = (0..<(count * w)).map { cos(Double.pi / Double(w) * Double($0 / w) * (Double($0 % w) + 0.5)) }
-      down = (0..<(count * h)).map { cos(Double.pi / Double(h) * Double($0 / h) * (Double($0 % h) + 0.5)) }
+      across = Placeholders.cosines(count: count, size: w, offset: 0.5)
+      down = Placeholders.cosines(count: count, size: h, offset: 0.5)
     }
   }
 
