@@ -166,7 +166,7 @@ struct WindowStep: Sendable {
         height: geometry.outputSize.height, sha256: SHA256.hex(encoded.bytes),
         format: output.encode.options.format.rawValue, quality: encoded.quality, encodes: encoded.encodes,
         source: record, geometry: Manifest.GeometryRecord(geometry, output: output, found: found.found),
-        placeholders: encoded.placeholders, ssim: encoded.ssim)
+        placeholders: encoded.placeholders, ssim: encoded.ssim, frames: encoded.frames)
       run.manifest.withLock { $0.addWritten(output.path) }
       run.writer.record(entry)
       run.summary.withLock {

@@ -17,6 +17,9 @@ public struct EncodedOutput: Sendable {
   /// With `encode.target`: the score of the file written against its own uncompressed pixels
   /// (nil without a target, or for an image smaller than the score's 11x11 window).
   public var ssim: Double? = nil
+  /// With `encode.frames: all` on an animated source: the frames written (nil for a still
+  /// output).
+  public var frames: Int? = nil
 }
 
 /// Renders one output from a decoded source and encodes it, honouring the byte budget.
@@ -62,6 +65,8 @@ public enum OutputEncoder {
     let file = FileEncoder(options: encode.options, strip: kept.kept.isEmpty, jpegEncoder: jpegEncoder) {
       MetadataFilter.clean($0, format: encode.options.format, policy: kept)
     }
+    // An animation's frame count, for the manifest (a still source has no animation).
+    let frames = source.animation.map(\.frames.count)
     guard let placeholders else {
       do {
         // A search encodes the same pixels several times: rendered once into memory (an
@@ -69,9 +74,13 @@ public enum OutputEncoder {
         let pixels = try image(geometry)
         let searched =
           encode.target == nil ? pixels : try pixels.derive("copy to memory") { cj_copy_memory($0, $1) }
-        return try encodeWithBudget(searched, encode: encode, file: file, geometry: geometry)
+        var result = try encodeWithBudget(searched, encode: encode, file: file, geometry: geometry)
+        result.frames = frames
+        return result
       } catch let error as BudgetError where encode.overBudget == .shrink {
-        return try downsize(geometry, after: error, encode: encode, file: file, image: image)
+        var result = try downsize(geometry, after: error, encode: encode, file: file, image: image)
+        result.frames = frames
+        return result
       }
     }
     // The placeholders read the pixels encoded: rendered once into memory, for both, on this
@@ -89,6 +98,7 @@ public enum OutputEncoder {
       pixels = try rendered(result.geometry)
     }
     result.placeholders = try Placeholders.make(pixels, spec: placeholders)
+    result.frames = frames
     return result
   }
 

@@ -35,11 +35,14 @@ public struct Manifest: Codable, Sendable, Equatable {
     /// With `encode.target`: the SSIM of the file against its own uncompressed pixels
     /// (docs/job-file.md, "Perceptual quality target"); absent otherwise.
     public var ssim: Double?
+    /// With `encode.frames: all` on an animated source: the frames the file holds
+    /// (docs/job-file.md, "Animations"); absent for a still output.
+    public var frames: Int?
 
     public init(
       path: String, job: String, key: String, bytes: Int, width: Int, height: Int, sha256: String, format: String,
       quality: Int, encodes: Int, source: SourceRecord, geometry: GeometryRecord, fromLastGoodRun: Bool? = nil,
-      placeholders: PlaceholderValues? = nil, ssim: Double? = nil
+      placeholders: PlaceholderValues? = nil, ssim: Double? = nil, frames: Int? = nil
     ) {
       self.path = path
       self.job = job
@@ -56,6 +59,7 @@ public struct Manifest: Codable, Sendable, Equatable {
       self.fromLastGoodRun = fromLastGoodRun
       self.placeholders = placeholders
       self.ssim = ssim
+      self.frames = frames
     }
   }
 

@@ -40,7 +40,7 @@ public struct ManifestStream {
     "path", "job", "key", "bytes", "width", "height", "sha256", "format", "quality", "encodes", "source_path",
     "source_sha256", "source_bytes", "source_mtime_ns", "crop_x", "crop_y", "crop_width", "crop_height", "scale",
     "angle", "centre_x", "centre_y", "smart_focus", "flip", "notes", "blurhash", "thumbhash", "dominant", "lqip",
-    "ssim",
+    "ssim", "frames",
   ]
 
   /// Writes one entry (the header first, before the first one).
@@ -97,7 +97,9 @@ public struct ManifestStream {
       "\(e.encodes)", e.source.path, e.source.sha256, "\(e.source.bytes)", "\(e.source.mtime)", "\(g.crop.x)",
       "\(g.crop.y)", "\(g.crop.width)", "\(g.crop.height)", "\(g.scale)", "\(g.angle)", "\(g.centre.x)",
       "\(g.centre.y)", g.smartFocus ?? "", g.flip ?? "", g.notes.joined(separator: "; "),
-    ] + PlaceholderKind.allCases.map { e.placeholders?[$0] ?? "" } + [e.ssim.map { "\($0)" } ?? ""]
+    ] + PlaceholderKind.allCases.map { e.placeholders?[$0] ?? "" } + [
+      e.ssim.map { "\($0)" } ?? "", e.frames.map { "\($0)" } ?? "",
+    ]
   }
 
   /// RFC 4180: a field with a comma, quote or line break is quoted, its quotes doubled.

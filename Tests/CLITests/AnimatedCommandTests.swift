@@ -1,3 +1,4 @@
+import CropKit
 import Foundation
 import TestSupport
 import XCTest
@@ -113,5 +114,112 @@ final class AnimatedCommandTests: XCTestCase {
     // libvips' own reading of the file written: 4 pages of 32 rows.
     let pages = try Subprocess.run("/usr/bin/vipsheader", ["-f", "n-pages", s.path("out/pan.gif")])
     XCTAssertEqual(pages.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "4")
+  }
+
+  /// The manifest records how many frames an animated output holds (`frames`), in the file a
+  /// run writes and in the three export formats, kept through a run that finds it up to date
+  /// (from the state); still outputs have none.
+  func testManifestRecordsTheFramesOfAnAnimatedOutput() throws {
+    let s = try job(
+      """
+      version: 1
+      output: out
+      jobs:
+        anim:
+          sources: ["photos"]
+          guide: {shape: square, size: 32}
+          outputs:
+            - {path: "{stem}.gif", encode: {frames: all}}
+            - {path: "{stem}-still.png"}
+      """)
+    defer { s.remove() }
+    XCTAssertEqual(try s.run(["run", "job.yaml", "-q"]).status, 0)
+    // libvips' own reading of the animated file: its page count.
+    let pages = try Subprocess.run("/usr/bin/vipsheader", ["-f", "n-pages", s.path("out/pan.gif")])
+    let frames = Int(pages.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+    XCTAssertEqual(frames, 4)
+    let expected: [String: Int?] = ["cat.gif": nil, "cat-still.png": nil, "pan.gif": frames, "pan-still.png": nil]
+    func recorded(_ entries: [Manifest.Entry]) -> [String: Int?] {
+      Dictionary(uniqueKeysWithValues: entries.map { ($0.path, $0.frames) })
+    }
+    let manifestPath = URL(fileURLWithPath: s.path("out/cropjob-manifest.json"))
+    XCTAssertEqual(
+      recorded(try JSONDecoder().decode(Manifest.self, from: Data(contentsOf: manifestPath)).outputs), expected)
+    // Up to date, the manifest written again from the state's rows.
+    try FileManager.default.removeItem(at: manifestPath)
+    XCTAssertEqual(try s.run(["run", "job.yaml", "-q"]).status, 0)
+    XCTAssertEqual(
+      recorded(try JSONDecoder().decode(Manifest.self, from: Data(contentsOf: manifestPath)).outputs), expected)
+
+    let jsonl = try s.run(["manifest", "job.yaml", "--format", "jsonl"])
+    XCTAssertEqual(jsonl.status, 0, jsonl.stderr)
+    let lines = jsonl.stdout.split(separator: "\n")
+    XCTAssertEqual(
+      recorded(try lines.map { try JSONDecoder().decode(Manifest.Entry.self, from: Data($0.utf8)) }), expected)
+    XCTAssertEqual(lines.filter { $0.contains("\"frames\":4") }.count, 1, jsonl.stdout)
+
+    let csv = try s.run(["manifest", "job.yaml", "--format", "csv"])
+    XCTAssertEqual(csv.status, 0, csv.stderr)
+    let csvPath = s.path("export.csv")
+    try csv.stdoutData.write(to: URL(fileURLWithPath: csvPath))
+    let read = try Subprocess.run(
+      "/usr/bin/python3",
+      [
+        "-c",
+        "import csv,json,sys; print(json.dumps({r['path']: r['frames'] for r in csv.DictReader(open(sys.argv[1], newline=''))}))",
+        csvPath,
+      ])
+    XCTAssertEqual(read.status, 0, read.stderr)
+    XCTAssertEqual(
+      try XCTUnwrap(JSONSerialization.jsonObject(with: read.stdoutData) as? [String: String]),
+      ["cat.gif": "", "cat-still.png": "", "pan.gif": "4", "pan-still.png": ""])
+  }
+
+  /// A `from:` job reads an animated upstream output's first frame: its outputs are still,
+  /// `frames: all` included, and record no `frames` (docs/job-file.md, "Animations").
+  func testAFromJobReadsTheFirstFrameOfAnAnimatedOutput() throws {
+    let s = try job(
+      """
+      version: 1
+      output: out
+      jobs:
+        anim:
+          sources: ["photos/pan.gif"]
+          guide: {shape: square, size: 32}
+          outputs:
+            - {path: "up/{stem}.gif", encode: {frames: all}}
+        down:
+          from: anim
+          guide: {shape: square, size: 16}
+          outputs:
+            - {path: "down/{stem}.gif", encode: {frames: all}}
+      """)
+    defer { s.remove() }
+    XCTAssertEqual(try s.run(["run", "job.yaml", "-q"]).status, 0)
+    func pages(_ path: String) throws -> String {
+      try Subprocess.run("/usr/bin/vipsheader", ["-f", "n-pages", s.path(path)]).stdout
+        .trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+    XCTAssertEqual(try pages("out/up/pan.gif"), "4")
+    XCTAssertEqual(try pages("out/down/pan.gif"), "1")
+    // The still output is the upstream file's first frame (Pillow reads both; mean difference
+    // about 1 level, against 49 to 62 for the other frames).
+    let compare = try Subprocess.run(
+      "/usr/bin/python3",
+      [
+        "-c",
+        "import sys; from PIL import Image, ImageChops; import numpy as np; "
+          + "a = Image.open(sys.argv[1]); a.seek(0); a = a.convert('RGB').resize((16, 16), Image.BOX); "
+          + "b = Image.open(sys.argv[2]).convert('RGB'); "
+          + "print(float(np.abs(np.asarray(a, float) - np.asarray(b, float)).mean()))",
+        s.path("out/up/pan.gif"), s.path("out/down/pan.gif"),
+      ])
+    XCTAssertEqual(compare.status, 0, compare.stderr)
+    XCTAssertLessThan(Double(compare.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? .infinity, 6)
+    let manifest = try JSONDecoder().decode(
+      Manifest.self, from: Data(contentsOf: URL(fileURLWithPath: s.path("out/cropjob-manifest.json"))))
+    XCTAssertEqual(
+      Dictionary(uniqueKeysWithValues: manifest.outputs.map { ($0.path, $0.frames) }),
+      ["up/pan.gif": 4, "down/pan.gif": nil])
   }
 }

@@ -137,7 +137,7 @@ final class SourceChangeTests: XCTestCase {
         state,
         "ALTER TABLE sources DROP COLUMN ctime_ns; ALTER TABLE sources DROP COLUMN device; "
           + "ALTER TABLE outputs DROP COLUMN placeholders; ALTER TABLE outputs DROP COLUMN ssim; "
-          + "PRAGMA user_version = 1;",
+          + "ALTER TABLE outputs DROP COLUMN frames; PRAGMA user_version = 1;",
       ])
     XCTAssertEqual(downgrade.status, 0, downgrade.stderr)
     let plan = try s.run(["plan", "job.yaml", "--format", "json"])
@@ -147,20 +147,28 @@ final class SourceChangeTests: XCTestCase {
     XCTAssertEqual(written(result), [])
     XCTAssertEqual(CLIJob.events(result.stdout).last?["upToDate"] as? Int, 12)
     let version = try Subprocess.run("/usr/bin/sqlite3", [state, "PRAGMA user_version"])
-    XCTAssertEqual(version.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "4")
+    XCTAssertEqual(version.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "5")
     let rows = try Subprocess.run("/usr/bin/sqlite3", [state, "SELECT count(*) FROM sources WHERE ctime_ns > 0"])
     XCTAssertEqual(rows.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "3")
   }
 
-  /// A state file of schema 2 (before placeholders) or 3 (before `ssim`, issue 27.3): `plan`
-  /// and `manifest` (every format) read it as it is, `run` migrates it to 4 and rebuilds nothing.
+  /// A state file of schema 2 (before placeholders), 3 (before `ssim`, issue 27.3) or 4 (before
+  /// `frames`, issue 27.4): `plan` and `manifest` (every format) read it as it is, `run`
+  /// migrates it to the current version and rebuilds nothing.
   func testStateOfSchemaTwoKeepsWorking() throws {
     try stateOfOlderSchemaKeepsWorking(
-      version: 2, "ALTER TABLE outputs DROP COLUMN placeholders; ALTER TABLE outputs DROP COLUMN ssim;")
+      version: 2,
+      "ALTER TABLE outputs DROP COLUMN placeholders; ALTER TABLE outputs DROP COLUMN ssim; "
+        + "ALTER TABLE outputs DROP COLUMN frames;")
   }
 
   func testStateOfSchemaThreeKeepsWorking() throws {
-    try stateOfOlderSchemaKeepsWorking(version: 3, "ALTER TABLE outputs DROP COLUMN ssim;")
+    try stateOfOlderSchemaKeepsWorking(
+      version: 3, "ALTER TABLE outputs DROP COLUMN ssim; ALTER TABLE outputs DROP COLUMN frames;")
+  }
+
+  func testStateOfSchemaFourKeepsWorking() throws {
+    try stateOfOlderSchemaKeepsWorking(version: 4, "ALTER TABLE outputs DROP COLUMN frames;")
   }
 
   func stateOfOlderSchemaKeepsWorking(version old: Int, _ drop: String, name: String = #function) throws {
@@ -180,6 +188,6 @@ final class SourceChangeTests: XCTestCase {
     XCTAssertEqual(result.status, 0, result.stderr)
     XCTAssertEqual(written(result), [])
     let version = try Subprocess.run("/usr/bin/sqlite3", [state, "PRAGMA user_version"])
-    XCTAssertEqual(version.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "4")
+    XCTAssertEqual(version.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "5")
   }
 }

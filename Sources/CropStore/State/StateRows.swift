@@ -10,7 +10,7 @@ enum StateRows {
     "path", "job", "key", "bytes", "width", "height", "sha256", "format", "quality", "encodes", "source_path",
     "source_sha256", "source_bytes", "source_mtime_ns", "crop_x", "crop_y", "crop_width", "crop_height", "scale",
     "angle", "centre_x", "centre_y", "smart_focus", "flip", "notes", "recorded_ns", "placeholders",
-    "ssim",
+    "ssim", "frames",
   ]
   static let sourceColumns = [
     "path", "size", "mtime_ns", "inode", "sha256", "format", "stored_width", "stored_height", "orientation", "bands",
@@ -69,7 +69,7 @@ enum StateRows {
       .integer(e.source.mtime), .real(g.crop.x), .real(g.crop.y), .real(g.crop.width), .real(g.crop.height),
       .real(g.scale), .real(g.angle), .real(g.centre.x), .real(g.centre.y), smartFocusCell(g),
       g.flip.map { .text($0) } ?? .null, notes, .integer(recorded), placeholdersCell(e.placeholders),
-      e.ssim.map { .real($0) } ?? .null,
+      e.ssim.map { .real($0) } ?? .null, e.frames.map { .integer(Int64($0)) } ?? .null,
     ]
   }
 
@@ -94,7 +94,7 @@ enum StateRows {
         smartFocus: focus?.0, flip: s.optionalText("flip"), notes: notes, found: focus?.1),
       placeholders: s.optionalText("placeholders").flatMap {
         try? JSONDecoder().decode(PlaceholderValues.self, from: Data($0.utf8))
-      }, ssim: s.isNull("ssim") ? nil : s.double("ssim"))
+      }, ssim: s.isNull("ssim") ? nil : s.double("ssim"), frames: s.isNull("frames") ? nil : Int(s.int("frames")))
   }
 
   /// The `placeholders` column: the JSON of the values (sorted keys), NULL without any.

@@ -3,7 +3,7 @@
 /// transaction with the version it leads to); a newer one is refused (`StateError.newer`).
 enum StateSchema {
   /// The version this cropjob writes.
-  static let version = 4
+  static let version = 5
 
   /// Migrates version `from` to `from + 1`: one function per step.
   static func step(from: Int, _ connection: SQLiteConnection) throws(SQLiteConnection.Failure) {
@@ -12,6 +12,7 @@ enum StateSchema {
     case 1: try addVersion2(connection)
     case 2: try addVersion3(connection)
     case 3: try addVersion4(connection)
+    case 4: try addVersion5(connection)
     default: preconditionFailure("no migration from state schema version \(from)")
     }
   }
@@ -96,18 +97,26 @@ enum StateSchema {
     try connection.execute("ALTER TABLE outputs ADD COLUMN ssim REAL")
   }
 
+  /// Version 5: the frames of an animated output (`encode.frames: all`); NULL for a still
+  /// one (as every earlier row).
+  static func addVersion5(_ connection: SQLiteConnection) throws(SQLiteConnection.Failure) {
+    try connection.execute("ALTER TABLE outputs ADD COLUMN frames INTEGER")
+  }
+
   /// For a reader of an older file (not migrated: readers never write): temporary views
   /// `sources` (version 1: with the version 2 columns, 0 for the unknown ones) and `outputs`
-  /// (before version 3: with a NULL `placeholders`; before version 4: with a NULL `ssim`),
+  /// (before version 3: with a NULL `placeholders`; before version 4: with a NULL `ssim`;
+  /// before version 5: with a NULL `frames`),
   /// found before the file's own tables by every unqualified query of this connection.
   static func readAsCurrent(_ connection: SQLiteConnection, version: Int) throws(SQLiteConnection.Failure) {
     if version == 1 {
       try connection.execute(
         "CREATE TEMP VIEW sources AS SELECT *, 0 AS ctime_ns, 0 AS device FROM main.sources")
     }
-    if version < 4 {
-      let added = version < 3 ? "NULL AS placeholders, NULL AS ssim" : "NULL AS ssim"
-      try connection.execute("CREATE TEMP VIEW outputs AS SELECT *, \(added) FROM main.outputs")
+    if version < 5 {
+      // The columns each later version added.
+      let added = [(3, "placeholders"), (4, "ssim"), (5, "frames")].filter { version < $0.0 }.map { "NULL AS \($0.1)" }
+      try connection.execute("CREATE TEMP VIEW outputs AS SELECT *, \(added.joined(separator: ", ")) FROM main.outputs")
     }
   }
 
@@ -117,6 +126,7 @@ enum StateSchema {
     StateRows.outputColumns.map { column in
       if column == "placeholders" && version < 3 { return "NULL AS placeholders" }
       if column == "ssim" && version < 4 { return "NULL AS ssim" }
+      if column == "frames" && version < 5 { return "NULL AS frames" }
       return schema.map { "\($0).\(column)" } ?? column
     }.joined(separator: ", ")
   }
