@@ -87,7 +87,9 @@ public final class FirstPass {
       touched.insert(window.job)
       return
     }
-    let known = state.readKeeping(.keys, StateQuery(plan: plan, selected: window.selected))
+    // `run` takes its sources' hashes from the plan (`PlannedSource.recordedHash`): only
+    // the outputs are looked up.
+    let known = state.readKeeping(.keys, StateQuery(plan: plan, selected: window.selected, sources: exact))
     var verdict = [Verdict](repeating: .toBuild, count: plan.outputs.count)
     var foreign = false
     for (index, _) in existing where !known.isOwn(plan.outputs[index].path) {
@@ -123,19 +125,25 @@ public final class FirstPass {
 
   /// Among the outputs of one source (their files known to have the recorded size), those
   /// with their recorded keys. `hashing`: a file source whose recorded facts differ is
-  /// hashed again (`plan`); else its outputs are not up to date here (`run`: the second
-  /// pass hashes and records it).
+  /// hashed again (`plan`); else a file source counts only with the hash its header came
+  /// with from the state (`PlannedSource.recordedHash`: the file had the recorded identity
+  /// when the plan looked), and the outputs of any other are not up to date here (`run`:
+  /// the second pass hashes and records it). An earlier job's output is hashed either way.
   static func upToDate(_ outputs: [Int], check: UpToDateCheck, known: StateView<RecordedOutput>, hashing: Bool) -> [Int]
   {
     guard let first = outputs.first else { return [] }
     let source = check.plan.sources[check.plan.outputs[first].sourceIndex]
-    guard source.error == nil, hashing || source.header != nil,
-      hashing || source.producedBy != nil || known.sources[source.absolutePath] != nil,
-      let sourceState = try? check.sourceState(source, outputs: outputs, identityFromPlan: !hashing),
-      hashing || !sourceState.hashed || source.producedBy != nil
-    else { return [] }
+    guard source.error == nil, hashing || source.header != nil else { return [] }
+    let sourceHash: String
+    if !hashing, source.producedBy == nil {
+      guard let recorded = source.recordedHash else { return [] }
+      sourceHash = recorded
+    } else {
+      guard let sourceState = try? check.sourceState(source, outputs: outputs) else { return [] }
+      sourceHash = sourceState.record.sha256
+    }
     return outputs.filter { i in
-      check.key(of: check.plan.outputs[i], source: sourceState.record) == known.outputs[check.plan.outputs[i].path]?.key
+      check.key(of: check.plan.outputs[i], sourceHash: sourceHash) == known.outputs[check.plan.outputs[i].path]?.key
     }
   }
 }

@@ -12,22 +12,37 @@ public enum OutputPaths {
   ) -> String {
     let name = PathText.lastComponent(sourcePath)
     let ext = PathText.pathExtension(name)
-    let stem = ext.isEmpty ? name : String(name.dropLast(ext.count + 1))
-    let values: [String: String] = [
-      "job": job, "stem": stem, "name": name, "ext": ext, "dir": subdirectory,
-      "width": String(size.width), "height": String(size.height), "scale": formatScale(scale),
-      "format": format.fileExtension,
-    ]
     var result = ""
     var rest = Substring(template)
+    // Each placeholder's value made when met (a template names a few of them).
     while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
       result += rest[..<open]
-      let key = String(rest[rest.index(after: open)..<close])
-      result += values[key] ?? "{\(key)}"
+      switch rest[rest.index(after: open)..<close] {
+      case "job": result += job
+      case "stem": result += ext.isEmpty ? name : String(name.dropLast(ext.count + 1))
+      case "name": result += name
+      case "ext": result += ext
+      case "dir": result += subdirectory
+      case "width": result += String(size.width)
+      case "height": result += String(size.height)
+      case "scale": result += formatScale(scale)
+      case "format": result += format.fileExtension
+      case let key: result += "{\(key)}"
+      }
       rest = rest[rest.index(after: close)...]
     }
     result += rest
-    // An empty {dir} must not leave "//" or a leading "/".
+    // An empty {dir} must not leave "//" or a leading "/". A path with no empty component
+    // (no "/" first or last, none doubled) is what the split and join would give again.
+    let bytes = result.utf8
+    let slash = UInt8(ascii: "/")
+    var previous = slash
+    var clean = bytes.last != slash
+    for byte in bytes where clean {
+      clean = !(byte == slash && previous == slash)
+      previous = byte
+    }
+    if clean { return result }
     return result.split(separator: "/", omittingEmptySubsequences: true).joined(separator: "/")
   }
 

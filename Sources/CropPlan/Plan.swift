@@ -62,10 +62,11 @@ public struct PlannedSource: Sendable {
   /// places them on the oriented photo), read only when a job that reads it asks for
   /// `regions` (nil: not read).
   public var regions: [StoredRegion]? = nil
-  /// When its header was read, the file had the size, mtime and inode the state records
-  /// (the header came from the state): `run`'s first pass takes that identity instead of
-  /// a `stat` of its own (`UpToDateCheck.sourceState(_:outputs:identityFromPlan:)`).
-  public var recordedIdentity = false
+  /// When its header was read, the file had the identity the state records (size, mtime,
+  /// ctime, inode, device: the header came from the state), and this is the content hash
+  /// the state records with it: `run`'s first pass takes it as the file's hash, with no
+  /// `stat` and no lookup of its own (`FirstPass`). nil otherwise.
+  public var recordedHash: String? = nil
 }
 
 /// One file to write.

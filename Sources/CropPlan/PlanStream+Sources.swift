@@ -30,7 +30,8 @@ extension PlanStream {
       for m in 0..<matches.count {
         let path = matches.paths[m]
         var plain = false
-        let absolute = SourceExpansion.absolute(path, base: jobFile.baseDirectory, paths: &paths, plain: &plain)
+        let absolute = SourceExpansion.absolute(
+          path, base: jobFile.baseDirectory, cwd: currentDirectory, paths: &paths, plain: &plain)
         let hash = Int(truncatingIfNeeded: HashSet64.hash(absolute))
         var candidates: [Int] = []
         _ = index.find(hash: hash) { found in
@@ -44,7 +45,7 @@ extension PlanStream {
           number = table.count
           table.append(path: path, header: nil)
           table.plainPaths.append(plain)
-          table.recordedIdentity.append(false)
+          table.recordedHashes.append(nil)
           table.fileCount = table.count
           hashes.append(hash)
           index.insert(hash: hash, index: number) { hashes[$0] }
@@ -74,7 +75,7 @@ extension PlanStream {
       let results = ConcurrentMap.map(absolutes) { planner.readHeader($0) }
       for (k, number) in range.enumerated() {
         table.setHeader(number, results[k].0)
-        table.recordedIdentity[number] = results[k].known
+        table.recordedHashes[number] = results[k].recordedHash.flatMap(SHA256Digest.init(hex:))
         if let error = results[k].1 { table.errors[number] = error }
       }
       let wanted = range.enumerated().filter { needed.contains($0.element) && results[$0.offset].0 != nil }

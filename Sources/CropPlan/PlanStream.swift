@@ -44,6 +44,9 @@ public final class PlanStream {
   public internal(set) var plan: Plan? = nil
 
   let planner: Planner
+  /// The current folder, asked for once (a relative job file's sources are made absolute
+  /// against it: one `getcwd` per stream, not per source).
+  let currentDirectory = FileManager.default.currentDirectoryPath
   let overrides: OverrideIndex
   let order: [(job: Job, stage: Int)]
   var table = SourceTable()
@@ -326,7 +329,8 @@ public final class PlanStream {
   func absolutePath(_ index: Int, _ paths: inout StandardPaths) -> String {
     guard index < table.fileCount else { return (outputRoot as NSString).appendingPathComponent(table.paths[index]) }
     var plain = index < table.plainPaths.count && table.plainPaths[index]
-    return SourceExpansion.absolute(table.paths[index], base: jobFile.baseDirectory, paths: &paths, plain: &plain)
+    return SourceExpansion.absolute(
+      table.paths[index], base: jobFile.baseDirectory, cwd: currentDirectory, paths: &paths, plain: &plain)
   }
 
   /// The file source whose absolute path is `absolute` (hashed `hash`), if any.

@@ -261,41 +261,41 @@ public struct Planner: Sendable {
 
   /// The header of the source at `path` (absolute), or why it cannot be used: one `stat`
   /// (a re-run over unchanged photos, a cache hit, reads no file), then the input limits.
-  /// `known`: the header came from the state's record of the file (size, mtime and inode
-  /// as recorded).
+  /// `recordedHash`: the header came from the state's record of the file (size, mtime,
+  /// ctime, inode and device as recorded), which records this content hash.
   /// Called from several threads at once, after `headers.start()`.
-  func readHeader(_ path: String) -> (SourceHeader?, String?, known: Bool) {
+  func readHeader(_ path: String) -> (SourceHeader?, String?, recordedHash: String?) {
     guard let status = SourceFileStatus.of(path: path) else {
-      return (nil, "cannot read the file (missing or permission denied)", false)
+      return (nil, "cannot read the file (missing or permission denied)", nil)
     }
     if status.size > limits.maxFileBytes {
       return (
-        nil, "the file is \(status.size) bytes; the limit is \(limits.maxFileBytes) (limits.max_file_bytes)", false
+        nil, "the file is \(status.size) bytes; the limit is \(limits.maxFileBytes) (limits.max_file_bytes)", nil
       )
     }
     do {
       let header: SourceHeader
-      var fromState = false
+      var recordedHash: String? = nil
       if let known = headers.knownHeader(path: path, status: status) {
-        header = known
-        fromState = true
+        header = known.header
+        recordedHash = known.sha256
       } else {
-        guard access(path, R_OK) == 0 else { return (nil, "permission denied", false) }
+        guard access(path, R_OK) == 0 else { return (nil, "permission denied", nil) }
         header = try headers.header(path: path)
       }
       if header.width * header.height > limits.maxPixels {
         return (
           nil,
           "\(header.width)x\(header.height) is \(header.width * header.height) pixels; the limit is \(limits.maxPixels) (limits.max_pixels)",
-          false
+          nil
         )
       }
       if header.pages > limits.maxPages {
-        return (nil, "\(header.pages) pages; the limit is \(limits.maxPages) (limits.max_pages)", false)
+        return (nil, "\(header.pages) pages; the limit is \(limits.maxPages) (limits.max_pages)", nil)
       }
-      return (header, nil, fromState)
+      return (header, nil, recordedHash)
     } catch {
-      return (nil, String(describing: error), false)
+      return (nil, String(describing: error), nil)
     }
   }
 }

@@ -94,15 +94,19 @@ public enum SourceExpansion {
     paths.standard(joined(path, base: base))
   }
 
-  /// `absolute(_:base:paths:)`, with `StandardPaths.standard(_:plain:)`'s `plain`.
-  static func absolute(_ path: String, base: String, paths: inout StandardPaths, plain: inout Bool) -> String {
-    paths.standard(joined(path, base: base), plain: &plain)
+  /// `absolute(_:base:paths:)`, with `StandardPaths.standard(_:plain:)`'s `plain`; `cwd`:
+  /// the current folder, asked for once by a caller that makes many paths absolute (nil:
+  /// asked for here when needed).
+  static func absolute(
+    _ path: String, base: String, cwd: String? = nil, paths: inout StandardPaths, plain: inout Bool
+  ) -> String {
+    paths.standard(joined(path, base: base, cwd: cwd), plain: &plain)
   }
 
-  private static func joined(_ path: String, base: String) -> String {
+  private static func joined(_ path: String, base: String, cwd: String? = nil) -> String {
     var joined = path.hasPrefix("/") ? path : (base as NSString).appendingPathComponent(path)
     if !joined.hasPrefix("/") {
-      joined = (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(joined)
+      joined = ((cwd ?? FileManager.default.currentDirectoryPath) as NSString).appendingPathComponent(joined)
     }
     return joined
   }

@@ -107,9 +107,9 @@ public protocol SourceHeaderReading: Sendable {
   /// The header of the file at `path`; the error's description names the problem.
   func header(path: String) throws -> SourceHeader
   /// The header of the file at `path` when it is known without reading the file (a cache
-  /// keyed by `status`), else nil: the planner then checks that the file is readable and
-  /// calls `header(path:)`.
-  func knownHeader(path: String, status: SourceFileStatus) -> SourceHeader?
+  /// keyed by `status`), with the content hash recorded beside it if any, else nil: the
+  /// planner then checks that the file is readable and calls `header(path:)`.
+  func knownHeader(path: String, status: SourceFileStatus) -> KnownHeader?
   /// Called (from one thread) before the headers of `paths` are asked for, a window at a
   /// time: a cache may look up what it knows of them.
   func prepare(paths: [String])
@@ -120,9 +120,22 @@ public protocol SourceHeaderReading: Sendable {
 
 extension SourceHeaderReading {
   /// No cache: every header is read.
-  public func knownHeader(path: String, status: SourceFileStatus) -> SourceHeader? { nil }
+  public func knownHeader(path: String, status: SourceFileStatus) -> KnownHeader? { nil }
   /// No cache: nothing to prepare.
   public func prepare(paths: [String]) {}
   /// A reader that knows no regions (test doubles that only give headers).
   public func storedRegions(path: String) throws -> XMPRegionParser.Reading { XMPRegionParser.Reading() }
+}
+
+/// A header known without reading the file (`SourceHeaderReading.knownHeader`): what a
+/// cache recorded of the file when it had the status it has now, and the content hash
+/// recorded with it (nil when none was).
+public struct KnownHeader: Sendable {
+  public var header: SourceHeader
+  public var sha256: String?
+
+  public init(header: SourceHeader, sha256: String?) {
+    self.header = header
+    self.sha256 = sha256
+  }
 }

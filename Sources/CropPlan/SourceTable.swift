@@ -31,9 +31,10 @@ struct SourceTable {
   /// name, the name no symlink (`StandardPaths.standard(_:plain:)`): found once, when the
   /// sources are expanded, so that making the path again needs no `lstat`.
   var plainPaths: [Bool] = []
-  /// For each file source, whether its header came from the state's record of it (the
-  /// file's size, mtime and inode as recorded): `PlannedSource.recordedIdentity`.
-  var recordedIdentity: [Bool] = []
+  /// For each file source whose header came from the state's record of it (the file's
+  /// identity as recorded), the content hash recorded with it: `PlannedSource.recordedHash`
+  /// (33 bytes a source, not a string).
+  var recordedHashes: [SHA256Digest?] = []
 
   var count: Int { paths.count }
 
@@ -80,7 +81,7 @@ struct SourceTable {
       path: paths[index], absolutePath: absolute, header: header, error: errors[index], producedBy: range?.upstream,
       stage: range?.stage ?? 0, loadShrink: 1)
     source.regions = regions[index]
-    source.recordedIdentity = index < recordedIdentity.count && recordedIdentity[index]
+    source.recordedHash = index < recordedHashes.count ? recordedHashes[index]?.hex : nil
     if withShrink, header != nil { source.loadShrink = max(1, Int(shrinks[index])) }
     return source
   }

@@ -54,7 +54,12 @@ public struct UpToDateCheck: Sendable {
 
   /// The output's key given its source's record.
   public func key(of output: PlannedOutput, source: Manifest.SourceRecord) -> String {
-    OutputKey.key(recipe: output.recipe, sourceHash: source.sha256, engine: plan.engineVersion)
+    key(of: output, sourceHash: source.sha256)
+  }
+
+  /// The output's key given its source's content hash.
+  public func key(of output: PlannedOutput, sourceHash: String) -> String {
+    OutputKey.key(recipe: output.recipe, sourceHash: sourceHash, engine: plan.engineVersion)
   }
 
   /// Same key as the recorded entry, and the file still has the recorded size.
@@ -71,17 +76,9 @@ public struct UpToDateCheck: Sendable {
     try sourceState(source, outputs: outputs).record
   }
 
-  /// `sourceRecord`, saying whether the file was hashed. With `identityFromPlan`, a file
-  /// source the plan found as the state records it (`PlannedSource.recordedIdentity`) is
-  /// taken to be so still, without a `stat` (`run`'s first pass, which writes nothing; the
-  /// second checks again).
-  public func sourceState(_ source: PlannedSource, outputs: [Int], identityFromPlan: Bool = false) throws
-    -> SourceState
-  {
-    let planned =
-      identityFromPlan && source.recordedIdentity && source.producedBy == nil
-      ? sources[source.absolutePath]?.identity : nil
-    guard let identity = planned ?? FileIdentity.of(path: source.absolutePath) else {
+  /// `sourceRecord`, saying whether the file was hashed.
+  public func sourceState(_ source: PlannedSource, outputs: [Int]) throws -> SourceState {
+    guard let identity = FileIdentity.of(path: source.absolutePath) else {
       throw AtomicWriter.WriteError(path: source.absolutePath, message: AtomicWriter.errnoText())
     }
     let bytes = Int(identity.size)

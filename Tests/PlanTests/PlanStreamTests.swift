@@ -28,7 +28,9 @@ final class PlanStreamTests: XCTestCase {
       lock.withLock { reads += 1 }
       return Self.header
     }
-    func knownHeader(path: String, status: SourceFileStatus) -> SourceHeader? { known ? Self.header : nil }
+    func knownHeader(path: String, status: SourceFileStatus) -> KnownHeader? {
+      known ? KnownHeader(header: Self.header, sha256: nil) : nil
+    }
   }
 
   /// The document `plan --format json` prints, decoded, so that it can be encoded whole again.

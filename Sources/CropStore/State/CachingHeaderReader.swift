@@ -42,11 +42,11 @@ public final class CachingHeaderReader: SourceHeaderReading {
   /// Headers read through the wrapped reader so far (the cache's misses).
   public var headersRead: Int { misses.load(ordering: .relaxed) }
 
-  public func knownHeader(path: String, status: SourceFileStatus) -> SourceHeader? {
+  public func knownHeader(path: String, status: SourceFileStatus) -> KnownHeader? {
     guard let facts = sources.withLock({ $0[path] }),
       facts.identity == status
     else { return nil }
-    return facts.header
+    return KnownHeader(header: facts.header, sha256: facts.sha256)
   }
 
   public func header(path: String) throws -> SourceHeader {

@@ -83,11 +83,12 @@ public struct StateQuery: Sendable {
     self.all = all
   }
 
-  /// The outputs among `selected` in `plan` and their file sources (each once).
-  public init(plan: Plan, selected: [Int]) {
+  /// The outputs among `selected` in `plan` and, with `sources`, their file sources (each
+  /// once).
+  public init(plan: Plan, selected: [Int], sources withSources: Bool = true) {
     var seen = Set<Int>()
     var sources: [String] = []
-    for i in selected {
+    for i in selected where withSources {
       let index = plan.outputs[i].sourceIndex
       if plan.sources[index].producedBy == nil, seen.insert(index).inserted {
         sources.append(plan.sources[index].absolutePath)

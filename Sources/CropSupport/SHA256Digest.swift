@@ -1,0 +1,53 @@
+/// A SHA-256 digest in 32 bytes, for tables that hold one per source (the lowercase hex
+/// string it stands for takes a heap allocation of its own).
+public struct SHA256Digest: Sendable, Hashable {
+  private var words: (UInt64, UInt64, UInt64, UInt64)
+
+  /// The digest written as 64 lowercase hex digits, or nil for any other text (such a
+  /// text has no digest here: the caller treats it as unknown).
+  public init?(hex: String) {
+    var words: [UInt64] = []
+    words.reserveCapacity(4)
+    var word: UInt64 = 0
+    var count = 0
+    for byte in hex.utf8 {
+      let digit: UInt8
+      switch byte {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+      case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+      default: return nil
+      }
+      word = word << 4 | UInt64(digit)
+      count += 1
+      if count % 16 == 0 {
+        words.append(word)
+        word = 0
+      }
+      if count > 64 { return nil }
+    }
+    guard count == 64 else { return nil }
+    self.words = (words[0], words[1], words[2], words[3])
+  }
+
+  /// The 64 lowercase hex digits.
+  public var hex: String {
+    let digits = Array("0123456789abcdef".utf8)
+    return String(unsafeUninitializedCapacity: 64) { buffer in
+      for (w, word) in [words.0, words.1, words.2, words.3].enumerated() {
+        for i in 0..<16 { buffer[w * 16 + i] = digits[Int((word >> (60 - 4 * UInt64(i))) & 15)] }
+      }
+      return 64
+    }
+  }
+
+  public static func == (a: Self, b: Self) -> Bool {
+    a.words.0 == b.words.0 && a.words.1 == b.words.1 && a.words.2 == b.words.2 && a.words.3 == b.words.3
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(words.0)
+    hasher.combine(words.1)
+    hasher.combine(words.2)
+    hasher.combine(words.3)
+  }
+}
