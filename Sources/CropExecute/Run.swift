@@ -134,7 +134,7 @@ final class Run: Sendable {
   /// no output steps; they are failures of this run all the same, so that the summary names
   /// them and the exit code says so. `roots`: for each issue (index) that names a source,
   /// the file its chain starts from, what shards are chosen by.
-  func reportPlanFailures(_ issues: [PlanIssue], roots: [Int: String]) {
+  func reportPlanFailures(_ issues: PlanIssueList, roots: [Int: String]) {
     for (index, issue) in issues.enumerated() where issue.severity == .error && !issue.blocksRun {
       let source = issue.source ?? ""
       // A job-level problem (no sources) belongs to shard 0 only, so shards report it once.

@@ -34,6 +34,19 @@ public struct PlanIssue: Sendable, Hashable, Codable, CustomStringConvertible {
   /// What it is about (`PlanIssue.Kind`).
   public var kind: Kind = .other
 
+  public init(
+    severity: Diagnostic.Severity, job: String?, source: String?, output: String?, message: String, blocksRun: Bool,
+    kind: Kind = .other
+  ) {
+    self.severity = severity
+    self.job = job
+    self.source = source
+    self.output = output
+    self.message = message
+    self.blocksRun = blocksRun
+    self.kind = kind
+  }
+
   public var description: String {
     let subject = [job.map { "job \($0)" }, source, output.map { "→ \($0)" }].compactMap { $0 }.joined(separator: " ")
     return "\(severity.rawValue): \(subject.isEmpty ? "" : subject + ": ")\(message)"

@@ -29,7 +29,7 @@ extension PlanRenderer {
   ) {
     let frame = PlanJSON(
       jobFile: stream.jobFile.path, outputRoot: stream.outputRoot, runnable: stream.isRunnable,
-      sources: stream.sourceCount, decodes: stream.decodeCount, outputs: [], issues: stream.issues,
+      sources: stream.sourceCount, decodes: stream.decodeCount, outputs: [], issues: Array(stream.issues),
       indexes: indexJSON(IndexFile.planned(stream).files))
     var document = OutputsDocument(frame: frame, hasOutputs: stream.selectedCount > 0)
     write(document.head)

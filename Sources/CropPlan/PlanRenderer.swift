@@ -80,7 +80,8 @@ public enum PlanRenderer {
     }
     return text(
       jobFile: stream.jobFile, outputRoot: stream.outputRoot, jobs: jobs, outputs: stream.selectedCount,
-      decodes: stream.decodeCount, animations: stream.animations, issues: stream.issues, runnable: stream.isRunnable,
+      decodes: stream.decodeCount, animations: stream.animations, issues: Array(stream.issues),
+      runnable: stream.isRunnable,
       indexLines: indexLines(stream))
   }
 

@@ -26,6 +26,7 @@ extension PlanStream {
       }
       var list = JobList()
       list.numbers.reserveCapacity(matches.count)
+      table.recordedHashes.reserveCapacity(table.count + matches.count)
       index.reserve(hashes.count + matches.count) { hashes[$0] }
       for m in 0..<matches.count {
         let path = matches.paths[m]
@@ -45,7 +46,7 @@ extension PlanStream {
           number = table.count
           table.append(path: path, header: nil)
           table.plainPaths.append(plain)
-          table.recordedHashes.append(nil)
+          table.recordedHashes.append(.none)
           table.fileCount = table.count
           hashes.append(hash)
           index.insert(hash: hash, index: number) { hashes[$0] }
@@ -75,7 +76,7 @@ extension PlanStream {
       let results = ConcurrentMap.map(absolutes) { planner.readHeader($0) }
       for (k, number) in range.enumerated() {
         table.setHeader(number, results[k].0)
-        table.recordedHashes[number] = results[k].recordedHash.flatMap(SHA256Digest.init(hex:))
+        table.recordedHashes[number] = results[k].recordedHash.flatMap(SHA256Digest.init(hex:)) ?? .none
         if let error = results[k].1 { table.errors[number] = error }
       }
       let wanted = range.enumerated().filter { needed.contains($0.element) && results[$0.offset].0 != nil }

@@ -25,8 +25,9 @@ public final class PlanStream {
   public let shard: Shard?
   /// Sources per window (of one job's sources).
   public let window: Int
-  /// Problems found while planning, in `Planner.plan`'s order.
-  public internal(set) var issues: [PlanIssue] = []
+  /// Problems found while planning, in `Planner.plan`'s order (held compactly: a batch may
+  /// warn of every output).
+  public internal(set) var issues = PlanIssueList()
   /// For each issue (index in `issues`) that names a source, the path of the file its chain
   /// starts from: what shards are chosen by.
   public internal(set) var issueRoots: [Int: String] = [:]
@@ -222,7 +223,8 @@ public final class PlanStream {
         stream.table.planned($0, absolute: stream.absolutePath($0, &paths), withShrink: true)
       }
       stream.plan = Plan(
-        jobFile: file, outputRoot: stream.outputRoot, sources: sources, outputs: collected, issues: stream.issues,
+        jobFile: file, outputRoot: stream.outputRoot, sources: sources, outputs: collected,
+        issues: Array(stream.issues),
         engineVersion: stream.engineVersion)
     }
     return stream

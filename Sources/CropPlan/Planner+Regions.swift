@@ -8,8 +8,9 @@ extension Planner {
   /// absolute path; sources of jobs whose focus uses `regions`, with a header, not produced
   /// by an earlier job), read concurrently into `table`. What the reader finds wrong (a
   /// damaged packet, a region it skipped) becomes a warning naming the source.
-  func readRegions(_ wanted: [(index: Int, absolute: String)], into table: inout SourceTable, issues: inout [PlanIssue])
-  {
+  func readRegions(
+    _ wanted: [(index: Int, absolute: String)], into table: inout SourceTable, issues: inout PlanIssueList
+  ) {
     guard !wanted.isEmpty else { return }
     let headers = self.headers
     let readings = ConcurrentMap.map(wanted.map(\.absolute)) { path -> Result<XMPRegionParser.Reading, ReadFailure> in

@@ -39,7 +39,13 @@ public struct Planner: Sendable {
   /// Phase 3: every output of `job`, from each of its sources, with the warnings its
   /// geometry raises.
   func planOutputs(of job: Job, stage: Int, into draft: inout PlanDraft) {
-    for (index, subdirectory) in draft.jobSources[job.name] ?? [] {
+    let sources = draft.jobSources[job.name] ?? []
+    // The outputs the sources make, as a rule (an output is large: an array grown append by
+    // append holds up to twice the memory, and both buffers while it grows).
+    draft.outputs.reserveCapacity(
+      draft.outputs.count + sources.count * job.outputs.reduce(0) { $0 + Self.scales($1.sizes, guide: job.guide).count }
+    )
+    for (index, subdirectory) in sources {
       draft.sources[index].stage = max(draft.sources[index].stage, stage)
       let source = draft.sources[index]
       if let error = source.error {

@@ -33,8 +33,8 @@ struct SourceTable {
   var plainPaths: [Bool] = []
   /// For each file source whose header came from the state's record of it (the file's
   /// identity as recorded), the content hash recorded with it: `PlannedSource.recordedHash`
-  /// (33 bytes a source, not a string).
-  var recordedHashes: [SHA256Digest?] = []
+  /// (32 bytes a source, not a string; `SHA256Digest.none` where there is none).
+  var recordedHashes: [SHA256Digest] = []
 
   var count: Int { paths.count }
 
@@ -81,7 +81,7 @@ struct SourceTable {
       path: paths[index], absolutePath: absolute, header: header, error: errors[index], producedBy: range?.upstream,
       stage: range?.stage ?? 0, loadShrink: 1)
     source.regions = regions[index]
-    source.recordedHash = index < recordedHashes.count ? recordedHashes[index]?.hex : nil
+    source.recordedHash = index < recordedHashes.count ? recordedHashes[index].hexUnlessNone : nil
     if withShrink, header != nil { source.loadShrink = max(1, Int(shrinks[index])) }
     return source
   }

@@ -3,6 +3,15 @@
 public struct SHA256Digest: Sendable, Hashable {
   private var words: (UInt64, UInt64, UInt64, UInt64)
 
+  /// No digest: all 32 bytes zero, which stands for none in a table (a file whose digest
+  /// is that is taken as having none: it is hashed again).
+  public static let none = SHA256Digest(words: (0, 0, 0, 0))
+
+  private init(words: (UInt64, UInt64, UInt64, UInt64)) { self.words = words }
+
+  /// `hex`, or nil for `none`.
+  public var hexUnlessNone: String? { self == .none ? nil : hex }
+
   /// The digest written as 64 lowercase hex digits, or nil for any other text (such a
   /// text has no digest here: the caller treats it as unknown).
   public init?(hex: String) {

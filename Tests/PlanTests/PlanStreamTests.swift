@@ -173,6 +173,29 @@ final class PlanStreamTests: XCTestCase {
 
   /// A header the reader knows from the file's `stat` is taken without reading the file; a
   /// source without one is read (and its limits checked either way).
+  /// The stream's issues held compactly (`PlanIssueList`: paths in one buffer, repeated
+  /// messages once) read back as the very issues appended, in order: every kind, both
+  /// severities, absent fields, and more distinct messages than it keeps once each.
+  func testIssueListGivesBackEveryIssueAsAppended() {
+    var issues: [PlanIssue] = []
+    for i in 0..<10_000 {
+      let kind = PlanIssue.Kind.allCases[i % PlanIssue.Kind.allCases.count]
+      issues.append(
+        PlanIssue(
+          severity: i % 7 == 0 ? .error : .warning, job: i % 5 == 0 ? nil : "job\(i % 3)",
+          source: i % 11 == 0 ? nil : "photos/p\(i).jpg", output: i % 13 == 0 ? nil : "out/p\(i).png",
+          message: i % 2 == 0 ? "upscaling: \(i % 9) output pixels per source pixel" : "message \(i)",
+          blocksRun: i % 17 == 0, kind: kind))
+    }
+    issues.append(PlanIssue(severity: .warning, job: "", source: "", output: "", message: "", blocksRun: false))
+    var list = PlanIssueList()
+    list += issues.prefix(5000)
+    for issue in issues.dropFirst(5000) { list.append(issue) }
+    XCTAssertEqual(list.count, issues.count)
+    XCTAssertEqual(Array(list), issues)
+    XCTAssertEqual(Array(PlanIssueList(issues)), issues)
+  }
+
   func testKnownHeadersAreNotRead() throws {
     let folder = TestPaths.scratch()
     defer { try? FileManager.default.removeItem(at: folder) }

@@ -138,7 +138,7 @@ final class PlanWindowTests: XCTestCase {
     for window in [7, 100] {
       let windowed = stream(file, window: window)
       XCTAssertFalse(windowed.isRunnable)
-      XCTAssertEqual(windowed.issues, whole.issues)
+      XCTAssertEqual(Array(windowed.issues), whole.issues)
       let collisions = windowed.issues.filter(\.blocksRun)
       // banner's, and small's from square's outputs of the two (sq/b/c2984-300.jpg, sq/c/...).
       XCTAssertEqual(collisions.count, 2)

@@ -64,7 +64,7 @@ final class HeaderCacheTests: XCTestCase {
     let file = try XCTUnwrap(loaded.jobFile)
     // The run's plan reads headers through `reader` (counted); this one asks what needs hashing.
     let workload = try RunWorkload(file, planner: Planner(headers: reader), state: StateReader(whole: state))
-    XCTAssertTrue(workload.stream.isRunnable, "\(workload.stream.issues)")
+    XCTAssertTrue(workload.stream.isRunnable, "\(Array(workload.stream.issues))")
     let plan = Planner(headers: CachingHeaderReader(wrapping: VipsHeaderReader(), sources: state.sources)).plan(file)
     let check = UpToDateCheck(plan: plan, state: try StateReader.open(root: root).read(.keys, .all))
     var hashed: [String] = []
@@ -156,5 +156,29 @@ final class HeaderCacheTests: XCTestCase {
     let next = try pass()
     XCTAssertEqual(next.headersRead, 0)
     XCTAssertEqual(next.summary.written, 1)
+  }
+
+  /// `run`'s first pass takes each source's content hash from the state's record its header
+  /// came with (the sources are looked up once, for their headers): a window is up to date
+  /// only where that hash is the one its outputs were keyed with, and a source recorded
+  /// without a hash leaves its window to the second pass (which hashes it).
+  func testTheFirstPassTakesTheHashTheHeaderCameWith() throws {
+    _ = try pass()
+    let recorded = try StateReader.open(root: root).read(.entries, .all)
+    func upToDateWindows(_ state: StateView<Manifest.Entry>) throws -> Int {
+      let file = try XCTUnwrap(JobFileLoader.load(path: folder.appendingPathComponent("job.yaml").path).jobFile)
+      let reader = CachingHeaderReader(wrapping: VipsHeaderReader(), sources: state.sources)
+      let workload = try RunWorkload(
+        file, planner: Planner(headers: reader), state: StateReader(whole: state), window: 1)
+      XCTAssertEqual(reader.headersRead, 0)
+      return workload.firstPass.upToDateWindows
+    }
+    XCTAssertEqual(try upToDateWindows(recorded), 3, "one window a photo, each up to date")
+    var changed = recorded
+    let a = try XCTUnwrap(changed.sources.keys.first { $0.hasSuffix("/photos/a.png") })
+    let b = try XCTUnwrap(changed.sources.keys.first { $0.hasSuffix("/photos/b.png") })
+    changed.sources[a]?.sha256 = String(repeating: "0", count: 63) + "1"
+    changed.sources[b]?.sha256 = nil
+    XCTAssertEqual(try upToDateWindows(changed), 1, "c's alone")
   }
 }

@@ -150,6 +150,14 @@ final class SQLiteConnection {
     }
 
     func int(_ name: String) -> Int64 { sqlite3_column_int64(pointer, column(name)) }
+    /// The integer, the text and whether it is NULL in the result column at `index`
+    /// (`column(_:)`, looked up once for a statement's many rows).
+    func int(at index: Int32) -> Int64 { sqlite3_column_int64(pointer, index) }
+    func text(at index: Int32) -> String {
+      guard let bytes = sqlite3_column_text(pointer, index) else { return "" }
+      return String(cString: bytes)
+    }
+    func isNull(at index: Int32) -> Bool { sqlite3_column_type(pointer, index) == SQLITE_NULL }
     func double(_ name: String) -> Double { sqlite3_column_double(pointer, column(name)) }
     func isNull(_ name: String) -> Bool { sqlite3_column_type(pointer, column(name)) == SQLITE_NULL }
     /// The text in the column `name` ("" for NULL).

@@ -32,13 +32,17 @@ extension StateReader {
             LEFT JOIN claims c ON c.path = j.value
           WHERE o.path IS NOT NULL OR r.path IS NOT NULL OR c.path IS NOT NULL
           """)
+        // The columns read for every row, looked up by name once.
+        let (wanted, found, removed, claimed) = (
+          select.column("wanted"), select.column("path"), select.column("removed_ns"), select.column("claimed")
+        )
         for start in stride(from: 0, to: paths.count, by: StateReader.batch) {
           select.bind([.text(StateReader.jsonArray(paths[start..<min(paths.count, start + StateReader.batch)]))])
           while try select.next() {
-            let path = select.text("wanted")
-            if !select.isNull("path") { output(path, select) }
-            if !select.isNull("removed_ns") { removal(path, time: select.int("removed_ns")) }
-            if select.int("claimed") != 0 { view.claims.insert(path) }
+            let path = select.text(at: wanted)
+            if !select.isNull(at: found) { output(path, select) }
+            if !select.isNull(at: removed) { removal(path, time: select.int(at: removed)) }
+            if select.int(at: claimed) != 0 { view.claims.insert(path) }
           }
         }
       }
