@@ -39,8 +39,8 @@ static boolean cj_dest_grow(j_compress_ptr cinfo) {
 static void cj_dest_term(j_compress_ptr cinfo) { (void)cinfo; }
 
 int cj_jpeg_encode(const unsigned char *pixels, size_t stride, int width, int height, int bands,
-                   int quality, int progressive, int subsample, int optimize, void **buf,
-                   size_t *len, char *message, size_t message_size) {
+                   int quality, int progressive, int subsample, int optimize, int one_table_pair,
+                   void **buf, size_t *len, char *message, size_t message_size) {
   *buf = NULL;
   *len = 0;
   if (message && message_size) message[0] = '\0';
@@ -91,6 +91,14 @@ int cj_jpeg_encode(const unsigned char *pixels, size_t stride, int width, int he
     }
   }
   cinfo.write_JFIF_header = FALSE;
+  // One DC and one AC Huffman table for every component: half the tables to optimise and
+  // write (for a tiny image the tables are most of the file).
+  if (one_table_pair) {
+    for (int i = 1; i < cinfo.num_components; i++) {
+      cinfo.comp_info[i].dc_tbl_no = 0;
+      cinfo.comp_info[i].ac_tbl_no = 0;
+    }
+  }
   jpeg_start_compress(&cinfo, TRUE);
   while (cinfo.next_scanline < cinfo.image_height) {
     JSAMPROW row = (JSAMPROW)(pixels + (size_t)cinfo.next_scanline * stride);
@@ -117,7 +125,7 @@ int cj_jpegsave_direct(VipsImage *in, int quality, int progressive, int subsampl
   if (vips_image_wio_input(in)) return -1;
   char message[JMSG_LENGTH_MAX + 32];
   int rc = cj_jpeg_encode(VIPS_IMAGE_ADDR(in, 0, 0), VIPS_IMAGE_SIZEOF_LINE(in), in->Xsize,
-                          in->Ysize, 3, quality, progressive, subsample, optimize, buf, len,
+                          in->Ysize, 3, quality, progressive, subsample, optimize, 0, buf, len,
                           message, sizeof message);
   if (rc < 0) vips_error("jpegsave", "%s", message);
   return rc;

@@ -301,11 +301,13 @@ int cj_jpegsave(VipsImage *in, int quality, int progressive, int subsample, int 
                 int strip, void **buf, size_t *len);
 /// JPEG with libjpeg directly, as cj_jpegsave with `strip` writes it (the same settings, the same
 /// bytes; cj_jpeg_encode.c): 8-bit interleaved rows of 1 or 3 bands, `stride` bytes apart.
-/// `subsample`: 0 auto (off from quality 90), 1 on, 2 off. Returns 0 with a malloc'd buffer
-/// (free with cj_free), 1 when the arguments are not ones it takes, -1 with `message` on an error.
+/// `subsample`: 0 auto (off from quality 90), 1 on, 2 off. `one_table_pair`: one DC and one AC
+/// Huffman table for every component (not what libvips writes; the LQIP's). Returns 0 with a
+/// malloc'd buffer (free with cj_free), 1 when the arguments are not ones it takes, -1 with
+/// `message` on an error.
 int cj_jpeg_encode(const unsigned char *pixels, size_t stride, int width, int height, int bands,
-                   int quality, int progressive, int subsample, int optimize, void **buf,
-                   size_t *len, char *message, size_t message_size);
+                   int quality, int progressive, int subsample, int optimize, int one_table_pair,
+                   void **buf, size_t *len, char *message, size_t message_size);
 /// cj_jpegsave with `strip`, through cj_jpeg_encode, for an uncoded 8-bit 3-band sRGB image
 /// (rendered into memory first when it is lazy); 1 (nothing done) for any other image, which
 /// cj_jpegsave then writes; -1 with the libvips error set.

@@ -40,7 +40,9 @@ enum LQIP {
   }
 
   /// The baseline JPEG of 8-bit RGB `rgb`, as the outputs' encoder writes it stripped
-  /// (`cj_jpeg_encode`: optimised Huffman tables, no JFIF segment), straight from the bytes.
+  /// (`cj_jpeg_encode`: optimised Huffman tables, no JFIF segment), straight from the bytes,
+  /// with one pair of Huffman tables for the three components: in a 16 px JPEG the tables
+  /// are most of the bytes, and half as many are half the work to optimise.
   static func jpeg(_ rgb: [UInt8], width: Int, height: Int) throws(ImagingError) -> [UInt8] {
     var buffer: UnsafeMutableRawPointer?
     var length = 0
@@ -48,7 +50,7 @@ enum LQIP {
     let status = rgb.withUnsafeBufferPointer { pixels in
       message.withUnsafeMutableBufferPointer {
         cj_jpeg_encode(
-          pixels.baseAddress, width * 3, Int32(width), Int32(height), 3, Int32(PlaceholderSpec.lqipQuality), 0, 0, 1,
+          pixels.baseAddress, width * 3, Int32(width), Int32(height), 3, Int32(PlaceholderSpec.lqipQuality), 0, 0, 1, 1,
           &buffer, &length, $0.baseAddress, $0.count)
       }
     }
