@@ -28,8 +28,12 @@ public struct RunWarning: Sendable, Hashable {
   public var job: String?
   public var source: String?
   public var message: String
-  /// The text line: `warning: job t photos/a.jpg → a.jpg: upscaling: …`.
-  public var text: String
+  /// The text line: `warning: job t photos/a.jpg → a.jpg: upscaling: …`. A plan issue's is
+  /// made when asked for (the console prints a few of each kind; a batch may warn of every
+  /// output).
+  public var text: String { given ?? issue?.description ?? "" }
+  private var given: String?
+  private var issue: PlanIssue?
 
   public init(kind: String, path: String?, job: String?, source: String?, message: String, text: String) {
     self.kind = kind
@@ -37,14 +41,17 @@ public struct RunWarning: Sendable, Hashable {
     self.job = job
     self.source = source
     self.message = message
-    self.text = text
+    given = text
   }
 
   /// The warning a plan issue makes.
   public init(_ issue: PlanIssue) {
-    self.init(
-      kind: issue.kind.rawValue, path: issue.output ?? issue.source, job: issue.job, source: issue.source,
-      message: issue.message, text: issue.description)
+    kind = issue.kind.rawValue
+    path = issue.output ?? issue.source
+    job = issue.job
+    source = issue.source
+    message = issue.message
+    self.issue = issue
   }
 }
 

@@ -196,6 +196,28 @@ final class PlanStreamTests: XCTestCase {
     XCTAssertEqual(Array(PlanIssueList(issues)), issues)
   }
 
+  /// Names of ASCII paths are taken byte by byte (`PathText.lastComponent`, `pathExtension`):
+  /// the same answers as character by character, for every path of up to six pieces of
+  /// "a", "/", "." and "\r\n" (one character of two bytes), and for non-ASCII paths.
+  func testASCIIPathNamesAreTheCharacterAnswers() {
+    let pieces = ["a", "/", ".", "\r\n"]
+    var paths = [""]
+    var level = [""]
+    for _ in 0..<6 {
+      level = level.flatMap { path in pieces.map { path + $0 } }
+      paths += level
+    }
+    paths += ["photos/é.jpg", "é/b.jpg", "a/\u{301}.x", "/\u{301}", "x///p//", "d000/p00001.jpg"]
+    for path in paths {
+      let name = PathText.lastComponentByCharacters(path)
+      XCTAssertEqual(PathText.lastComponent(path), name, path.debugDescription)
+      let dot = name.lastIndex(of: ".")
+      let ext = dot.map { $0 == name.startIndex ? "" : String(name[name.index(after: $0)...]) } ?? ""
+      XCTAssertEqual(PathText.pathExtension(path), ext, path.debugDescription)
+    }
+    XCTAssertEqual(paths.count, 5_461 + 6)
+  }
+
   func testKnownHeadersAreNotRead() throws {
     let folder = TestPaths.scratch()
     defer { try? FileManager.default.removeItem(at: folder) }

@@ -33,14 +33,15 @@ extension StateReader {
           WHERE o.path IS NOT NULL OR r.path IS NOT NULL OR c.path IS NOT NULL
           """)
         // The columns read for every row, looked up by name once.
-        let (wanted, found, removed, claimed) = (
-          select.column("wanted"), select.column("path"), select.column("removed_ns"), select.column("claimed")
+        let (wanted, found, removed, claimed, recorded) = (
+          select.column("wanted"), select.column("path"), select.column("removed_ns"), select.column("claimed"),
+          select.column("recorded_ns")
         )
         for start in stride(from: 0, to: paths.count, by: StateReader.batch) {
           select.bind([.text(StateReader.jsonArray(paths[start..<min(paths.count, start + StateReader.batch)]))])
           while try select.next() {
             let path = select.text(at: wanted)
-            if !select.isNull(at: found) { output(path, select) }
+            if !select.isNull(at: found) { output(path, select, time: select.int(at: recorded)) }
             if !select.isNull(at: removed) { removal(path, time: select.int(at: removed)) }
             if select.int(at: claimed) != 0 { view.claims.insert(path) }
           }
@@ -61,7 +62,7 @@ extension StateReader {
     /// Every row of one file (its `main` schema); `sources`: the sources' rows too.
     mutating func scan(sources: Bool, in connection: SQLiteConnection) throws(SQLiteConnection.Failure) {
       let outputs = try connection.prepare("SELECT \(StateRows.list(outputColumns)) FROM outputs")
-      while try outputs.next() { output(outputs.text("path"), outputs) }
+      while try outputs.next() { output(outputs.text("path"), outputs, time: outputs.int("recorded_ns")) }
       if sources {
         let select = try connection.prepare("SELECT \(StateRows.list(StateRows.sourceColumns)) FROM sources")
         while try select.next() { source(select) }
@@ -72,8 +73,8 @@ extension StateReader {
       while try removed.next() { removal(removed.text("path"), time: removed.int("recorded_ns")) }
     }
 
-    private mutating func output(_ path: String, _ row: SQLiteConnection.Statement) {
-      let time = row.int("recorded_ns")
+    /// The output row at `path` recorded at `time`, kept if it is the newest so far.
+    private mutating func output(_ path: String, _ row: SQLiteConnection.Statement, time: Int64) {
       if time >= outputTimes[path] ?? .min {
         outputTimes[path] = time
         view.outputs[path] = rows.decode(row)
