@@ -32,18 +32,8 @@ public enum OutputPaths {
       rest = rest[rest.index(after: close)...]
     }
     result += rest
-    // An empty {dir} must not leave "//" or a leading "/". A path with no empty component
-    // (no "/" first or last, none doubled) is what the split and join would give again.
-    let bytes = result.utf8
-    let slash = UInt8(ascii: "/")
-    var previous = slash
-    var clean = bytes.last != slash
-    for byte in bytes where clean {
-      clean = !(byte == slash && previous == slash)
-      previous = byte
-    }
-    if clean { return result }
-    return result.split(separator: "/", omittingEmptySubsequences: true).joined(separator: "/")
+    // An empty {dir} must not leave "//" or a leading "/".
+    return PathText.joiningComponents(result, keepingRoot: false, droppingDots: false)
   }
 
   /// "1", "2", "1.5".

@@ -66,6 +66,48 @@ public enum PathText {
     return result
   }
 
+  /// `path` without empty components ("a//b/" → "a/b", "/a" → "a"), and without "." components
+  /// with `droppingDots` ("./a/." → "a"); with `keepingRoot`, a leading "/" stays ("/a//b" →
+  /// "/a/b"). Components are split at "/" characters (a "/" that a combining mark joins stays
+  /// inside its component). A path that is already so is returned as it is, found by its bytes
+  /// (`isJoined`): most are, and splitting each of a million paths cost more than naming them.
+  public static func joiningComponents(_ path: String, keepingRoot: Bool, droppingDots: Bool) -> String {
+    if isJoined(path, keepingRoot: keepingRoot, droppingDots: droppingDots) { return path }
+    var parts = path.split(separator: "/", omittingEmptySubsequences: true)
+    if droppingDots { parts.removeAll { $0 == "." } }
+    return (keepingRoot && path.hasPrefix("/") ? "/" : "") + parts.joined(separator: "/")
+  }
+
+  /// Whether `joiningComponents` gives `path` back: no empty component (no "/" first unless
+  /// `keepingRoot`, none last, none doubled) and, with `droppingDots`, no "." component; "" is.
+  /// A "/" byte always splits here, so a path this accepts has no such component by characters
+  /// either (it may reject one whose "/" a combining mark joins: that one takes the split).
+  package static func isJoined(_ path: String, keepingRoot: Bool, droppingDots: Bool) -> Bool {
+    var path = path
+    return path.withUTF8 { bytes in
+      let slash = UInt8(ascii: "/")
+      let dot = UInt8(ascii: ".")
+      var start = 0
+      if keepingRoot, bytes.first == slash {
+        if bytes.count == 1 { return true }
+        start = 1
+      }
+      var length = 0  // of the component so far
+      var isDot = false  // it is "."
+      for byte in bytes[start...] {
+        if byte == slash {
+          if length == 0 || (droppingDots && isDot) { return false }
+          length = 0
+        } else {
+          isDot = length == 0 && byte == dot
+          length += 1
+        }
+      }
+      if length == 0 { return bytes.isEmpty }
+      return !(droppingDots && isDot)
+    }
+  }
+
   /// NSString.pathExtension: "a/b.JPG" → "JPG", ".hidden" → "", "a." → "", "a.b/" → "b".
   public static func pathExtension(_ path: String) -> String {
     var name = lastComponent(path)
