@@ -1,5 +1,6 @@
-// See include/cj_sha256.h. No build-time dependency on OpenSSL: its EVP digest API is looked up
-// with dlopen/dlsym, so a machine without libcrypto still builds and runs (with the Swift code).
+// See include/cj_sha256.h. No build-time dependency on OpenSSL: its EVP digest API (files) and
+// SHA256_Init/Update/Final (buffers) are looked up with dlopen/dlsym, so a machine without
+// libcrypto still builds and runs (with the Swift code).
 #include "cj_sha256.h"
 
 #include <dlfcn.h>
@@ -28,7 +29,9 @@ static struct {
   final_fn final;
   /* SHA256_Init/Update/Final: a buffer's digest with the context on the stack, no EVP fetch
      and no allocation (an output key is two digests of a few hundred bytes: the EVP set-up
-     cost more than the hashing). Optional: the EVP path is used where they are missing. */
+     cost more than the hashing). The only way buffers are hashed here: where a libcrypto lacks
+     them (deprecated since OpenSSL 3.0, still in 3.x and 4.0) cj_sha256_buffer fails and the
+     caller uses its portable code, as without libcrypto. Files go through EVP. */
   low_init_fn low_init;
   low_update_fn low_update;
   low_final_fn low_final;
@@ -63,22 +66,14 @@ int cj_sha256_available(void) {
 }
 
 int cj_sha256_buffer(const void *data, size_t len, unsigned char *out) {
-  if (!cj_sha256_available()) return -1;
-  if (crypto.low_init && crypto.low_update && crypto.low_final) {
-    /* SHA256_CTX is 112 bytes; room to spare, aligned. */
-    _Alignas(16) unsigned char ctx[256];
-    return crypto.low_init(ctx) == 1 && crypto.low_update(ctx, data, len) == 1 &&
-                   crypto.low_final(out, ctx) == 1
-               ? 0
-               : -1;
-  }
-  void *ctx = crypto.ctx_new();
-  if (!ctx) return -1;
-  unsigned int n = 0;
-  int ok = crypto.init(ctx, crypto.sha256(), NULL) == 1 && crypto.update(ctx, data, len) == 1 &&
-           crypto.final(ctx, out, &n) == 1 && n == 32;
-  crypto.ctx_free(ctx);
-  return ok ? 0 : -1;
+  if (!cj_sha256_available() || !crypto.low_init || !crypto.low_update || !crypto.low_final)
+    return -1;
+  /* SHA256_CTX is 112 bytes; room to spare, aligned. */
+  _Alignas(16) unsigned char ctx[256];
+  return crypto.low_init(ctx) == 1 && crypto.low_update(ctx, data, len) == 1 &&
+                 crypto.low_final(out, ctx) == 1
+             ? 0
+             : -1;
 }
 
 int cj_sha256_file(const char *path, unsigned char *out) {

@@ -13,7 +13,8 @@ int cj_sha256_available(void);
 /// functions fail as when it is missing) until called again with 0. For comparisons.
 void cj_sha256_set_portable(int portable);
 
-/// Digest of `len` bytes into `out` (32 bytes). 0 on success, -1 when unavailable or failed.
+/// Digest of `len` bytes into `out` (32 bytes) by SHA256_Init/Update/Final. 0 on success, -1
+/// when unavailable (also when libcrypto lacks those three) or failed.
 int cj_sha256_buffer(const void *data, size_t len, unsigned char *out);
 
 /// Digest of a file's contents into `out` (32 bytes). 0 on success; -1 on an I/O error (errno
