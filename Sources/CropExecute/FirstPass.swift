@@ -92,23 +92,32 @@ public final class FirstPass {
     let known = state.readKeeping(.keys, StateQuery(plan: plan, selected: window.selected, sources: exact))
     var verdict = [Verdict](repeating: .toBuild, count: plan.outputs.count)
     var foreign = false
-    for (index, _) in existing where !known.isOwn(plan.outputs[index].path) {
+    // Each existing file's record, looked up once: in the way, or of the recorded size.
+    var recorded = [RecordedOutput?](repeating: nil, count: plan.outputs.count)
+    var sized = 0
+    for (index, identity) in existing {
       let output = plan.outputs[index]
-      found.append(OverwriteGuard.Conflict(output: output, source: plan.sources[output.sourceIndex].path))
-      verdict[index] = .foreign
-      foreign = true
+      guard let row = known.outputs[output.path] else {
+        guard !known.claims.contains(output.path) else { continue }
+        found.append(OverwriteGuard.Conflict(output: output, source: plan.sources[output.sourceIndex].path))
+        verdict[index] = .foreign
+        foreign = true
+        continue
+      }
+      if row.bytes == Int(identity!.size) {
+        recorded[index] = row
+        sized += 1
+      }
     }
-    let sizeMatches = existing.filter { known.outputs[plan.outputs[$0.index].path]?.bytes == Int($0.identity!.size) }
     let upstreamDone = upstream[window.job].map { !touched.contains($0) } ?? true
     let judged =
       !force && !known.outputs.isEmpty
-      && (exact || (upstreamDone && sizeMatches.count == window.selected.count))
+      && (exact || (upstreamDone && sized == window.selected.count))
     if judged {
       let check = UpToDateCheck(plan: plan, previous: [:], sources: known.sources)
-      let sized = Set(sizeMatches.map(\.index))
       let hashing = exact
-      let fresh = ConcurrentMap.flatMap(groups) { outputs in
-        FirstPass.upToDate(outputs.filter { sized.contains($0) }, check: check, known: known, hashing: hashing)
+      let fresh = ConcurrentMap.flatMap(groups) { [recorded] outputs in
+        FirstPass.upToDate(outputs.filter { recorded[$0] != nil }, check: check, recorded: recorded, hashing: hashing)
       }
       for i in fresh { verdict[i] = .upToDate }
       upToDateCounts[window.job, default: 0] += fresh.count
@@ -123,14 +132,13 @@ public final class FirstPass {
     upToDate[window.number] = start..<paths.count
   }
 
-  /// Among the outputs of one source (their files known to have the recorded size), those
-  /// with their recorded keys. `hashing`: a file source whose recorded facts differ is
+  /// Among the outputs of one source (their files known to have the recorded size, whose
+  /// records are `recorded`, by index in the plan), those with their recorded keys. `hashing`: a file source whose recorded facts differ is
   /// hashed again (`plan`); else a file source counts only with the hash its header came
   /// with from the state (`PlannedSource.recordedHash`: the file had the recorded identity
   /// when the plan looked), and the outputs of any other are not up to date here (`run`:
   /// the second pass hashes and records it). An earlier job's output is hashed either way.
-  static func upToDate(_ outputs: [Int], check: UpToDateCheck, known: StateView<RecordedOutput>, hashing: Bool) -> [Int]
-  {
+  static func upToDate(_ outputs: [Int], check: UpToDateCheck, recorded: [RecordedOutput?], hashing: Bool) -> [Int] {
     guard let first = outputs.first else { return [] }
     let source = check.plan.sources[check.plan.outputs[first].sourceIndex]
     guard source.error == nil, hashing || source.header != nil else { return [] }
@@ -143,7 +151,7 @@ public final class FirstPass {
       sourceHash = sourceState.record.sha256
     }
     return outputs.filter { i in
-      check.key(of: check.plan.outputs[i], sourceHash: sourceHash) == known.outputs[check.plan.outputs[i].path]?.key
+      check.key(of: check.plan.outputs[i], sourceHash: sourceHash) == recorded[i]?.key
     }
   }
 }

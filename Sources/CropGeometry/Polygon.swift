@@ -3,34 +3,50 @@ import Foundation
 /// Convex-polygon helpers used to measure footprints and sampled regions.
 public enum Polygon {
   /// Clips a convex polygon (vertices in order) to an axis-aligned rectangle
-  /// (Sutherland–Hodgman). Returns the vertices of the intersection, possibly empty.
+  /// (Sutherland–Hodgman). Returns the vertices of the intersection, possibly empty. The
+  /// edges are taken in turn (left, right, bottom, top) into one buffer swapped with the
+  /// polygon's: two arrays however many edges (it runs for every planned output).
   public static func clip(_ polygon: [Point], to rect: Rect) -> [Point] {
     var pts = polygon
-    // Each edge: a predicate "inside" and the intersection with the boundary line.
-    let edges: [(inside: (Point) -> Bool, cut: (Point, Point) -> Point)] = [
-      ({ $0.x >= rect.minX }, { crossX($0, $1, rect.minX) }),
-      ({ $0.x <= rect.maxX }, { crossX($0, $1, rect.maxX) }),
-      ({ $0.y >= rect.minY }, { crossY($0, $1, rect.minY) }),
-      ({ $0.y <= rect.maxY }, { crossY($0, $1, rect.maxY) }),
-    ]
-    for edge in edges {
-      guard !pts.isEmpty else { break }
-      var out: [Point] = []
-      for i in pts.indices {
-        let cur = pts[i]
-        let prev = pts[(i + pts.count - 1) % pts.count]
-        let curIn = edge.inside(cur)
-        let prevIn = edge.inside(prev)
-        if curIn {
-          if !prevIn { out.append(edge.cut(prev, cur)) }
-          out.append(cur)
-        } else if prevIn {
-          out.append(edge.cut(prev, cur))
-        }
+    var out: [Point] = []
+    out.reserveCapacity(polygon.count + 4)
+    for edge in Edge.allCases {
+      guard let last = pts.last else { break }
+      out.removeAll(keepingCapacity: true)
+      var prev = last
+      var prevIn = edge.holds(prev, rect)
+      for cur in pts {
+        let curIn = edge.holds(cur, rect)
+        if curIn != prevIn { out.append(edge.cut(prev, cur, rect)) }
+        if curIn { out.append(cur) }
+        (prev, prevIn) = (cur, curIn)
       }
-      pts = out
+      swap(&pts, &out)
     }
     return pts
+  }
+
+  /// A side of the clipping rectangle: which points it keeps, and where a segment crosses it.
+  private enum Edge: CaseIterable {
+    case minX, maxX, minY, maxY
+
+    func holds(_ p: Point, _ rect: Rect) -> Bool {
+      switch self {
+      case .minX: p.x >= rect.minX
+      case .maxX: p.x <= rect.maxX
+      case .minY: p.y >= rect.minY
+      case .maxY: p.y <= rect.maxY
+      }
+    }
+
+    func cut(_ p: Point, _ q: Point, _ rect: Rect) -> Point {
+      switch self {
+      case .minX: crossX(p, q, rect.minX)
+      case .maxX: crossX(p, q, rect.maxX)
+      case .minY: crossY(p, q, rect.minY)
+      case .maxY: crossY(p, q, rect.maxY)
+      }
+    }
   }
 
   /// Area of a simple polygon (shoelace), non-negative.
@@ -45,12 +61,12 @@ public enum Polygon {
     return abs(sum) / 2
   }
 
-  private static func crossX(_ p: Point, _ q: Point, _ x: Double) -> Point {
+  fileprivate static func crossX(_ p: Point, _ q: Point, _ x: Double) -> Point {
     let t = (x - p.x) / (q.x - p.x)
     return Point(x: x, y: p.y + t * (q.y - p.y))
   }
 
-  private static func crossY(_ p: Point, _ q: Point, _ y: Double) -> Point {
+  fileprivate static func crossY(_ p: Point, _ q: Point, _ y: Double) -> Point {
     let t = (y - p.y) / (q.y - p.y)
     return Point(x: p.x + t * (q.x - p.x), y: y)
   }

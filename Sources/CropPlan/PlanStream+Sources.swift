@@ -30,7 +30,7 @@ extension PlanStream {
       index.reserve(hashes.count + matches.count) { hashes[$0] }
       for m in 0..<matches.count {
         let path = matches.paths[m]
-        var plain = false
+        var plain = matches.regular[m]
         let absolute = SourceExpansion.absolute(
           path, base: jobFile.baseDirectory, cwd: currentDirectory, paths: &paths, plain: &plain)
         let hash = Int(truncatingIfNeeded: HashSet64.hash(absolute))

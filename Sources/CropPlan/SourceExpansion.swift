@@ -30,6 +30,10 @@ public enum SourceExpansion {
   package struct MatchList: Sendable {
     package var paths = StringTable()
     package var subdirectories = StringTable()
+    /// Whether each match was found by a folder walk, as a regular file (`readdir`'s type):
+    /// its name is no symlink, and making it absolute needs no `lstat` of it
+    /// (`StandardPaths.standard(_:plain:)`). False for a file named as such.
+    package var regular: [Bool] = []
     package var count: Int { paths.count }
   }
 
@@ -68,6 +72,7 @@ public enum SourceExpansion {
       if exclude.contains(where: { excludeMatches($0, path: path, base: base) }) { continue }
       result.paths.append(path)
       result.subdirectories.append(all.subdirectories[index])
+      result.regular.append(all.regular[index])
     }
     result.paths.shrink()
     result.subdirectories.shrink()
@@ -112,9 +117,10 @@ public enum SourceExpansion {
   }
 
   private static func expandOne(_ pattern: String, base: String, into list: inout MatchList) {
-    func add(_ path: String, _ subdirectory: String) {
+    func add(_ path: String, _ subdirectory: String, regular: Bool) {
       list.paths.append(joinKeepingForm(path))
       list.subdirectories.append(subdirectory)
+      list.regular.append(regular)
     }
     let fm = FileManager.default
     let hasWildcard = pattern.contains { "*?[".contains($0) }
@@ -122,11 +128,13 @@ public enum SourceExpansion {
     if !hasWildcard {
       var isDir: ObjCBool = false
       guard fm.fileExists(atPath: full, isDirectory: &isDir) else { return }
-      if !isDir.boolValue { return add(pattern, "") }
+      if !isDir.boolValue { return add(pattern, "", regular: false) }
       // A folder: every image below it.
       walk(full) { relative in
         guard imageExtensions.contains(PathText.pathExtension(relative).lowercased()) else { return }
-        add((pattern as NSString).appendingPathComponent(relative), PathText.deletingLastComponent(relative))
+        add(
+          (pattern as NSString).appendingPathComponent(relative), PathText.deletingLastComponent(relative),
+          regular: true)
       }
       return
     }
@@ -139,7 +147,8 @@ public enum SourceExpansion {
     let matcher = GlobPattern(rest)
     walk(root) { relative in
       guard matcher.matches(relative) else { return }
-      add(literal.isEmpty ? relative : literal + "/" + relative, PathText.deletingLastComponent(relative))
+      add(
+        literal.isEmpty ? relative : literal + "/" + relative, PathText.deletingLastComponent(relative), regular: true)
     }
   }
 

@@ -158,6 +158,10 @@ final class SQLiteConnection {
       return String(cString: bytes)
     }
     func isNull(at index: Int32) -> Bool { sqlite3_column_type(pointer, index) == SQLITE_NULL }
+    func double(at index: Int32) -> Double { sqlite3_column_double(pointer, index) }
+    func optionalText(at index: Int32) -> String? { isNull(at: index) ? nil : text(at: index) }
+    /// Whether the result column at `index` is `name` (what a reader by position asserts).
+    func isColumn(_ index: Int32, named name: String) -> Bool { self.name(index) == name }
     func double(_ name: String) -> Double { sqlite3_column_double(pointer, column(name)) }
     func isNull(_ name: String) -> Bool { sqlite3_column_type(pointer, column(name)) == SQLITE_NULL }
     /// The text in the column `name` ("" for NULL).

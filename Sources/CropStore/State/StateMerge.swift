@@ -86,8 +86,7 @@ extension StateReader {
     }
 
     private mutating func source(_ row: SQLiteConnection.Statement) {
-      guard let (path, facts) = StateRows.source(row) else { return }
-      let time = row.int("recorded_ns")
+      guard let (path, facts, time) = StateRows.source(row) else { return }
       if time >= sourceTimes[path] ?? .min {
         sourceTimes[path] = time
         view.sources[path] = facts

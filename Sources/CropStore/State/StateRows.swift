@@ -73,28 +73,26 @@ enum StateRows {
     ]
   }
 
-  /// The entry in the current row of a statement that selects `outputColumns`.
+  /// The entry in the current row of a statement that selects `outputColumns` first, in
+  /// order (read by position: a row's columns are not looked up by name).
   static func entry(_ s: SQLiteConnection.Statement) -> Manifest.Entry {
+    assert(s.isColumn(0, named: "path") && s.isColumn(28, named: outputColumns[28]))
     let notes: [String] =
-      s.optionalText("notes").map { (try? JSONDecoder().decode([String].self, from: Data($0.utf8))) ?? [] } ?? []
-    let focus = s.optionalText("smart_focus").map(smartFocus)
+      s.optionalText(at: 24).map { (try? JSONDecoder().decode([String].self, from: Data($0.utf8))) ?? [] } ?? []
+    let focus = s.optionalText(at: 22).map(smartFocus)
     return Manifest.Entry(
-      path: s.text("path"), job: s.text("job"), key: s.text("key"), bytes: Int(s.int("bytes")),
-      width: Int(s.int("width")), height: Int(s.int("height")), sha256: s.text("sha256"), format: s.text("format"),
-      quality: Int(s.int("quality")), encodes: Int(s.int("encodes")),
+      path: s.text(at: 0), job: s.text(at: 1), key: s.text(at: 2), bytes: Int(s.int(at: 3)),
+      width: Int(s.int(at: 4)), height: Int(s.int(at: 5)), sha256: s.text(at: 6), format: s.text(at: 7),
+      quality: Int(s.int(at: 8)), encodes: Int(s.int(at: 9)),
       source: Manifest.SourceRecord(
-        path: s.text("source_path"), sha256: s.text("source_sha256"), bytes: Int(s.int("source_bytes")),
-        mtime: s.int("source_mtime_ns")),
+        path: s.text(at: 10), sha256: s.text(at: 11), bytes: Int(s.int(at: 12)), mtime: s.int(at: 13)),
       geometry: Manifest.GeometryRecord(
-        crop: Rect(
-          x: s.double("crop_x"), y: s.double("crop_y"), width: s.double("crop_width"),
-          height: s.double("crop_height")),
-        scale: s.double("scale"), angle: s.double("angle"),
-        centre: Point(x: s.double("centre_x"), y: s.double("centre_y")),
-        smartFocus: focus?.0, flip: s.optionalText("flip"), notes: notes, found: focus?.1),
-      placeholders: s.optionalText("placeholders").flatMap {
+        crop: Rect(x: s.double(at: 14), y: s.double(at: 15), width: s.double(at: 16), height: s.double(at: 17)),
+        scale: s.double(at: 18), angle: s.double(at: 19), centre: Point(x: s.double(at: 20), y: s.double(at: 21)),
+        smartFocus: focus?.0, flip: s.optionalText(at: 23), notes: notes, found: focus?.1),
+      placeholders: s.optionalText(at: 26).flatMap {
         try? JSONDecoder().decode(PlaceholderValues.self, from: Data($0.utf8))
-      }, ssim: s.isNull("ssim") ? nil : s.double("ssim"), frames: s.isNull("frames") ? nil : Int(s.int("frames")))
+      }, ssim: s.isNull(at: 27) ? nil : s.double(at: 27), frames: s.isNull(at: 28) ? nil : Int(s.int(at: 28)))
   }
 
   /// The `placeholders` column: the JSON of the values (sorted keys), NULL without any.
@@ -117,18 +115,20 @@ enum StateRows {
     ]
   }
 
-  /// The source in the current row of a statement that selects `sourceColumns` (nil for a
-  /// format this cropjob does not know).
-  static func source(_ s: SQLiteConnection.Statement) -> (path: String, facts: SourceFacts)? {
-    guard let format = InputFormat(rawValue: s.text("format")) else { return nil }
+  /// The source in the current row of a statement that selects `sourceColumns` first, in
+  /// order (read by position), with its `recorded_ns` (nil for a format this cropjob does
+  /// not know).
+  static func source(_ s: SQLiteConnection.Statement) -> (path: String, facts: SourceFacts, recorded: Int64)? {
+    assert(s.isColumn(0, named: "path") && s.isColumn(14, named: sourceColumns[14]))
+    guard let format = InputFormat(rawValue: s.text(at: 5)) else { return nil }
     let header = SourceHeader(
-      format: format, storedWidth: Int(s.int("stored_width")), storedHeight: Int(s.int("stored_height")),
-      orientation: Int(s.int("orientation")), bands: Int(s.int("bands")), hasAlpha: s.int("alpha") != 0,
-      pages: Int(s.int("pages")))
+      format: format, storedWidth: Int(s.int(at: 6)), storedHeight: Int(s.int(at: 7)), orientation: Int(s.int(at: 8)),
+      bands: Int(s.int(at: 9)), hasAlpha: s.int(at: 10) != 0, pages: Int(s.int(at: 11)))
     let identity = FileIdentity(
-      size: s.int("size"), mtime: s.int("mtime_ns"), inode: UInt64(bitPattern: s.int("inode")),
-      ctime: s.int("ctime_ns"), device: UInt64(bitPattern: s.int("device")))
-    return (s.text("path"), SourceFacts(identity: identity, sha256: s.optionalText("sha256"), header: header))
+      size: s.int(at: 1), mtime: s.int(at: 2), inode: UInt64(bitPattern: s.int(at: 3)), ctime: s.int(at: 13),
+      device: UInt64(bitPattern: s.int(at: 14)))
+    let facts = SourceFacts(identity: identity, sha256: s.optionalText(at: 4), header: header)
+    return (s.text(at: 0), facts, s.int(at: 12))
   }
 
   /// Wall-clock nanoseconds: which of two files' rows for one path is newer.

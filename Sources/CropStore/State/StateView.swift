@@ -37,7 +37,8 @@ public struct RecordedOutput: Sendable, Hashable {
 public struct RecordedRows<Output: Sendable>: Sendable {
   /// The `outputs` columns the row is made of.
   let columns: [String]
-  /// The row in the current result of a statement that selects `columns`.
+  /// The row in the current result of a statement that selects `columns` first, in order
+  /// (read by position).
   let decode: @Sendable (SQLiteConnection.Statement) -> Output
   /// The row of an output known from a JSON manifest (a state held whole).
   let project: @Sendable (Manifest.Entry) -> Output
@@ -54,7 +55,7 @@ extension RecordedRows where Output == RecordedOutput {
   /// Each output's key and byte count.
   public static var keys: Self {
     Self(
-      columns: ["key", "bytes"], decode: { RecordedOutput(key: $0.text("key"), bytes: Int($0.int("bytes"))) },
+      columns: ["key", "bytes"], decode: { RecordedOutput(key: $0.text(at: 0), bytes: Int($0.int(at: 1))) },
       project: { RecordedOutput(key: $0.key, bytes: $0.bytes) })
   }
 }
