@@ -14,8 +14,10 @@ import Foundation
 /// its sources and outputs, in the plan's order (job by job, each job's sources in order),
 /// to print or to run. A batch of at most `window` sources per job is one window per job.
 public final class PlanStream {
-  /// Sources a window holds: a few thousand outputs' worth of memory at a time.
-  public static let defaultWindow = 4096
+  /// Sources a window holds: a thousand or so outputs' worth of memory at a time (a smaller
+  /// window costs more windows; a larger one more memory and, on the no-op re-run, more CPU:
+  /// docs/scale.md, "The no-op re-run, per output").
+  public static let defaultWindow = 1024
 
   public let jobFile: JobFile
   /// Absolute output root.
