@@ -111,15 +111,18 @@ package enum ImageEncoder {
 extension ImageEncoder {
   /// The stripped JPEG of `image` written by libjpeg directly (`cj_jpegsave_direct`: the
   /// settings of libvips' saver, the same bytes), or nil when the image is not uncoded 8-bit
-  /// 3-band sRGB (libvips' saver then converts and writes it).
-  package static func jpegDirect(_ image: VipsImage, options: EncodeOptions, quality: Int) throws(ImagingError)
-    -> [UInt8]?
-  {
+  /// 3-band sRGB (libvips' saver then converts and writes it). With `optimize` false: a
+  /// baseline file with libjpeg's standard Huffman tables, a third of the time, the same
+  /// quantised coefficients and so the same decoded pixels (a quality search's candidate).
+  package static func jpegDirect(
+    _ image: VipsImage, options: EncodeOptions, quality: Int, optimize: Bool = true
+  ) throws(ImagingError) -> [UInt8]? {
     var buffer: UnsafeMutableRawPointer?
     var length = 0
     let subsample: Int32 = options.chromaSubsampling.map { $0 ? 1 : 2 } ?? 0
+    let progressive: Int32 = optimize && options.progressive ? 1 : 0
     let status = cj_jpegsave_direct(
-      image.pointer, Int32(quality), options.progressive ? 1 : 0, subsample, 1, &buffer, &length)
+      image.pointer, Int32(quality), progressive, subsample, optimize ? 1 : 0, &buffer, &length)
     if status == 1 { return nil }
     try Vips.check(status, "jpegsave", path: image.path)
     guard let buffer else { throw ImagingError(operation: "save", path: image.path, message: "no bytes") }

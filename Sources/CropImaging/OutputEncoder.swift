@@ -112,6 +112,15 @@ public enum OutputEncoder {
     func callAsFunction(_ image: VipsImage, quality: Int) throws -> [UInt8] {
       clean(try ImageEncoder.encode(image, options: options, quality: quality, strip: strip, jpegEncoder: jpegEncoder))
     }
+
+    /// A file that decodes to the same pixels as the file at `quality` would, made faster
+    /// (a JPEG written by libjpeg directly: baseline, standard Huffman tables, not optimised
+    /// ones), or nil when there is no such shortcut (another format or encoder: the file
+    /// itself is then encoded). For scoring only: its size is not the file's.
+    func samePixels(_ image: VipsImage, quality: Int) throws -> [UInt8]? {
+      guard options.format == .jpeg, strip, jpegEncoder == .auto else { return nil }
+      return try ImageEncoder.jpegDirect(image, options: options, quality: quality, optimize: false)
+    }
   }
 
   /// Without a budget or a target: one encode at `quality`. With a budget: the highest
@@ -153,7 +162,8 @@ public enum OutputEncoder {
 
   /// With `encode.target`: the lowest quality in [min_quality, `ceiling.quality`] whose file,
   /// decoded, scores at least the target against `image`'s own pixels, by bisection (scores
-  /// grow with quality; at most ⌈log2(range)⌉ more encodes). `ceiling` is the file at the
+  /// grow with quality; at most ⌈log2(range)⌉ more encodes, and one more of the quality
+  /// chosen when its candidate was a fast one). `ceiling` is the file at the
   /// highest quality allowed (`quality`, or the budget's); where even it falls short it is
   /// written, with a note. The result carries the score of the file written.
   static func reachTarget(_ image: VipsImage, from ceiling: EncodedOutput, encode: EncodeSpec, file: FileEncoder)
@@ -174,21 +184,32 @@ public enum OutputEncoder {
         ))
       return result
     }
+    // Without a byte budget only the pixels of a candidate count: it is encoded the fast way
+    // where the format has one (`samePixels`), and the quality chosen is encoded again, as the
+    // file to write, once the search ends.
+    let fast = encode.maxBytes == nil
+    var written = true  // whether `result.bytes` is the file to write at `result.quality`
     var low = encode.minQuality
     var high = ceiling.quality - 1
     while low <= high {
       let mid = (low + high) / 2
-      let bytes = try file(image, quality: mid)
+      let candidate = fast ? try file.samePixels(image, quality: mid) : nil
+      let bytes = try candidate ?? file(image, quality: mid)
       result.encodes += 1
       let score = try reference.score(encoded: bytes, path: image.path) ?? 0
       if score >= target.ssim && encode.maxBytes.map({ bytes.count <= $0 }) != false {
         result.bytes = bytes
         result.quality = mid
         result.ssim = score
+        written = candidate == nil
         high = mid - 1
       } else {
         low = mid + 1
       }
+    }
+    if !written {
+      result.bytes = try file(image, quality: result.quality)
+      result.encodes += 1
     }
     return result
   }

@@ -1,3 +1,4 @@
+internal import CTurboJPEG
 internal import CVipsShim
 
 /// The score of `encode.target` (docs/job-file.md, "Perceptual quality target"): SSIM on
@@ -38,15 +39,37 @@ package struct PerceptualScore {
   /// window. The raster must have the reference's size.
   package func score(_ raster: Raster) -> Double? {
     precondition(raster.width == width && raster.height == height, "PerceptualScore: size differs")
+    return score(pixels: raster.pixels, bands: raster.bands)
+  }
+
+  /// The SSIM of encoded `bytes` against the reference: a JPEG of YCbCr or grey decoded by
+  /// libjpeg-turbo directly (the pixels libvips' loader gives, without a libvips image and
+  /// its threads: docs/job-file.md, "Perceptual quality target"), anything else by libvips.
+  func score(encoded bytes: [UInt8], path: String?) throws(ImagingError) -> Double? {
+    let decoded: Raster
+    if let direct = Self.decodeJPEG(bytes) {
+      decoded = direct
+    } else {
+      decoded = try Raster.decode(bytes: bytes, path: path)
+    }
+    guard decoded.width == width, decoded.height == height else {
+      throw ImagingError(
+        operation: "score", path: path,
+        message: "the file decodes to \(decoded.width)x\(decoded.height), not \(width)x\(height)")
+    }
+    return score(pixels: decoded.pixels, bands: decoded.bands)
+  }
+
+  private func score(pixels: [UInt8], bands: Int) -> Double? {
     guard !mean.isEmpty else { return nil }
-    let other = Self.luma(raster)
     var score = 0.0
     let status = luma.withUnsafeBufferPointer { a in
       mean.withUnsafeBufferPointer { m in
         variance.withUnsafeBufferPointer { v in
-          other.withUnsafeBufferPointer { b in
+          pixels.withUnsafeBufferPointer { p in
             cj_ssim_score(
-              a.baseAddress, m.baseAddress, v.baseAddress, b.baseAddress, Int32(width), Int32(height), &score)
+              a.baseAddress, m.baseAddress, v.baseAddress, p.baseAddress, Int32(bands), Int32(width), Int32(height),
+              &score)
           }
         }
       }
@@ -54,15 +77,39 @@ package struct PerceptualScore {
     return status == 0 ? score : nil
   }
 
-  /// The SSIM of encoded `bytes` (decoded by libvips) against the reference.
-  func score(encoded bytes: [UInt8], path: String?) throws(ImagingError) -> Double? {
-    let decoded = try Raster.decode(bytes: bytes, path: path)
-    guard decoded.width == width, decoded.height == height else {
-      throw ImagingError(
-        operation: "score", path: path,
-        message: "the file decodes to \(decoded.width)x\(decoded.height), not \(width)x\(height)")
+  /// A JPEG's pixels as libvips' loader gives them (libjpeg-turbo with its defaults, the
+  /// accurate integer IDCT and fancy upsampling; docs/decoding.md): RGB from YCbCr, one band
+  /// from grey. Nil for any other file, another colour space, or any warning (libvips then
+  /// decodes it, as before).
+  package static func decodeJPEG(_ bytes: [UInt8]) -> Raster? {
+    guard bytes.count > 3, bytes[0] == 0xFF, bytes[1] == 0xD8, bytes[2] == 0xFF,
+      let handle = tjInitDecompress()
+    else { return nil }
+    defer { tjDestroy(handle) }
+    return bytes.withUnsafeBufferPointer { jpeg -> Raster? in
+      guard let base = jpeg.baseAddress else { return nil }
+      var width: Int32 = 0
+      var height: Int32 = 0
+      var subsampling: Int32 = 0
+      var colourspace: Int32 = 0
+      guard tjDecompressHeader3(handle, base, UInt(jpeg.count), &width, &height, &subsampling, &colourspace) == 0,
+        width > 0, height > 0
+      else { return nil }
+      let (bands, format): (Int, TJPF)
+      switch colourspace {
+      case Int32(TJCS_YCbCr.rawValue): (bands, format) = (3, TJPF_RGB)
+      case Int32(TJCS_GRAY.rawValue): (bands, format) = (1, TJPF_GRAY)
+      default: return nil
+      }
+      var failed = false
+      let pixels = [UInt8](unsafeUninitializedCapacity: Int(width) * Int(height) * bands) { buffer, count in
+        failed =
+          tjDecompress2(
+            handle, base, UInt(jpeg.count), buffer.baseAddress, width, 0, height, Int32(format.rawValue), 0) != 0
+        count = buffer.count
+      }
+      return failed ? nil : Raster(width: Int(width), height: Int(height), bands: bands, pixels: pixels)
     }
-    return score(decoded)
   }
 
   static func luma(_ raster: Raster) -> [Double] {

@@ -280,15 +280,16 @@ int cj_copy_icc(VipsImage *in, VipsImage *from, VipsImage **out);
 /// The luma of 8-bit pixels of 1 to 4 bands into `luma` (width × height doubles): BT.601
 /// Y' of RGB or the grey band, times alpha / 255 when there is alpha (docs/job-file.md).
 int cj_luma(const unsigned char *pixels, int width, int height, int bands, double *luma);
-/// SSIM of two lumas of the same size, in two halves: the reference's, once for many
-/// candidates (the Gaussian mean and variance of `a` at each window, (width − 10) ×
-/// (height − 10) doubles each), then each candidate's against it. 11x11 Gaussian windows
+/// SSIM of two images of the same size, in two halves: the reference's luma `a`, once for
+/// many candidates (the Gaussian mean and variance of `a` at each window, (width − 10) ×
+/// (height − 10) doubles each), then each candidate's 8-bit pixels (1 to 4 bands, their luma
+/// taken row by row as `cj_luma` takes it) against it. 11x11 Gaussian windows
 /// (σ 1.5), K1 0.01, K2 0.03, data range 255, the mean over the windows wholly inside the
 /// image (scikit-image's structural_similarity with gaussian_weights). Both return 1 (no
 /// score) when a side is under 11 pixels.
 int cj_ssim_reference(const double *a, int width, int height, double *mean, double *variance);
-int cj_ssim_score(const double *a, const double *mean, const double *variance, const double *b,
-                  int width, int height, double *score);
+int cj_ssim_score(const double *a, const double *mean, const double *variance,
+                  const unsigned char *pixels, int bands, int width, int height, double *score);
 /// Decodes encoded image bytes (any format libvips reads; the first page) into a malloc'd
 /// buffer of 8-bit interleaved pixels (free with cj_free).
 int cj_decode_buffer(const void *data, size_t length, void **pixels, size_t *size, int *width,
