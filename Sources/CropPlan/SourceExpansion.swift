@@ -154,23 +154,7 @@ public enum SourceExpansion {
 
   /// Normalises `./a//b` to `a/b` while keeping `..` as written.
   private static func joinKeepingForm(_ path: String) -> String {
-    // A path with no empty component but a leading "/" (no "/" last, none doubled) and no
-    // "." component is what the split and join would give again.
-    let slash = UInt8(ascii: "/")
-    let dot = UInt8(ascii: ".")
-    var previous = slash
-    var beforePrevious = UInt8(0)
-    var unchanged = path.utf8.last != slash
-    for (i, byte) in path.utf8.enumerated() where unchanged {
-      if byte == slash, previous == slash, i > 0 { unchanged = false }
-      if byte == slash, previous == dot, beforePrevious == slash || i == 1 { unchanged = false }
-      (beforePrevious, previous) = (previous, byte)
-    }
-    if unchanged, previous == dot, beforePrevious == slash || path.utf8.count == 1 { unchanged = false }
-    if unchanged { return path }
-    var parts: [Substring] = []
-    for part in path.split(separator: "/", omittingEmptySubsequences: true) where part != "." { parts.append(part) }
-    return (path.hasPrefix("/") ? "/" : "") + parts.joined(separator: "/")
+    PathText.joiningComponents(path, keepingRoot: true, droppingDots: true)
   }
 
   /// Regular files below `root`, as relative paths, each passed to `found` (in no particular
