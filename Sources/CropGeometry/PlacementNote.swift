@@ -68,18 +68,5 @@ public enum PlacementNote: Sendable, Hashable, Codable, CustomStringConvertible 
   }
 }
 
-/// `String(format: "%.<digits>f", v)`, through the C library's `vsnprintf` (what
-/// Foundation's formatting does for a double, without building a format string: a batch's
-/// upscale warnings make one per output).
-private func formatted(_ v: Double, digits: Int = 3) -> String {
-  withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { buffer in
-    let format: StaticString = "%.*f"
-    let count = withVaList([Int32(digits), v]) { arguments in
-      format.withUTF8Buffer { text in
-        text.withMemoryRebound(to: CChar.self) { vsnprintf(buffer.baseAddress, 64, $0.baseAddress, arguments) }
-      }
-    }
-    guard count >= 0, count < 64 else { return String(format: "%.\(digits)f", v) }
-    return String(decoding: UnsafeRawBufferPointer(start: buffer.baseAddress, count: Int(count)), as: UTF8.self)
-  }
-}
+/// `String(format: "%.<digits>f", v)` (`fixedPointText`).
+private func formatted(_ v: Double, digits: Int = 3) -> String { fixedPointText(v, digits: digits) }

@@ -48,7 +48,9 @@ struct PathChecks {
     let hash = HashSet64.hash(output.absolutePath)
     if let overwritten = stream.fileSource(output.absolutePath, hash: hash, paths: &paths) {
       stop("path collision: would overwrite the source \(stream.table.paths[overwritten])")
-    } else if !output.path.contains("/"), output.path.hasPrefix("cropjob-manifest"), output.path.hasSuffix(".json") {
+    } else if output.path.hasPrefix("cropjob-manifest"), output.path.hasSuffix(".json"),
+      !output.path.utf8.contains(UInt8(ascii: "/"))
+    {
       stop("path collision: cropjob's manifest uses this name")
     }
     if exact {

@@ -24,6 +24,9 @@ extension StateReader {
       throws(SQLiteConnection.Failure)
     {
       if !paths.isEmpty {
+        // Most paths asked about are recorded (a re-run): room for them all, not grown row by row.
+        outputTimes.reserveCapacity(outputTimes.count + paths.count)
+        view.outputs.reserveCapacity(view.outputs.count + paths.count)
         let select = try connection.prepare(
           """
           SELECT \(StateRows.list(outputColumns, table: "o")), j.value AS wanted, r.recorded_ns AS removed_ns,
@@ -48,6 +51,8 @@ extension StateReader {
         }
       }
       if !sources.isEmpty {
+        sourceTimes.reserveCapacity(sourceTimes.count + sources.count)
+        view.sources.reserveCapacity(view.sources.count + sources.count)
         // CROSS JOIN: the paths drive the lookups (never a scan of every source).
         let select = try connection.prepare(
           "SELECT \(StateRows.list(StateRows.sourceColumns, table: "s")) FROM json_each(?) j CROSS JOIN sources s ON s.path = j.value"
