@@ -394,8 +394,11 @@ def scale_table(recs):
             out.append(f"`plan` of {r['n']:,} sources: {r['plan']['rss_kib'] / 1024:.0f} MiB (target ≤ 400 MiB).")
     if full:
         b = full[-1]
-        out.append(f"No-op re-run at {b['n']:,} sources: {1e6 * b['noop']['cpu'] / b['outputs']:.0f} µs CPU per output "
-                   f"(target ≤ 20 µs).")
+        # Issues 14 and 25 state the target in wall time (4 s for 200,000 outputs: 20 µs); the
+        # CPU per output is given beside it, the steadier figure on a shared machine.
+        out.append(f"No-op re-run at {b['n']:,} sources: {1e6 * b['noop']['wall'] / b['outputs']:.0f} µs per output "
+                   f"wall (target ≤ 20 µs), {1e6 * b['noop']['cpu'] / b['outputs']:.0f} µs CPU, "
+                   f"{b['noop']['rss_kib'] / 1024:.0f} MiB (target ≤ 100 MiB).")
     return out
 
 

@@ -79,7 +79,7 @@ extension Run {
       let known = try state.read(.entries, StateQuery(outputs: batch)).outputs
       for path in batch {
         guard var entry = known[path],
-          FileManager.default.fileExists(atPath: (root as NSString).appendingPathComponent(path))
+          FileManager.default.fileExists(atPath: PathText.appending(root, path))
         else { continue }
         if manifest.withLock({ $0.isKept(path) }) { entry.fromLastGoodRun = true }
         result.append(entry)
@@ -91,7 +91,7 @@ extension Run {
   /// Writes `bytes` at `path` (relative to the root) unless the file already holds them;
   /// refuses a file there that is not an index cropjob wrote, unless `--overwrite`.
   private func writeIndexFile(_ path: String, _ bytes: [UInt8]) {
-    let absolute = (root as NSString).appendingPathComponent(path)
+    let absolute = PathText.appending(root, path)
     if let existing = FileManager.default.contents(atPath: absolute) {
       if Array(existing) == bytes { return }
       if !options.overwrite && !DeliveryIndex.isCropjobIndex(Array(existing.prefix(DeliveryIndex.markerBytes))) {

@@ -9,7 +9,7 @@ extension Run {
   @discardableResult
   func commitManifest() -> Bool {
     let name = Manifest.fileName(shard: options.shard)
-    let path = (root as NSString).appendingPathComponent(name)
+    let path = PathText.appending(root, name)
     let header = "\(CropKitVersion.string) \(engineVersion)"
     // A run that wrote, removed and failed nothing, over a manifest written after the last
     // change of the outputs, leaves it as it is (a no-op re-run of 20,000 outputs spent 12 %

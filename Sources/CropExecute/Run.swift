@@ -86,7 +86,7 @@ final class Run: Sendable {
               RunSummary.Failure(
                 output: $0, source: "",
                 reason: "would overwrite a file cropjob did not write: "
-                  + (stream.outputRoot as NSString).appendingPathComponent($0) + refused)
+                  + PathText.appending(stream.outputRoot, $0) + refused)
             }))
     }
     do throws(StateError) {

@@ -70,7 +70,7 @@ extension Run {
   /// and still on disk; nil otherwise, and one that is gone from the disk is forgotten.
   private func onDisk(_ path: String, entry: Manifest.Entry) -> String? {
     if !(options.shard?.contains(entry.source.path) ?? true) { return nil }
-    let absolute = (root as NSString).appendingPathComponent(path)
+    let absolute = PathText.appending(root, path)
     guard OutputPaths.escapeProblem(absolute, root: root) == nil else { return nil }
     guard FileManager.default.fileExists(atPath: absolute) else {
       forgotten.withLock { $0.append(path) }

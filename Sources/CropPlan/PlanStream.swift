@@ -331,7 +331,7 @@ public final class PlanStream {
   /// The absolute path of source `index`: a file's as the expansion made it, a produced
   /// source's in the output root.
   func absolutePath(_ index: Int, _ paths: inout StandardPaths) -> String {
-    guard index < table.fileCount else { return (outputRoot as NSString).appendingPathComponent(table.paths[index]) }
+    guard index < table.fileCount else { return PathText.appending(outputRoot, table.paths[index]) }
     var plain = index < table.plainPaths.count && table.plainPaths[index]
     return SourceExpansion.absolute(
       table.paths[index], base: jobFile.baseDirectory, cwd: currentDirectory, paths: &paths, plain: &plain)

@@ -213,7 +213,7 @@ public struct Planner: Sendable {
     return .success(
       PlannedOutput(
         job: job.name, sourceIndex: sourceIndex, entry: entry, sizeIndex: sizeIndex, path: relative,
-        absolutePath: (root as NSString).appendingPathComponent(relative), guide: job.guide, place: place,
+        absolutePath: PathText.appending(root, relative), guide: job.guide, place: place,
         outputScale: outputScale, geometry: geometry, smartFocus: smart, regionBoxes: regionBoxes,
         regionsPlaced: regionsPlaced, encode: encode,
         metadata: spec.metadata, style: style, stage: stage, placeholders: spec.placeholders))

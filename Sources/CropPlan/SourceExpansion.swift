@@ -109,9 +109,9 @@ public enum SourceExpansion {
   }
 
   private static func joined(_ path: String, base: String, cwd: String? = nil) -> String {
-    var joined = path.hasPrefix("/") ? path : (base as NSString).appendingPathComponent(path)
+    var joined = path.hasPrefix("/") ? path : PathText.appending(base, path)
     if !joined.hasPrefix("/") {
-      joined = ((cwd ?? FileManager.default.currentDirectoryPath) as NSString).appendingPathComponent(joined)
+      joined = PathText.appending(cwd ?? FileManager.default.currentDirectoryPath, joined)
     }
     return joined
   }
@@ -133,7 +133,7 @@ public enum SourceExpansion {
       walk(full) { relative in
         guard imageExtensions.contains(PathText.pathExtension(relative).lowercased()) else { return }
         add(
-          (pattern as NSString).appendingPathComponent(relative), PathText.deletingLastComponent(relative),
+          PathText.appending(pattern, relative), PathText.deletingLastComponent(relative),
           regular: true)
       }
       return

@@ -111,7 +111,7 @@ public enum ProofSheet {
     let directory =
       (SourceExpansion.absolute(options.directory, base: FileManager.default.currentDirectoryPath) as NSString)
       .standardizingPath
-    let tilesFolder = (directory as NSString).appendingPathComponent("tiles")
+    let tilesFolder = PathText.appending(directory, "tiles")
     let perPage = max(1, options.columns * options.rows)
     let pageCount = max(1, (tiles.count + perPage - 1) / perPage)
     let title = (plan.jobFile.path as NSString).lastPathComponent + (options.job.map { " (job \($0))" } ?? "")
@@ -138,7 +138,7 @@ public enum ProofSheet {
         Result { try rendered[i].body.pngBytes(compression: pngCompression) }
       }
       for (i, tile) in rendered.enumerated() {
-        let path = (tilesFolder as NSString).appendingPathComponent(names[i])
+        let path = PathText.appending(tilesFolder, names[i])
         try save(try encoded[i].get(), path)
         images.append(path)
         entries.append(
@@ -150,7 +150,7 @@ public enum ProofSheet {
       let sheet = ContactSheet.page(
         rendered, columns: options.columns, tileSize: options.tileSize, title: title, pageNumber: page + 1,
         pageCount: pageCount)
-      let path = (directory as NSString).appendingPathComponent(String(format: "page-%03d.png", page + 1))
+      let path = PathText.appending(directory, String(format: "page-%03d.png", page + 1))
       try save(try sheet.pngBytes(palette: options.palette, compression: pngCompression), path)
       pages.append(path)
       progress?(page + 1, pageCount)
@@ -159,7 +159,7 @@ public enum ProofSheet {
       title: title, entries: entries, pages: pages.map { ($0 as NSString).lastPathComponent },
       tileSize: options.tileSize,
       planIssues: plan.issues.filter { options.job == nil || $0.job == nil || $0.job == options.job })
-    let htmlPath = (directory as NSString).appendingPathComponent("index.html")
+    let htmlPath = PathText.appending(directory, "index.html")
     try save(Array(html.utf8), htmlPath)
     removeStale(directory: directory, tilesFolder: tilesFolder, keep: written)
     return ProofSheetResult(
@@ -206,11 +206,11 @@ public enum ProofSheet {
   private static func removeStale(directory: String, tilesFolder: String, keep: Set<String>) {
     let fm = FileManager.default
     for name in (try? fm.contentsOfDirectory(atPath: directory)) ?? [] where isPageName(name) {
-      let path = (directory as NSString).appendingPathComponent(name)
+      let path = PathText.appending(directory, name)
       if !keep.contains(path) { try? fm.removeItem(atPath: path) }
     }
     for name in (try? fm.contentsOfDirectory(atPath: tilesFolder)) ?? [] where isTileName(name) {
-      let path = (tilesFolder as NSString).appendingPathComponent(name)
+      let path = PathText.appending(tilesFolder, name)
       if !keep.contains(path) { try? fm.removeItem(atPath: path) }
     }
   }
@@ -234,6 +234,6 @@ public enum ProofSheet {
       existing = (existing as NSString).deletingLastPathComponent
     }
     let real = OutputPaths.realPath(existing) ?? existing
-    return rest.reduce(real) { ($0 as NSString).appendingPathComponent($1) }
+    return rest.reduce(real) { PathText.appending($0, $1) }
   }
 }

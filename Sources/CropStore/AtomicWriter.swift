@@ -50,7 +50,8 @@ public enum AtomicWriter {
   ) throws(WriteError) {
     let folder = PathText.deletingLastComponent(path)
     try createFolders(folder)
-    let temporary = (folder as NSString).appendingPathComponent(
+    let temporary = PathText.appending(
+      folder,
       "\(temporaryPrefix)\(getpid())-\(hostTag)-\(UInt64.random(in: 0...UInt64.max))")
     var fd = open(folder, openTemporaryFile | O_WRONLY | O_CLOEXEC, 0o644)
     let unnamed = fd >= 0
@@ -152,7 +153,7 @@ public enum AtomicWriter {
     guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
     for name in names where name.hasPrefix(temporaryPrefix) {
       let fields = name.dropFirst(temporaryPrefix.count).split(separator: "-")
-      let path = (folder as NSString).appendingPathComponent(name)
+      let path = PathText.appending(folder, name)
       if fields.count >= 3, fields[1] != hostTag {
         var info = stat()
         if stat(path, &info) == 0, time(nil) - info.st_mtim.tv_sec < 86_400 { continue }

@@ -159,7 +159,7 @@ public struct DeliveryIndex: Codable, Sendable, Equatable {
   /// wrote (relative to `root`, sorted). `run` refuses them unless `--overwrite`; `plan` lists them.
   public static func conflicts(_ files: [IndexFile], root: String) -> [String] {
     files.flatMap { [$0.path, IndexSpec.jsonPath($0.path)] }.sorted().filter { path in
-      guard let handle = FileHandle(forReadingAtPath: (root as NSString).appendingPathComponent(path)) else {
+      guard let handle = FileHandle(forReadingAtPath: PathText.appending(root, path)) else {
         return false
       }
       defer { try? handle.close() }

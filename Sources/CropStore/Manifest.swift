@@ -184,13 +184,13 @@ public struct Manifest: Codable, Sendable, Equatable {
     guard let names = try? FileManager.default.contentsOfDirectory(atPath: root) else { return [:] }
     var result: [String: Entry] = [:]
     let manifests = names.filter { $0.hasPrefix("cropjob-manifest") && $0.hasSuffix(".json") }.map { name in
-      let path = (root as NSString).appendingPathComponent(name)
+      let path = PathText.appending(root, name)
       var info = stat()
       let mtime = stat(path, &info) == 0 ? Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec) : 0
       return (name: name, mtime: mtime)
     }
     for (name, _) in manifests.sorted(by: { ($0.mtime, $0.name) < ($1.mtime, $1.name) }) {
-      let path = (root as NSString).appendingPathComponent(name)
+      let path = PathText.appending(root, name)
       guard let data = FileManager.default.contents(atPath: path),
         let manifest = try? JSONDecoder().decode(Manifest.self, from: data)
       else { continue }
@@ -203,10 +203,10 @@ public struct Manifest: Codable, Sendable, Equatable {
   /// and journals an earlier cropjob left.
   public static func removeShardManifests(root: String) {
     guard let names = try? FileManager.default.contentsOfDirectory(atPath: root) else { return }
-    unlink((root as NSString).appendingPathComponent("cropjob-manifest.journal"))
+    unlink(PathText.appending(root, "cropjob-manifest.journal"))
     for name in names
     where name.hasPrefix("cropjob-manifest.shard-") && (name.hasSuffix(".json") || name.hasSuffix(".journal")) {
-      unlink((root as NSString).appendingPathComponent(name))
+      unlink(PathText.appending(root, name))
     }
   }
 

@@ -14,6 +14,22 @@ public enum PathText {
     return path[..<end]
   }
 
+  /// NSString.appendingPathComponent, as swift-corelibs-foundation does it (no clean-up of
+  /// either part): `component` after `path` with one "/" between them unless `path` already
+  /// ends with one; either part alone when the other is empty. Without bridging to NSString
+  /// (about 1,900 instructions a call: 4 % of a no-op re-run, which joins paths per source
+  /// and per output).
+  public static func appending(_ path: String, _ component: String) -> String {
+    guard !component.isEmpty else { return path }
+    guard !path.isEmpty else { return component }
+    var joined = ""
+    joined.reserveCapacity(path.utf8.count + 1 + component.utf8.count)
+    joined += path
+    if path.utf8.last != UInt8(ascii: "/") { joined += "/" }
+    joined += component
+    return joined
+  }
+
   /// NSString.lastPathComponent: "a/b.jpg" → "b.jpg", "a/b/" → "b", "/" → "/".
   public static func lastComponent(_ path: String) -> String {
     asciiLastComponent(path) ?? lastComponentByCharacters(path)

@@ -72,4 +72,21 @@ final class PathJoinTests: XCTestCase {
     XCTAssertEqual(PathText.joiningComponents("/", keepingRoot: false, droppingDots: false), "")
     XCTAssertEqual(PathText.joiningComponents("a//\u{301}b", keepingRoot: false, droppingDots: false), "a//\u{301}b")
   }
+
+  /// `PathText.appending` stands in for `NSString.appendingPathComponent` everywhere: the same
+  /// bytes for every pair of strings of up to three pieces of "", "a", "/", ".", "é" and a
+  /// combining acute, and for source-like paths.
+  func testAppendingIsNSStringsAppendingPathComponent() {
+    let pieces = ["", "a", "/", ".", "é", "\u{301}"]
+    var strings: Set<String> = []
+    for a in pieces { for b in pieces { for c in pieces { strings.insert(a + b + c) } } }
+    strings.formUnion(["/work/out", "/work/out/", "out//", "d000/i0001.jpg", "../x", "/"])
+    for path in strings {
+      for component in strings {
+        XCTAssertEqual(
+          Array(PathText.appending(path, component).utf8),
+          Array((path as NSString).appendingPathComponent(component).utf8), "[\(path)] + [\(component)]")
+      }
+    }
+  }
 }

@@ -1,4 +1,5 @@
 import CropPlan
+import CropSupport
 import Foundation
 
 #if canImport(Glibc)
@@ -14,14 +15,14 @@ public enum StateFiles {
 
   /// The state file of a run (`shard` nil or of count 1: the main file).
   public static func path(root: String, shard: Shard?) -> String {
-    let folder = (root as NSString).appendingPathComponent(folderName)
-    guard let shard, shard.count > 1 else { return (folder as NSString).appendingPathComponent("state.sqlite3") }
-    return (folder as NSString).appendingPathComponent("state.shard-\(shard.index)-of-\(shard.count).sqlite3")
+    let folder = PathText.appending(root, folderName)
+    guard let shard, shard.count > 1 else { return PathText.appending(folder, "state.sqlite3") }
+    return PathText.appending(folder, "state.shard-\(shard.index)-of-\(shard.count).sqlite3")
   }
 
   /// The shard files in `root`, sorted by name, with the shard each one belongs to.
   static func shardFiles(root: String) -> [(path: String, shard: Shard)] {
-    let folder = (root as NSString).appendingPathComponent(folderName)
+    let folder = PathText.appending(root, folderName)
     guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return [] }
     return names.sorted().compactMap { name in
       guard name.hasPrefix("state.shard-"), name.hasSuffix(".sqlite3") else { return nil }
@@ -29,7 +30,7 @@ public enum StateFiles {
       guard fields.count == 3, fields[1] == "of", let index = Int(fields[0]), let count = Int(fields[2]),
         count > 1, index < count
       else { return nil }
-      return ((folder as NSString).appendingPathComponent(name), Shard(index: index, count: count))
+      return (PathText.appending(folder, name), Shard(index: index, count: count))
     }
   }
 

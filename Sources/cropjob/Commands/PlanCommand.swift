@@ -81,7 +81,7 @@ struct PlanCommand: ParsableCommand {
     for path in indexConflicts {
       let line =
         "\(overwrite ? "warning" : "error"): would overwrite a file cropjob did not write: "
-        + (stream.outputRoot as NSString).appendingPathComponent(path) + " (an index file)"
+        + PathText.appending(stream.outputRoot, path) + " (an index file)"
       if format == .text { Console.out(line) } else { Console.err(line) }
     }
     let clear = (conflicts.isEmpty && indexConflicts.isEmpty) || overwrite
