@@ -14,6 +14,8 @@ import Foundation
 package struct EscapeCheck {
   private let root: String
   private let rootStandard: String
+  /// `rootStandard` and "/": what every output's standardised path starts with.
+  private let rootPrefix: String
   private let realRoot: String
   private var folders: [String: Folder] = [:]
   /// The folders last asked about (a few: a job may write each source's outputs to several
@@ -34,6 +36,7 @@ package struct EscapeCheck {
   package init(root: String) {
     self.root = root
     rootStandard = (root as NSString).standardizingPath
+    rootPrefix = rootStandard + "/"
     realRoot = OutputPaths.realPath(rootStandard) ?? rootStandard
   }
 
@@ -62,7 +65,7 @@ package struct EscapeCheck {
     let link = linkStatus(standard, folder: standardFolder, name: name)
     if link.isSymlink { return OutputPaths.escapeProblem(path, root: root) }
     file = .some(link.status)
-    guard standard.hasPrefix(rootStandard + "/") else {
+    guard standard.hasPrefix(rootPrefix) else {
       return "resolves to \(standard), outside the output root \(rootStandard)"
     }
     return folder.problem

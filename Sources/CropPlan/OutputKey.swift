@@ -17,31 +17,35 @@ public enum OutputKey {
         tail(encode: encode, metadata: metadata, style: style)
       }
     }
-    // The lines joined by "\n", appended to one string (no array of lines).
-    var text = "path="
+    // The lines joined by "\n", their bytes gathered in one buffer (no array of lines, no
+    // string appends).
+    var text: [UInt8] = []
     text.reserveCapacity(
       path.utf8.count + parts.guide.utf8.count + parts.place.utf8.count + parts.transform.utf8.count
-        + parts.tail.utf8.count + 96)
-    text += path
-    text += "\nguide="
-    text += parts.guide
-    text += "\nplace="
-    text += parts.place
-    text += "\nscale="
-    text += "\(outputScale)"
-    text += "\nsize="
-    text += "\(geometry.outputSize.width)x\(geometry.outputSize.height)"
-    text += "\ntransform="
-    text += parts.transform
-    text += "\n"
-    text += parts.tail
+        + parts.tail.utf8.count + 96 + (placeholders?.recipe.utf8.count ?? 0))
+    text += "path=".utf8
+    text += path.utf8
+    text += "\nguide=".utf8
+    text += parts.guide.utf8
+    text += "\nplace=".utf8
+    text += parts.place.utf8
+    text += "\nscale=".utf8
+    text += outputScale.description.utf8
+    text += "\nsize=".utf8
+    text += String(geometry.outputSize.width).utf8
+    text += "x".utf8
+    text += String(geometry.outputSize.height).utf8
+    text += "\ntransform=".utf8
+    text += parts.transform.utf8
+    text += "\n".utf8
+    text += parts.tail.utf8
     if let placeholders {
       // Only when asked for, so that the keys of outputs without placeholders stay as they
       // were: asking for them makes the output again, with its record.
-      text += "\nplaceholders="
-      text += placeholders.recipe
+      text += "\nplaceholders=".utf8
+      text += placeholders.recipe.utf8
     }
-    return text
+    return String(decoding: text, as: UTF8.self)
   }
 
   /// The recipe's lines from `encode=` on: the same for most outputs of a batch (memoised).
@@ -61,7 +65,16 @@ public enum OutputKey {
   /// The recipe's identity without the source: what `plan --format json` prints as `key`.
   /// `engine` is the decoding library's version (`Plan.engineVersion`).
   public static func recipeKey(_ recipe: String, engine: String) -> String {
-    SHA256.hex(Array("cropjob \(CropKitVersion.string)\nlibvips \(engine)\n\(recipe)".utf8))
+    // The bytes gathered straight into one buffer (no interpolated string on the way).
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(32 + CropKitVersion.string.utf8.count + engine.utf8.count + recipe.utf8.count)
+    bytes += "cropjob ".utf8
+    bytes += CropKitVersion.string.utf8
+    bytes += "\nlibvips ".utf8
+    bytes += engine.utf8
+    bytes += "\n".utf8
+    bytes += recipe.utf8
+    return SHA256.hex(bytes)
   }
 
   /// The output's key, which the manifest and the state hold: the SHA-256 (hex) of the

@@ -13,11 +13,9 @@ public enum OutputPaths {
     let name = PathText.lastComponent(sourcePath)
     let ext = PathText.pathExtension(name)
     var result = ""
-    var rest = Substring(template)
     // Each placeholder's value made when met (a template names a few of them).
-    while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
-      result += rest[..<open]
-      switch rest[rest.index(after: open)..<close] {
+    func append(_ key: Substring) {
+      switch key {
       case "job": result += job
       case "stem": result += ext.isEmpty ? name : String(name.dropLast(ext.count + 1))
       case "name": result += name
@@ -29,9 +27,29 @@ public enum OutputPaths {
       case "format": result += format.fileExtension
       case let key: result += "{\(key)}"
       }
-      rest = rest[rest.index(after: close)...]
     }
-    result += rest
+    if template.utf8.allSatisfy({ $0 < 0x80 && $0 != UInt8(ascii: "\r") }) {
+      // ASCII without "\r\n" (the usual template): a character is a byte, so the braces are
+      // found by byte, not by grapheme breaking.
+      let bytes = template.utf8
+      var start = bytes.startIndex
+      while let open = bytes[start...].firstIndex(of: UInt8(ascii: "{")),
+        let close = bytes[open...].firstIndex(of: UInt8(ascii: "}"))
+      {
+        result += template[start..<open]
+        append(template[bytes.index(after: open)..<close])
+        start = bytes.index(after: close)
+      }
+      result += template[start...]
+    } else {
+      var rest = Substring(template)
+      while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+        result += rest[..<open]
+        append(rest[rest.index(after: open)..<close])
+        rest = rest[rest.index(after: close)...]
+      }
+      result += rest
+    }
     // An empty {dir} must not leave "//" or a leading "/".
     return PathText.joiningComponents(result, keepingRoot: false, droppingDots: false)
   }
