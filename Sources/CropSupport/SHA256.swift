@@ -158,14 +158,18 @@ public struct SHA256 {
 }
 
 private func hexString(_ digest: [UInt8]) -> String {
-  let digits = Array("0123456789abcdef".utf8)
-  var text = [UInt8]()
-  text.reserveCapacity(digest.count * 2)
-  for byte in digest {
-    text.append(digits[Int(byte >> 4)])
-    text.append(digits[Int(byte & 15)])
+  // Written straight into the string's storage (an intermediate array was ~1,000
+  // instructions a digest, two digests per output key).
+  String(unsafeUninitializedCapacity: digest.count * 2) { text in
+    let digits: StaticString = "0123456789abcdef"
+    digits.withUTF8Buffer { digits in
+      for (i, byte) in digest.enumerated() {
+        text[2 * i] = digits[Int(byte >> 4)]
+        text[2 * i + 1] = digits[Int(byte & 15)]
+      }
+    }
+    return digest.count * 2
   }
-  return String(decoding: text, as: UTF8.self)
 }
 
 extension UInt32 {

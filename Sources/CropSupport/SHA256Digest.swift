@@ -15,27 +15,32 @@ public struct SHA256Digest: Sendable, Hashable {
   /// The digest written as 64 lowercase hex digits, or nil for any other text (such a
   /// text has no digest here: the caller treats it as unknown).
   public init?(hex: String) {
-    var words: [UInt64] = []
-    words.reserveCapacity(4)
-    var word: UInt64 = 0
-    var count = 0
-    for byte in hex.utf8 {
-      let digit: UInt8
-      switch byte {
-      case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-      case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-      default: return nil
+    guard hex.utf8.count == 64 else { return nil }
+    var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+    var hex = hex
+    let parsed = hex.withUTF8 { bytes -> Bool in
+      for w in 0..<4 {
+        var word: UInt64 = 0
+        for byte in bytes[(w * 16)..<(w * 16 + 16)] {
+          let digit: UInt8
+          switch byte {
+          case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+          case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+          default: return false
+          }
+          word = word << 4 | UInt64(digit)
+        }
+        switch w {
+        case 0: words.0 = word
+        case 1: words.1 = word
+        case 2: words.2 = word
+        default: words.3 = word
+        }
       }
-      word = word << 4 | UInt64(digit)
-      count += 1
-      if count % 16 == 0 {
-        words.append(word)
-        word = 0
-      }
-      if count > 64 { return nil }
+      return true
     }
-    guard count == 64 else { return nil }
-    self.words = (words[0], words[1], words[2], words[3])
+    guard parsed else { return nil }
+    self.words = words
   }
 
   /// The 64 lowercase hex digits.

@@ -116,11 +116,15 @@ package struct HashSet64: Sendable {
 
   /// FNV-1a of the UTF-8 bytes: stable across runs (unlike `hashValue`).
   package static func hash(_ text: String) -> UInt64 {
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in text.utf8 {
-      hash ^= UInt64(byte)
-      hash = hash &* 0x100_0000_01b3
+    var text = text
+    // Over the contiguous bytes (`withUTF8`): the UTF-8 view's iterator costs several times more.
+    return text.withUTF8 { bytes in
+      var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+      for byte in bytes {
+        hash ^= UInt64(byte)
+        hash = hash &* 0x100_0000_01b3
+      }
+      return hash
     }
-    return hash
   }
 }

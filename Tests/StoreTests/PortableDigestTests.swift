@@ -100,7 +100,19 @@ final class PortableDigestTests: XCTestCase {
     XCTAssertNil(SHA256Digest(hex: String(text.dropLast())))
     XCTAssertNil(SHA256Digest(hex: text + "0"))
     XCTAssertNil(SHA256Digest(hex: String(text.dropLast()) + "g"))
+    XCTAssertNil(SHA256Digest(hex: String(text.dropLast(2)) + "é"))  // 64 bytes, not all hex digits
     XCTAssertNil(SHA256Digest.none.hexUnlessNone)
     XCTAssertNotEqual(SHA256Digest(hex: text), SHA256Digest(hex: String(text.dropLast()) + "c"))
+  }
+
+  /// The planner's path hashes (`HashSet64.hash`) are 64-bit FNV-1a over the UTF-8 bytes: the
+  /// published test vectors (and a path with a non-ASCII name).
+  func testPathHashesAreFNV1a() {
+    XCTAssertEqual(HashSet64.hash(""), 0xcbf2_9ce4_8422_2325)
+    XCTAssertEqual(HashSet64.hash("a"), 0xaf63_dc4c_8601_ec8c)
+    XCTAssertEqual(HashSet64.hash("foobar"), 0x8594_4171_f739_67e8)
+    var expected: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in "/work/out/café/ü.png".utf8 { expected = (expected ^ UInt64(byte)) &* 0x100_0000_01b3 }
+    XCTAssertEqual(HashSet64.hash("/work/out/café/ü.png"), expected)
   }
 }

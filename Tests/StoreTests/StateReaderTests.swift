@@ -141,4 +141,16 @@ final class StateReaderTests: XCTestCase {
       XCTAssertEqual((error as? StateError)?.kind, .damaged, "\(error)")
     }
   }
+
+  /// The paths a lookup sends SQLite as a JSON array (`json_each`) read back, through
+  /// Foundation's JSON parser, as the very strings: plain paths, quotes, backslashes, control
+  /// characters, non-ASCII names.
+  func testLookupPathsAreAJSONArrayOfThePaths() throws {
+    let paths = [
+      "/work/out/d000/i0001.png", "", "a\"b", "back\\slash", "tab\tnew\nline\u{1}", "café/ü.jpg", "\u{301}x",
+    ]
+    let text = StateReader.jsonArray(paths[...])
+    let parsed = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String])
+    XCTAssertEqual(parsed.map { Array($0.utf8) }, paths.map { Array($0.utf8) })
+  }
 }

@@ -109,17 +109,25 @@ extension StateReader {
   }
 
   /// `strings` as a JSON array (for `json_each`).
-  static func jsonArray(_ strings: ArraySlice<String>) -> String {
+  package static func jsonArray(_ strings: ArraySlice<String>) -> String {
     var bytes: [UInt8] = [UInt8(ascii: "[")]
     let hex = Array("0123456789abcdef".utf8)
     for (n, string) in strings.enumerated() {
       if n > 0 { bytes.append(UInt8(ascii: ",")) }
       bytes.append(UInt8(ascii: "\""))
-      for byte in string.utf8 {
-        switch byte {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes += [UInt8(ascii: "\\"), byte]
-        case 0..<0x20: bytes += Array("\\u00".utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 15)]]
-        default: bytes.append(byte)
+      var string = string
+      string.withUTF8 { utf8 in
+        // A path needs no escape as a rule: its bytes go in at once.
+        guard utf8.contains(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 < 0x20 }) else {
+          bytes.append(contentsOf: utf8)
+          return
+        }
+        for byte in utf8 {
+          switch byte {
+          case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes += [UInt8(ascii: "\\"), byte]
+          case 0..<0x20: bytes += Array("\\u00".utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 15)]]
+          default: bytes.append(byte)
+          }
         }
       }
       bytes.append(UInt8(ascii: "\""))
