@@ -28,27 +28,23 @@ public enum OutputPaths {
       case let key: result += "{\(key)}"
       }
     }
+    // The braces found in `text`, a view of the template (its indices are the template's).
+    func scan<View: Collection>(_ text: View, open: View.Element, close: View.Element)
+    where View.Index == String.Index, View.Element: Equatable {
+      var start = text.startIndex
+      while let opening = text[start...].firstIndex(of: open), let closing = text[opening...].firstIndex(of: close) {
+        result += template[start..<opening]
+        append(template[text.index(after: opening)..<closing])
+        start = text.index(after: closing)
+      }
+      result += template[start...]
+    }
     if template.utf8.allSatisfy({ $0 < 0x80 && $0 != UInt8(ascii: "\r") }) {
       // ASCII without "\r\n" (the usual template): a character is a byte, so the braces are
       // found by byte, not by grapheme breaking.
-      let bytes = template.utf8
-      var start = bytes.startIndex
-      while let open = bytes[start...].firstIndex(of: UInt8(ascii: "{")),
-        let close = bytes[open...].firstIndex(of: UInt8(ascii: "}"))
-      {
-        result += template[start..<open]
-        append(template[bytes.index(after: open)..<close])
-        start = bytes.index(after: close)
-      }
-      result += template[start...]
+      scan(template.utf8, open: UInt8(ascii: "{"), close: UInt8(ascii: "}"))
     } else {
-      var rest = Substring(template)
-      while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
-        result += rest[..<open]
-        append(rest[rest.index(after: open)..<close])
-        rest = rest[rest.index(after: close)...]
-      }
-      result += rest
+      scan(template, open: "{", close: "}")
     }
     // An empty {dir} must not leave "//" or a leading "/".
     return PathText.joiningComponents(result, keepingRoot: false, droppingDots: false)

@@ -157,7 +157,8 @@ public struct SHA256 {
   }
 }
 
-private func hexString(_ digest: [UInt8]) -> String {
+/// `digest` as lowercase hex digits (also `SHA256Digest.hex`).
+func hexString(_ digest: [UInt8]) -> String {
   // Written straight into the string's storage (an intermediate array was ~1,000
   // instructions a digest, two digests per output key).
   String(unsafeUninitializedCapacity: digest.count * 2) { text in

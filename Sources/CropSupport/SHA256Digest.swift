@@ -45,13 +45,8 @@ public struct SHA256Digest: Sendable, Hashable {
 
   /// The 64 lowercase hex digits.
   public var hex: String {
-    let digits = Array("0123456789abcdef".utf8)
-    return String(unsafeUninitializedCapacity: 64) { buffer in
-      for (w, word) in [words.0, words.1, words.2, words.3].enumerated() {
-        for i in 0..<16 { buffer[w * 16 + i] = digits[Int((word >> (60 - 4 * UInt64(i))) & 15)] }
-      }
-      return 64
-    }
+    let words = [words.0, words.1, words.2, words.3]
+    return hexString((0..<32).map { UInt8(truncatingIfNeeded: words[$0 / 8] >> (56 - 8 * UInt64($0 % 8))) })
   }
 
   public static func == (a: Self, b: Self) -> Bool {
