@@ -22,12 +22,14 @@
 #           structural_similarity: the oracle of encode.target's score, Tests/Oracle/ssim_oracle.py);
 #           PyPI blurhash 1.1.5 and thumbhash 0.1.2 (pinned; the placeholders' independent encoders,
 #           PlaceholderOracleTests), into /usr/bin/python3's site packages;
-#           chromium (headless: the delivery index page loaded in a real browser, DeliveryIndexBrowserTests)
+#           chromium (headless: the delivery index page loaded in a real browser, DeliveryIndexBrowserTests);
+#           strace (the source files' opens counted by an observer that is not cropjob: DecodeCountTests);
+#           nodejs (ThumbHash's reference JavaScript, Tests/Oracle/thumbhash_reference.js: PlaceholderRuleTests)
 set -euo pipefail
 packages=(libvips-dev libyaml-dev libsqlite3-dev libturbojpeg0-dev libjpeg-dev libpng-dev pkg-config python3-pip
   libvips-tools python3-pil python3-numpy python3-jsonschema python3-yaml libimage-exiftool-perl sqlite3
   time graphviz groff-base python3-opencv opencv-data libavif-bin libheif-examples webp libjxl-tools
-  python3-skimage chromium)
+  python3-skimage chromium strace nodejs)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
