@@ -58,7 +58,11 @@ def run(cmd, cwd, log, timeout=None):
 def failed_tests(log):
     """Test names XCTest reported as failed (`Test Case 'Class.test' failed`)."""
     text = open(log, errors="replace").read()
-    return sorted(set(re.findall(r"Test Case '([^']+)' failed", text)))
+    names = re.findall(r"Test Case '([^']+)' failed", text)  # swift test
+    names += re.findall(r"^([A-Za-z]+Tests\.[A-Za-z]+Tests\.test\w+) failed", text, re.M)  # --parallel
+    names += re.findall(r"error: -?\[?([A-Za-z]+Tests\.[A-Za-z]+)[ /.](test\w+)", text) and [
+        ".".join(t) for t in re.findall(r"error: -?\[?[A-Za-z]+Tests\.([A-Za-z]+)[ /.](test\w+)", text)]
+    return sorted(set(names))
 
 
 def prepare(scratch):
@@ -123,7 +127,7 @@ def main():
     print(f"built in {seconds:.0f} s", flush=True)
     if not args.no_baseline:
         pattern = "|".join(sorted({t for m in chosen for t in m["tests"]}))
-        status, seconds = run(["swift", "test", "--skip-build", "--filter", pattern], scratch,
+        status, seconds = run(["swift", "test", "--skip-build", "--parallel", "--filter", pattern], scratch,
                               os.path.join(logs, "baseline.log"), timeout=args.timeout * 4)
         if status != 0:
             print(f"the tests fail without a mutation ({seconds:.0f} s): {logs}/baseline.log: "
