@@ -59,9 +59,7 @@ def failed_tests(log):
     """Test names XCTest reported as failed (`Test Case 'Class.test' failed`)."""
     text = open(log, errors="replace").read()
     names = re.findall(r"Test Case '([^']+)' failed", text)  # swift test
-    names += re.findall(r"^([A-Za-z]+Tests\.[A-Za-z]+Tests\.test\w+) failed", text, re.M)  # --parallel
-    names += re.findall(r"error: -?\[?([A-Za-z]+Tests\.[A-Za-z]+)[ /.](test\w+)", text) and [
-        ".".join(t) for t in re.findall(r"error: -?\[?[A-Za-z]+Tests\.([A-Za-z]+)[ /.](test\w+)", text)]
+    names += re.findall(r"error: (\w+\.test\w+) :", text)  # swift test --parallel, XCTest's failure lines
     return sorted(set(names))
 
 
