@@ -86,7 +86,8 @@ elif command == "setup-auth":
         key = iam.create_access_key(UserName=name)["AccessKey"]
         users[name] = {"id": key["AccessKeyId"], "secret": key["SecretAccessKey"]}
     # From now on moto checks every request's signature and permissions.
-    request = urllib.request.Request(f"{endpoint}/moto-api/reset-auth", data=b"0", method="POST")
+    request = urllib.request.Request(
+        f"{endpoint}/moto-api/reset-auth", data=b"0", method="POST", headers={"Content-Type": "text/plain"})
     urllib.request.urlopen(request).read()
     # The independent client's signature is accepted: the server really checks.
     client(key=(users["admin"]["id"], users["admin"]["secret"])).head_object(Bucket=bucket, Key="photos/a.jpg")
