@@ -12,6 +12,7 @@ final class S3AuthTests: S3TestCase {
   struct Users {
     var admin: (id: String, secret: String)
     var reader: (id: String, secret: String)
+    var session: (id: String, secret: String, token: String)
   }
 
   func startWithAuth(_ moto: MotoS3) throws -> Users {
@@ -19,7 +20,10 @@ final class S3AuthTests: S3TestCase {
     func pair(_ name: String) throws -> (String, String) {
       (try XCTUnwrap(users[name]?["id"]), try XCTUnwrap(users[name]?["secret"]))
     }
-    return Users(admin: try pair("admin"), reader: try pair("reader"))
+    let (id, secret) = try pair("session")
+    return Users(
+      admin: try pair("admin"), reader: try pair("reader"),
+      session: (id, secret, try XCTUnwrap(users["session"]?["token"])))
   }
 
   func store(_ bucket: String, _ moto: MotoS3, id: String, secret: String, log: EventLog) throws -> S3Storage {
@@ -57,6 +61,46 @@ final class S3AuthTests: S3TestCase {
     for key in keys { try s3.delete(key) }
     XCTAssertEqual(try s3.listAll(prefix: "out/").count, 0)
     XCTAssertEqual(log.all, [], "nothing retried")
+  }
+
+  /// A role's temporary credentials: the session token goes in `x-amz-security-token` (moto
+  /// checks it against the one it issued); without it the key is unknown, with another the
+  /// request is refused — and the token is in no error.
+  func testSessionTokensAreSent() throws {
+    let moto = try MotoS3()
+    defer { moto.stop() }
+    let users = try startWithAuth(moto)
+    let log = EventLog()
+    let session = users.session
+    let environment = [
+      "AWS_ACCESS_KEY_ID": session.id, "AWS_SECRET_ACCESS_KEY": session.secret, "AWS_SESSION_TOKEN": session.token,
+    ]
+    let options = S3Storage.Options(
+      retry: RetryPolicy(maxAttempts: 2, baseDelay: 0.001, seed: 1), onEvent: { log.add($0) })
+    let s3 = try store("private", endpoint: moto.endpoint, environment: environment, options: options)
+    try s3.write([7, 7], to: "session/a.jpg", options: WriteOptions(contentType: "image/jpeg"))
+    XCTAssertEqual(try s3.read("session/a.jpg"), [7, 7])
+    XCTAssertEqual(try s3.listAll(prefix: "session/").map(\.key), ["session/a.jpg"])
+
+    var texts: [String] = []
+    var withoutToken = environment
+    withoutToken["AWS_SESSION_TOKEN"] = nil
+    let noToken = try store("private", endpoint: moto.endpoint, environment: withoutToken, options: options)
+    XCTAssertThrowsError(try noToken.read("session/a.jpg")) { error in
+      texts.append("\(error)")
+      XCTAssertEqual((error as? StorageError)?.kind, .invalidAccessKey, "\(error)")
+    }
+    var otherToken = environment
+    otherToken["AWS_SESSION_TOKEN"] = "FQoGZXIvYXdzEXAMPLETOKEN" + String(session.token.prefix(8))
+    let wrongToken = try store("private", endpoint: moto.endpoint, environment: otherToken, options: options)
+    XCTAssertThrowsError(try wrongToken.read("session/a.jpg")) { error in
+      texts.append("\(error)")
+      XCTAssertNotNil(error as? StorageError)
+    }
+    let everything = texts.joined(separator: "\n") + log.all.map(\.description).joined()
+    for secret in [session.secret, session.token, otherToken["AWS_SESSION_TOKEN"]!] {
+      XCTAssertFalse(everything.contains(secret), everything)
+    }
   }
 
   /// Each misconfiguration gives its own kind of error, naming the bucket and key and what to
