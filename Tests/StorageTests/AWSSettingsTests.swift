@@ -70,7 +70,7 @@ final class AWSSettingsTests: XCTestCase {
     XCTAssertEqual(settings.credentials.accessKeyID, "ENVID")
     XCTAssertEqual(settings.credentials.secretAccessKey, "env-secret")
     XCTAssertEqual(settings.credentials.sessionToken, "env-token")
-    XCTAssertEqual(settings.credentials.source, "AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY")
+    XCTAssertEqual(settings.credentials.source, "AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (with AWS_SESSION_TOKEN)")
     // The profile still gives what the environment does not: region, endpoint, addressing.
     XCTAssertEqual(settings.region, "us-east-1")
     XCTAssertEqual(settings.addressing, .path)
