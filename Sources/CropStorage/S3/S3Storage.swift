@@ -93,9 +93,9 @@ public final class S3Storage: ObjectStorage, @unchecked Sendable {
   func listPage(prefix: String, pageSize: Int, continuation: String?) throws(StorageError) -> S3Responses.ListPage {
     var query = [("list-type", "2"), ("max-keys", String(pageSize)), ("prefix", prefix)]
     if let continuation { query.append(("continuation-token", continuation)) }
-    let exchange = try send("GET", key: "", query: query, display: "LIST s3://\(bucket)/\(prefix)")
-    guard exchange.response.status == 200 else { throw failure(exchange.response, key: prefix, action: .list) }
-    guard let page = S3Responses.listPage(exchange.response.body) else {
+    let response = try send("GET", key: "", query: query, display: "LIST s3://\(bucket)/\(prefix)")
+    guard response.status == 200 else { throw failure(response, key: prefix, action: .list) }
+    guard let page = S3Responses.listPage(response.body) else {
       throw StorageError(
         .server, location: "s3://\(bucket)/\(prefix)",
         message: "the listing's answer is not a ListBucketResult (is \(settings.endpoint) an S3 endpoint?)")
@@ -104,8 +104,7 @@ public final class S3Storage: ObjectStorage, @unchecked Sendable {
   }
 
   public func stat(_ key: String) throws(StorageError) -> ObjectInfo? {
-    let exchange = try send("HEAD", key: key, display: "HEAD s3://\(bucket)/\(key)")
-    let response = exchange.response
+    let response = try send("HEAD", key: key, display: "HEAD s3://\(bucket)/\(key)")
     if response.status == 404 { return nil }
     guard response.status == 200 else { throw failure(response, key: key, action: .read) }
     let size = Int64(response.headers["content-length"] ?? "") ?? 0
@@ -118,8 +117,7 @@ public final class S3Storage: ObjectStorage, @unchecked Sendable {
   public func read(_ key: String, range: ByteRange?) throws(StorageError) -> [UInt8] {
     var headers: [(String, String)] = []
     if let range { headers.append(("Range", "bytes=\(range.offset)-\(range.offset + range.length - 1)")) }
-    let exchange = try send("GET", key: key, headers: headers, display: "GET s3://\(bucket)/\(key)")
-    let response = exchange.response
+    let response = try send("GET", key: key, headers: headers, display: "GET s3://\(bucket)/\(key)")
     switch response.status {
     case 206: return response.body
     case 200:
@@ -158,10 +156,10 @@ public final class S3Storage: ObjectStorage, @unchecked Sendable {
         now.token.sameContent(as: .object(etag: expected, size: now.size, lastModified: "", versionID: nil))
       else { throw refusal(location, now) }
     }
-    let exchange = try send("PUT", key: key, headers: headers, body: bytes, display: "PUT \(location)")
-    let response = exchange.response
-    if response.status == 412 || response.status == 409, exchange.ambiguous, try read(key) == bytes {
-      // An earlier attempt of this write landed and its answer was lost: the object is ours.
+    let response = try send("PUT", key: key, headers: headers, body: bytes, display: "PUT \(location)")
+    if response.status == 412 || response.status == 409, try read(key) == bytes {
+      // An earlier sending of this write landed and its answer was lost (a retry, or libcurl
+      // sending again on a new connection), or the key already holds exactly these bytes.
       let now = try stat(key)
       return WrittenObject(key: key, size: Int64(bytes.count), etag: now?.etagText, versionID: now?.versionText)
     }
@@ -177,9 +175,9 @@ public final class S3Storage: ObjectStorage, @unchecked Sendable {
   }
 
   public func delete(_ key: String) throws(StorageError) {
-    let exchange = try send("DELETE", key: key, display: "DELETE s3://\(bucket)/\(key)")
-    guard [200, 204, 404].contains(exchange.response.status) else {
-      throw failure(exchange.response, key: key, action: .delete)
+    let response = try send("DELETE", key: key, display: "DELETE s3://\(bucket)/\(key)")
+    guard [200, 204, 404].contains(response.status) else {
+      throw failure(response, key: key, action: .delete)
     }
   }
 
@@ -190,25 +188,39 @@ public final class S3Storage: ObjectStorage, @unchecked Sendable {
         + (now.map { " (\($0.token))" } ?? "") + ": not replaced (remove it, or tell cropjob to overwrite)")
   }
 
-  /// One request with its retries. `ambiguous` says an earlier attempt may have reached the
-  /// server (its answer lost or a 5xx), so a write may already have happened.
+  /// One request with its retries: the last answer, or an error when no answer came.
   func send(
     _ method: String, key: String, query: [(String, String)] = [], headers: [(String, String)] = [],
     body: [UInt8]? = nil, display: String
-  ) throws(StorageError) -> (response: HTTPResponse, ambiguous: Bool) {
+  ) throws(StorageError) -> HTTPResponse {
     let request = HTTPRequest(
       method: method, url: settings.endpoint.url(bucket: bucket, key: key, query: query, style: settings.addressing),
       headers: headers, body: body)
-    var ambiguous = false
     let policy = options.retry
     for attempt in 1...policy.maxAttempts {
-      lock.withLock { sent += 1 }
+      let result = pool.withConnection { $0.perform(request) }
+      let sendings: Int
+      switch result {
+      case .success(let response): sendings = response.sendings
+      case .failure(let failure): sendings = failure.sendings
+      }
+      lock.withLock { sent += max(1, sendings) }
+      if sendings > 1 {
+        // libcurl sent the request again by itself after a reused connection closed.
+        lock.withLock { retried += sendings - 1 }
+        for _ in 1..<sendings {
+          options.onEvent?(
+            StorageEvent(
+              request: display, attempt: attempt, maxAttempts: policy.maxAttempts,
+              reason: "connection closed before an answer, sent again at once on a new connection", delay: 0))
+        }
+      }
       let reason: String
-      switch pool.withConnection({ $0.perform(request) }) {
+      switch result {
       case .success(let response):
         let code = response.status >= 300 ? S3Responses.error(response.body)?.code : nil
         guard RetryPolicy.retryable(status: response.status, code: code), attempt < policy.maxAttempts else {
-          return (response, ambiguous)
+          return response
         }
         reason = "\(response.status)" + (code.map { " \($0)" } ?? "")
       case .failure(let failure):
@@ -221,7 +233,6 @@ public final class S3Storage: ObjectStorage, @unchecked Sendable {
         }
         reason = failure.message
       }
-      ambiguous = ambiguous || method != "GET"
       let delay = jitter.draw(upTo: policy.ceiling(after: attempt))
       lock.withLock { retried += 1 }
       options.onEvent?(
