@@ -134,4 +134,42 @@ final class SearchBoundTests: XCTestCase {
       XCTAssertGreaterThan(entry.encodes, 2, entry.path)
     }
   }
+
+  /// The file a target writes is the file of the quality chosen, byte for byte (the search's
+  /// fast JPEG candidates, with libjpeg's standard Huffman tables, are for scoring only): the
+  /// same output at that fixed quality, without a target, is the same bytes.
+  func testTargetWritesTheFileOfTheQualityChosen() throws {
+    let harness = try RunHarness(
+      samples: ["mountains.jpg", "kite.jpg"],
+      job: """
+        version: 1
+        output: out
+        jobs:
+          t:
+            sources: ["photos"]
+            guide: {shape: rect, width: 240, height: 160}
+            outputs: [{path: "{stem}.jpg", encode: {quality: 95, min_quality: 5, target: {ssim: 0.95}}}]
+        """)
+    defer { harness.remove() }
+    XCTAssertEqual(try harness.run().0.failed, 0)
+    let entries = try manifest(harness).outputs
+    XCTAssertEqual(entries.count, 2)
+    let fixed = entries.map { entry in
+      let stem = entry.path.replacingOccurrences(of: ".jpg", with: "")
+      return """
+          f\(stem):
+            sources: ["photos/\(stem).jpg"]
+            guide: {shape: rect, width: 240, height: 160}
+            outputs: [{path: "fixed/{stem}.jpg", encode: {quality: \(entry.quality)}}]
+        """
+    }
+    try harness.writeJob("version: 1\noutput: out\njobs:\n" + fixed.joined(separator: "\n") + "\n")
+    XCTAssertEqual(try harness.run().0.failed, 0)
+    for entry in entries {
+      let written = try Data(contentsOf: URL(fileURLWithPath: "\(harness.outputRoot)/\(entry.path)"))
+      let plain = try Data(contentsOf: URL(fileURLWithPath: "\(harness.outputRoot)/fixed/\(entry.path)"))
+      XCTAssertEqual(written, plain, "\(entry.path) at quality \(entry.quality) is not that quality's file")
+    }
+  }
+
 }
