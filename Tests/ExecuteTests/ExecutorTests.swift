@@ -77,6 +77,22 @@ final class ExecutorTests: XCTestCase {
     XCTAssertEqual(summary.decodes, 8)
   }
 
+  /// An output someone else truncated or replaced with a file of another size is made again
+  /// (README: an output is up to date when its key matches and the file still has the
+  /// recorded size), the same bytes as before; the others stay.
+  func testAnOutputOfAnotherSizeOnDiskIsMadeAgain() throws {
+    let h = try harness()
+    defer { h.remove() }
+    try h.run()
+    let path = h.folder.appendingPathComponent("out/thumbs/kite-96.jpg").path
+    let original = try Data(contentsOf: URL(fileURLWithPath: path))
+    try Data(original.prefix(original.count / 2)).write(to: URL(fileURLWithPath: path))
+    let (summary, reporter) = try h.run()
+    XCTAssertEqual(reporter.written, ["thumbs/kite-96.jpg"])
+    XCTAssertEqual(summary.upToDate, 15)
+    XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), original)
+  }
+
   func testTouchedSourceIsHashedAndStaysUpToDateWhenItsContentIsTheSame() throws {
     let h = try harness()
     defer { h.remove() }
