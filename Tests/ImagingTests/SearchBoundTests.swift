@@ -21,23 +21,20 @@ final class SearchBoundTests: XCTestCase {
   func ceilLog2(_ n: Int) -> Int { n <= 1 ? 0 : Int.bitWidth - (n - 1).leadingZeroBitCount }
 
   func testMaxBytesWritesTheHighestQualityThatFitsOnAWideRange() throws {
-    let formats = [("jpeg", "jpg"), ("webp", "webp")]
-    let fixed = formats.flatMap { f in
-      Self.qualities.map { q in "      - {path: \"q/{stem}-\(q).\(f.1)\", encode: {format: \(f.0), quality: \(q)}}" }
-    }
-    let job = { (outputs: [String]) in
+    // JPEG over mountains, WebP over kite: every quality from 5 to 95, one run.
+    let pairs = [("mountains", ("jpeg", "jpg")), ("kite", ("webp", "webp"))]
+    let fixed = pairs.map { stem, f in
       """
-      version: 1
-      output: out
-      jobs:
-        t:
-          sources: ["photos"]
+        \(f.0):
+          sources: ["photos/\(stem).jpg"]
           guide: {shape: rect, width: 320, height: 240}
           outputs:
-      \(outputs.joined(separator: "\n"))
+      \(Self.qualities.map { q in "      - {path: \"q/{stem}-\(q).\(f.1)\", encode: {format: \(f.0), quality: \(q)}}" }.joined(separator: "\n"))
       """
     }
-    let harness = try RunHarness(samples: ["mountains.jpg", "kite.jpg"], job: job(fixed))
+    let harness = try RunHarness(
+      samples: ["mountains.jpg", "kite.jpg"],
+      job: "version: 1\noutput: out\njobs:\n" + fixed.joined(separator: "\n") + "\n")
     defer { harness.remove() }
     XCTAssertEqual(try harness.run().0.failed, 0)
     func size(_ path: String) throws -> Int {
@@ -45,15 +42,13 @@ final class SearchBoundTests: XCTestCase {
     }
     // Budgets between the sizes of neighbouring qualities, over the whole range.
     var cases: [(path: String, format: (String, String), budget: Int, expected: Int, stem: String)] = []
-    for stem in ["mountains", "kite"] {
-      for f in formats {
-        let sizes = try Self.qualities.map { try size("q/\(stem)-\($0).\(f.1)") }
-        for pick in [12, 33, 57, 71, 88] {
-          let budget = sizes[Self.qualities.firstIndex(of: pick)!]
-          // The highest quality whose own file fits (the files need not grow monotonically).
-          let expected = try XCTUnwrap(zip(Self.qualities, sizes).filter { $0.1 <= budget }.last?.0)
-          cases.append(("b/\(stem)-\(pick).\(f.1)", f, budget, expected, stem))
-        }
+    for (stem, f) in pairs {
+      let sizes = try Self.qualities.map { try size("q/\(stem)-\($0).\(f.1)") }
+      for pick in [12, 33, 57, 71, 88] {
+        let budget = sizes[Self.qualities.firstIndex(of: pick)!]
+        // The highest quality whose own file fits (the files need not grow monotonically).
+        let expected = try XCTUnwrap(zip(Self.qualities, sizes).filter { $0.1 <= budget }.last?.0)
+        cases.append(("b/\(stem)-\(pick).\(f.1)", f, budget, expected, stem))
       }
     }
     // Each budget as its own job over one photo.
