@@ -39,11 +39,19 @@ let package = Package(
       linkerSettings: [.linkedLibrary("gmodule-2.0"), .linkedLibrary("jpeg"), .linkedLibrary("png16")]),
     // C calls that are not libvips': SHA-256 through libcrypto when present, syncfs.
     .target(name: "CSystem", path: "Sources/CSystem"),
+    // libcurl (Debian libcurl4-openssl-dev) with fixed-arity wrappers over its variadic calls:
+    // HTTP and AWS SigV4 signing for the S3 storage (docs/storage.md).
+    .systemLibrary(
+      name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
+      providers: [.apt(["libcurl4-openssl-dev"])]),
 
     // Pure placement math: no libvips, no I/O.
     .target(name: "CropGeometry", path: "Sources/CropGeometry"),
     // Hashing, paths, concurrency helpers and the version: what every stage may use.
     .target(name: "CropSupport", dependencies: ["CSystem"], path: "Sources/CropSupport"),
+    // Where files live: one protocol (list, stat with a change token, read, atomic write,
+    // delete) with the local file system and S3 (through libcurl) behind it (docs/storage.md).
+    .target(name: "CropStorage", dependencies: ["CropSupport", "CCurl"], path: "Sources/CropStorage"),
     // YAML reader, job model, schema table, decoder with located diagnostics. No libvips.
     .target(
       name: "CropSpec", dependencies: ["CropGeometry", "CropSupport", "CYAML"], path: "Sources/CropSpec"),
@@ -95,6 +103,9 @@ let package = Package(
     .testTarget(name: "StoreTests", dependencies: ["CropKit", "TestSupport"], path: "Tests/StoreTests"),
     .testTarget(name: "ExecuteTests", dependencies: ["CropKit", "TestSupport"], path: "Tests/ExecuteTests"),
     .testTarget(name: "PreviewTests", dependencies: ["CropKit", "TestSupport"], path: "Tests/PreviewTests"),
+    // The storage seam against a real S3 server (moto on loopback, Tests/S3).
+    .testTarget(
+      name: "StorageTests", dependencies: ["CropStorage", "CropSupport", "TestSupport"], path: "Tests/StorageTests"),
     .testTarget(name: "CLITests", dependencies: ["CropKit", "cropjob", "TestSupport"], path: "Tests/CLITests"),
   ]
 )

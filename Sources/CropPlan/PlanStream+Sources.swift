@@ -152,7 +152,7 @@ struct ProducedSources {
     paths.append(output.path)
     headers.append(
       SourceHeader(
-        format: InputFormat(rawValue: format == .jpeg ? "jpeg" : format.rawValue) ?? .png,
+        format: InputFormat(readingBack: format) ?? .png,
         storedWidth: output.geometry.outputSize.width, storedHeight: output.geometry.outputSize.height,
         orientation: 1, bands: output.style.alpha ? 4 : 3, hasAlpha: output.style.alpha, pages: 1))
     roots.append(Int32(root))

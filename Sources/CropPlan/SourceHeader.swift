@@ -1,3 +1,4 @@
+import CropSpec
 import Foundation
 
 #if canImport(Glibc)
@@ -14,6 +15,21 @@ public enum InputFormat: String, Sendable, Codable, CaseIterable {
   /// Whether a file of this format with several frames is an animation that `encode.frames:
   /// all` writes frame by frame (GIF, WebP); the pages of a TIFF or HEIF are not.
   public var animates: Bool { self == .gif || self == .webp }
+
+  /// The format a file cropjob wrote in `output` is read back as (a `from:` job's source):
+  /// AVIF and HEIC are both HEIF files, which libvips' HEIF loader reads; nil for JPEG XL,
+  /// which cropjob does not read.
+  public init?(readingBack output: OutputFormat) {
+    switch output {
+    case .jpeg: self = .jpeg
+    case .png: self = .png
+    case .webp: self = .webp
+    case .avif, .heif: self = .heif
+    case .tiff: self = .tiff
+    case .gif: self = .gif
+    case .jxl: return nil
+    }
+  }
 }
 
 /// What the header of a source says, read without decoding pixels.

@@ -1,5 +1,4 @@
 internal import CSystem
-import CropSupport
 import Foundation
 
 #if canImport(Glibc)
@@ -23,11 +22,14 @@ public enum AtomicWriter {
   public struct WriteError: Error, CustomStringConvertible, Sendable {
     public var path: String
     public var message: String
+    /// The write was refused because `path` exists and `replacing` was false.
+    public var existed: Bool
     public var description: String { "\(path): \(message)" }
 
-    public init(path: String, message: String) {
+    public init(path: String, message: String, existed: Bool = false) {
       self.path = path
       self.message = message
+      self.existed = existed
     }
   }
 
@@ -37,15 +39,19 @@ public enum AtomicWriter {
   /// Writes `bytes` to `path`, creating its folder. With `durable` (the default) the file and
   /// the rename are fsynced before returning; without it, call `syncFileSystem(containing:)`
   /// once the batch is written.
-  public static func write(_ bytes: [UInt8], to path: String, durable: Bool = true) throws(WriteError) {
-    try write(to: path, durable: durable) { (emit) throws(WriteError) in try emit(bytes) }
+  /// With `replacing: false` a file already at `path` is left alone and the write fails
+  /// with `WriteError.existed` (the new file is linked, not renamed, into place).
+  public static func write(
+    _ bytes: [UInt8], to path: String, durable: Bool = true, replacing: Bool = true
+  ) throws(WriteError) {
+    try write(to: path, durable: durable, replacing: replacing) { (emit) throws(WriteError) in try emit(bytes) }
   }
 
   /// `write(_:to:durable:)` for a file made piece by piece: `produce` passes each piece to the
   /// function it is given, in order (a manifest of a million outputs is never one array).
   /// Nothing appears at `path` unless `produce` returns.
   public static func write(
-    to path: String, durable: Bool = true,
+    to path: String, durable: Bool = true, replacing: Bool = true,
     _ produce: (_ emit: ([UInt8]) throws(WriteError) -> Void) throws(WriteError) -> Void
   ) throws(WriteError) {
     let folder = PathText.deletingLastComponent(path)
@@ -93,9 +99,16 @@ public enum AtomicWriter {
     // A new file is linked straight under its name (no temporary name that a kill -9
     // could leave behind); one that replaces a file goes through a temporary name and rename.
     var placed = false
+    func refuse() -> WriteError {
+      close(fd)
+      if linked { unlink(temporary) }
+      return WriteError(path: path, message: "exists, and the write may not replace it", existed: true)
+    }
     if unnamed {
       if linkat(AT_FDCWD, "/proc/self/fd/\(fd)", AT_FDCWD, path, AT_SYMLINK_FOLLOW) == 0 {
         placed = true
+      } else if errno == EEXIST && !replacing {
+        throw refuse()
       } else if errno != EEXIST {
         throw fail("cannot link the new file")
       } else if linkat(AT_FDCWD, "/proc/self/fd/\(fd)", AT_FDCWD, temporary, AT_SYMLINK_FOLLOW) != 0 {
@@ -104,7 +117,13 @@ public enum AtomicWriter {
         linked = true
       }
     }
-    if !placed && rename(temporary, path) != 0 { throw fail("cannot rename into place") }
+    if !placed && !replacing {
+      // link(2) fails on an existing name where rename(2) would replace it.
+      if link(temporary, path) != 0 { throw errno == EEXIST ? refuse() : fail("cannot link the new file") }
+      unlink(temporary)
+    } else if !placed && rename(temporary, path) != 0 {
+      throw fail("cannot rename into place")
+    }
     close(fd)
     // Make the rename durable.
     guard durable else { return }
@@ -117,7 +136,7 @@ public enum AtomicWriter {
 
   /// `mkdir -p` that says why it failed (FileManager only says "error 512"): "Not a
   /// directory", "Read-only file system", "Permission denied", and which folder.
-  static func createFolders(_ folder: String) throws(WriteError) {
+  package static func createFolders(_ folder: String) throws(WriteError) {
     var info = stat()
     if stat(folder, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR { return }
     var prefix = folder.hasPrefix("/") ? "/" : ""
@@ -182,7 +201,7 @@ public enum AtomicWriter {
     return String(hash, radix: 16)
   }()
 
-  static func errnoText() -> String { String(cString: strerror(errno)) }
+  package static func errnoText() -> String { String(cString: strerror(errno)) }
 
   package static func reason(_ error: Error) -> String {
     if let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError {

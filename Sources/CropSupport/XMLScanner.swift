@@ -4,27 +4,28 @@
 ///
 /// Written by hand rather than with FoundationXML's `XMLParser` so that reading a photo's
 /// regions adds no library to the binary and keeps one code path on every platform; the
-/// planner reads headers on several threads, and each scan owns all its state.
-struct XMLScanner {
+/// planner reads headers on several threads, and each scan owns all its state. The XMP
+/// reader (CropPlan) and the S3 client's responses (CropStorage) use it.
+package struct XMLScanner {
   /// An element with its namespace-resolved name, attributes and children.
-  final class Element {
-    let namespace: String
-    let name: String
+  package final class Element {
+    package let namespace: String
+    package let name: String
     /// Attributes other than `xmlns` declarations: (namespace URI, local name, value).
-    var attributes: [(namespace: String, name: String, value: String)] = []
-    var children: [Element] = []
-    var text = ""
+    package var attributes: [(namespace: String, name: String, value: String)] = []
+    package var children: [Element] = []
+    package var text = ""
 
-    init(namespace: String, name: String) {
+    package init(namespace: String, name: String) {
       self.namespace = namespace
       self.name = name
     }
 
     /// Whether the element is `name` in `namespace`.
-    func `is`(_ namespace: String, _ name: String) -> Bool { self.namespace == namespace && self.name == name }
+    package func `is`(_ namespace: String, _ name: String) -> Bool { self.namespace == namespace && self.name == name }
 
     /// Every descendant (depth first, document order), this element included.
-    func descendants() -> [Element] {
+    package func descendants() -> [Element] {
       var result: [Element] = []
       var stack: [Element] = [self]
       while let element = stack.popLast() {
@@ -36,14 +37,14 @@ struct XMLScanner {
   }
 
   /// Why a packet could not be read, with the byte offset where it went wrong.
-  struct Problem: Error, Equatable, CustomStringConvertible {
-    var offset: Int
-    var message: String
-    var description: String { "\(message) at byte \(offset)" }
+  package struct Problem: Error, Equatable, CustomStringConvertible {
+    package var offset: Int
+    package var message: String
+    package var description: String { "\(message) at byte \(offset)" }
   }
 
   /// Deepest nesting accepted (XMP region structures need about 10).
-  static let maxDepth = 100
+  package static let maxDepth = 100
 
   private let bytes: [UInt8]
   private var at = 0
@@ -53,7 +54,7 @@ struct XMLScanner {
   /// The document element of `bytes` (UTF-8, an optional byte-order mark), wrapped in a
   /// root element with an empty name so that content after it (as in an `xpacket` trailer)
   /// stays reachable.
-  static func parse(_ bytes: [UInt8]) throws(Problem) -> Element {
+  package static func parse(_ bytes: [UInt8]) throws(Problem) -> Element {
     var scanner = XMLScanner(bytes)
     if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { scanner.at = 3 }
     if bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) {
