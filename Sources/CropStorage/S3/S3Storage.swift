@@ -233,11 +233,17 @@ public final class S3Storage: ObjectStorage, @unchecked Sendable {
         reason = "\(response.status)" + (code.map { " \($0)" } ?? "")
       case .failure(let failure):
         guard failure.retryable, attempt < policy.maxAttempts else {
+          // libcurl's TLS failures: CURLE_SSL_CONNECT_ERROR, _PEER_FAILED_VERIFICATION,
+          // _SSL_CERTPROBLEM, _SSL_CACERT_BADFILE.
+          let check =
+            [35, 58, 60, 77].contains(failure.code)
+            ? "check the server's certificate, or name the CA that signed it in AWS_CA_BUNDLE"
+            : "check that \(settings.endpoint) (from \(settings.endpointSource)) is reachable"
           throw StorageError(
             .transport, location: display,
             message: redacted(
               "\(failure.message) (libcurl \(failure.code)) after \(attempt) attempt\(attempt == 1 ? "" : "s"): "
-                + "check that \(settings.endpoint) (from \(settings.endpointSource)) is reachable"))
+                + check))
         }
         reason = failure.message
       }
