@@ -26,6 +26,7 @@
 #           chromium (headless: the delivery index page loaded in a real browser, DeliveryIndexBrowserTests);
 #           strace (the source files' opens counted by an observer that is not cropjob: DecodeCountTests);
 #           nodejs (ThumbHash's reference JavaScript, Tests/Oracle/thumbhash_reference.js: PlaceholderRuleTests);
+#           openssl (a self-signed certificate for the TLS tests, S3TLSTests);
 #           PyPI moto[server] 5.2.5 (the S3 server the storage tests start on loopback) and boto3 +
 #           botocore 1.44.5 (their independent S3 client), pinned, into /usr/bin/python3's site packages
 set -euo pipefail
@@ -33,7 +34,7 @@ packages=(libvips-dev libyaml-dev libsqlite3-dev libturbojpeg0-dev libjpeg-dev l
   pkg-config python3-pip
   libvips-tools python3-pil python3-numpy python3-jsonschema python3-yaml libimage-exiftool-perl sqlite3
   time graphviz groff-base python3-opencv opencv-data libavif-bin libheif-examples webp libjxl-tools
-  python3-skimage chromium strace nodejs)
+  python3-skimage chromium strace nodejs openssl)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
