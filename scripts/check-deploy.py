@@ -184,6 +184,7 @@ def main():
     if not run_container["image"].endswith("/" + name_version):
         problem(where, f"image {run_container['image']} is not scripts/image.sh's {name_version} on a registry")
     tasks = execution.get("taskCount", 1)
+    tasks = tasks if isinstance(tasks, int) else 1  # a wrong type is reported above
     cloud_run = dry_runs(
         options.cropjob, where, run_container["args"],
         [{"CLOUD_RUN_TASK_INDEX": str(i), "CLOUD_RUN_TASK_COUNT": str(tasks)} for i in range(tasks)],

@@ -104,17 +104,22 @@ public final class MotoS3: @unchecked Sendable {
 public final class FaultProxy: @unchecked Sendable {
   public let service: LoopbackService
   private let statsFile: URL
+  private let usesTLS: Bool
 
-  /// `plan` is the proxy's JSON plan (see fault_proxy.py).
-  public init(upstreamPort: Int, plan: [String: Any], folder: URL) throws {
+  /// `plan` is the proxy's JSON plan (see fault_proxy.py); with `tls` (a PEM certificate and
+  /// key) it speaks HTTPS.
+  public init(upstreamPort: Int, plan: [String: Any], folder: URL, tls: (cert: String, key: String)? = nil) throws {
+    usesTLS = tls != nil
     statsFile = folder.appendingPathComponent("proxy-stats-\(UUID().uuidString.prefix(6)).json")
     let planText = String(decoding: try JSONSerialization.data(withJSONObject: plan), as: UTF8.self)
     service = try LoopbackService(
-      script: "fault_proxy.py", arguments: [String(upstreamPort), statsFile.path, planText],
+      script: "fault_proxy.py",
+      arguments: [String(upstreamPort), statsFile.path, planText] + (tls.map { [$0.cert, $0.key] } ?? []),
       log: folder.appendingPathComponent("proxy.log"))
   }
 
-  public var endpoint: String { "http://127.0.0.1:\(service.port)" }
+  public var endpoint: String { "\(tls ? "https" : "http")://127.0.0.1:\(service.port)" }
+  private var tls: Bool { usesTLS }
 
   /// The proxy's counts so far.
   public struct Stats: Sendable {
