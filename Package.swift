@@ -104,7 +104,8 @@ let package = Package(
     .testTarget(name: "ExecuteTests", dependencies: ["CropKit", "TestSupport"], path: "Tests/ExecuteTests"),
     .testTarget(name: "PreviewTests", dependencies: ["CropKit", "TestSupport"], path: "Tests/PreviewTests"),
     // The storage seam against a real S3 server (moto on loopback, Tests/S3).
-    .testTarget(name: "StorageTests", dependencies: ["CropStorage", "TestSupport"], path: "Tests/StorageTests"),
+    .testTarget(
+      name: "StorageTests", dependencies: ["CropStorage", "CropSupport", "TestSupport"], path: "Tests/StorageTests"),
     .testTarget(name: "CLITests", dependencies: ["CropKit", "cropjob", "TestSupport"], path: "Tests/CLITests"),
   ]
 )

@@ -51,7 +51,7 @@ ALLOWED = {
     "ExecuteTests": {"CropKit", "TestSupport"},
     "PreviewTests": {"CropKit", "TestSupport"},
     "CLITests": {"CropKit", "cropjob", "TestSupport"},
-    "StorageTests": {"CropStorage", "TestSupport"},
+    "StorageTests": {"CropStorage", "CropSupport", "TestSupport"},
 }
 
 # C modules and the only source folders that may import them.

@@ -80,7 +80,9 @@ def prepare(scratch):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--list", action="store_true", help="list the mutations and check their texts")
-    parser.add_argument("--only", action="append", default=[], help="mutation or stage names (comma-separated)")
+    parser.add_argument("--only", action="append", default=[],
+                        help="mutation or stage names (comma-separated), run in the order given")
+    parser.add_argument("--skip", action="append", default=[], help="mutation names not to run (comma-separated)")
     parser.add_argument("--scratch", default=os.path.join(tempfile.gettempdir(), "cropjob-mutants"))
     parser.add_argument("--timeout", type=int, default=900, help="seconds for one mutation's tests")
     parser.add_argument("--no-baseline", action="store_true", help="skip running the tests on the unmutated copy")
@@ -88,12 +90,21 @@ def main():
 
     chosen = MUTATIONS
     if args.only:
-        wanted = {w for o in args.only for w in o.split(",") if w}
-        chosen = [m for m in MUTATIONS if m["name"] in wanted or m["stage"] in wanted]
+        # In the order given (a stage's mutations in the list's order), each once.
+        order = [w for o in args.only for w in o.split(",") if w]
+        wanted = set(order)
+        chosen = []
+        for w in order:
+            for m in MUTATIONS:
+                if (m["name"] == w or m["stage"] == w) and m not in chosen:
+                    chosen.append(m)
         unknown = wanted - {m["name"] for m in MUTATIONS} - {m["stage"] for m in MUTATIONS}
         if unknown:
             print(f"unknown mutation or stage: {', '.join(sorted(unknown))}", file=sys.stderr)
             return 2
+
+    skipped = {w for o in args.skip for w in o.split(",") if w}
+    chosen = [m for m in chosen if m["name"] not in skipped]
 
     problems = check_list(REPO)
     if args.list:

@@ -35,6 +35,14 @@ static inline CURLcode cj_curl_set_callback(CURL *handle, CURLoption option, cj_
   return curl_easy_setopt(handle, option, value);
 }
 
+/// The callback type of CURLOPT_DEBUGFUNCTION.
+typedef int (*cj_curl_debug_callback)(CURL *handle, curl_infotype type, char *data, size_t size, void *user);
+
+/// curl_easy_setopt with a debug callback (called only with CURLOPT_VERBOSE set).
+static inline CURLcode cj_curl_set_debug_callback(CURL *handle, cj_curl_debug_callback value) {
+  return curl_easy_setopt(handle, CURLOPT_DEBUGFUNCTION, value);
+}
+
 /// curl_easy_getinfo for a long (the response code, the number of connects).
 static inline CURLcode cj_curl_info_long(CURL *handle, CURLINFO info, long *value) {
   return curl_easy_getinfo(handle, info, value);

@@ -96,9 +96,8 @@ extension Run {
     if let existing = FileManager.default.contents(atPath: absolute) {
       if Array(existing) == bytes { return }
       if !options.overwrite && !DeliveryIndex.isCropjobIndex(Array(existing.prefix(DeliveryIndex.markerBytes))) {
-        recordFailure(
-          output: path, source: "",
-          reason: "would overwrite a file cropjob did not write: \(absolute) (--overwrite replaces it)")
+        let inTheWay = FileInTheWay(kind: .index, path: path, absolutePath: absolute, source: "")
+        recordFailure(output: path, source: "", reason: inTheWay.message + " (--overwrite replaces it)")
         return
       }
     }

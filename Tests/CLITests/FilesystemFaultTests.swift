@@ -308,8 +308,8 @@ final class FilesystemFaultTests: XCTestCase {
     let job = try writeJob(#"      - path: "{stem}.jpg""#)
     let loaded = JobFileLoader.load(path: job)
     let file = try XCTUnwrap(loaded.jobFile, loaded.diagnostics.map(\.description).joined(separator: "\n"))
-    let workload = try RunWorkload(file, planner: Planner())
-    XCTAssertTrue(workload.stream.isRunnable)
+    let plan = try JobPlan.planned(file, planner: Planner())
+    XCTAssertTrue(plan.stream.isRunnable)
     let deleted = folder.appendingPathComponent("photos/kite.jpg").path
     let replaced = folder.appendingPathComponent("photos/cat.png").path
     try FileManager.default.removeItem(atPath: deleted)
@@ -319,7 +319,7 @@ final class FilesystemFaultTests: XCTestCase {
     let reporter = Reasons()
     var options = RunOptions()
     options.jobs = 2
-    let summary = Executor(options: options, reporter: reporter).run(workload)
+    let summary = JobRun(file, options: options).execute(plan, reporter: reporter)
     XCTAssertEqual(summary.written, 2)
     XCTAssertEqual(summary.failed, 2)
     let reasons = Dictionary(summary.failures.map { ($0.source, $0.reason) }, uniquingKeysWith: { a, _ in a })

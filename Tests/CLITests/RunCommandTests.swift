@@ -264,12 +264,39 @@ final class RunCommandTests: XCTestCase {
     }
     try checkShards(s, name: "k8s", whole: whole) { (["--shard-count", "4"], ["JOB_COMPLETION_INDEX": "\($0)"]) }
     try checkShards(s, name: "aws", whole: whole) { (["--shard-count", "4"], ["AWS_BATCH_JOB_ARRAY_INDEX": "\($0)"]) }
+    try checkShards(s, name: "aws-size", whole: whole) {
+      ([], ["AWS_BATCH_JOB_ARRAY_INDEX": "\($0)", "AWS_BATCH_JOB_ARRAY_SIZE": "4"])
+    }
+    try checkShards(s, name: "cloud-run", whole: whole) {
+      ([], ["CLOUD_RUN_TASK_INDEX": "\($0)", "CLOUD_RUN_TASK_COUNT": "4"])
+    }
+    try checkShards(s, name: "gcp-batch", whole: whole) {
+      (["--shard-count", "4"], ["BATCH_TASK_INDEX": "\($0)", "BATCH_TASK_COUNT": "4"])
+    }
     // The variables alone, without a count, are a usage error.
     let missing = try s.run(
       ["run", "jobs/thumbnails.yaml", "--output", s.path("x")], cwd: TestPaths.repoRoot,
       environment: ["JOB_COMPLETION_INDEX": "1"])
     XCTAssertEqual(missing.status, 64, missing.stderr)
     XCTAssertTrue(missing.stderr.contains("--shard-count"), missing.stderr)
+    // Conflicting or partial variables are refused the same way, naming them; nothing is written.
+    let refusals: [([String], [String: String], String)] = [
+      (["--shard-count", "2"], ["CLOUD_RUN_TASK_INDEX": "0", "CLOUD_RUN_TASK_COUNT": "4"], "CLOUD_RUN_TASK_COUNT=4"),
+      ([], ["BATCH_TASK_COUNT": "4"], "BATCH_TASK_INDEX is not"),
+      ([], ["AWS_BATCH_JOB_ARRAY_INDEX": "1"], "AWS_BATCH_JOB_ARRAY_SIZE is not"),
+      (
+        [], ["JOB_COMPLETION_INDEX": "0", "CLOUD_RUN_TASK_INDEX": "0", "CLOUD_RUN_TASK_COUNT": "4"],
+        "JOB_COMPLETION_INDEX and CLOUD_RUN_TASK_INDEX are set at once"
+      ),
+    ]
+    for (arguments, environment, message) in refusals {
+      let refused = try s.run(
+        ["run", "jobs/thumbnails.yaml", "--output", s.path("refused")] + arguments, cwd: TestPaths.repoRoot,
+        environment: environment)
+      XCTAssertEqual(refused.status, 64, refused.stderr)
+      XCTAssertTrue(refused.stderr.contains(message), "\(message): \(refused.stderr)")
+      XCTAssertFalse(FileManager.default.fileExists(atPath: s.path("refused")), message)
+    }
     // The reverse, a count with no index, would run the whole batch on every worker: refused
     // by `run` and `plan`, naming the variables read. Nothing is written.
     for command in ["run", "plan"] {
@@ -277,7 +304,10 @@ final class RunCommandTests: XCTestCase {
         [command, "jobs/thumbnails.yaml", "--output", s.path("count-only"), "--shard-count", "4"],
         cwd: TestPaths.repoRoot)
       XCTAssertEqual(countOnly.status, 64, countOnly.stderr)
-      for name in ["--shard-count 4", "SLURM_ARRAY_TASK_ID", "JOB_COMPLETION_INDEX", "AWS_BATCH_JOB_ARRAY_INDEX"] {
+      for name in [
+        "--shard-count 4", "SLURM_ARRAY_TASK_ID", "JOB_COMPLETION_INDEX", "AWS_BATCH_JOB_ARRAY_INDEX",
+        "CLOUD_RUN_TASK_INDEX", "BATCH_TASK_INDEX",
+      ] {
         XCTAssertTrue(countOnly.stderr.contains(name), "\(command): \(countOnly.stderr)")
       }
       XCTAssertFalse(FileManager.default.fileExists(atPath: s.path("count-only")), command)

@@ -306,13 +306,13 @@ final class ExecutorTests: XCTestCase {
     XCTAssertEqual(summary.failed, 0)
   }
 
-  /// `plan`'s first pass (`FirstPass`, exact) counts as up to date what the run then skips.
+  /// `plan`'s first pass (`VerdictPass`, exact) counts as up to date what the run then skips.
   func testPlanTimeUpToDateMatchesTheRun() throws {
     let h = try harness()
     defer { h.remove() }
     func upToDate() throws -> Int {
       let file = try h.load()
-      let pass = FirstPass(state: try StateReader.open(root: h.outputRoot), jobs: file.jobs, exact: true)
+      let pass = VerdictPass(state: try StateReader.open(root: h.outputRoot), jobs: file.jobs, exact: true)
       _ = PlanStream.make(file, planner: Planner(), inspect: pass.inspect)
       return pass.upToDateCounts.values.reduce(0, +)
     }

@@ -135,4 +135,38 @@ final class PlaceholderRuleTests: XCTestCase {
       XCTAssertGreaterThan(pictures[1][((h / 2) * w + w / 2) * 4 + 3], 200, "centre: \(label)")
     }
   }
+
+  /// The LQIP's length at the default 16 px JPEG: 351–487 characters (docs/job-file.md,
+  /// measured on job C's photos), on the 14 samples cut as a landscape and as a circle.
+  func testSixteenPixelJPEGLQIPsAreTheDocumentedLength() throws {
+    let samples = try FileManager.default.contentsOfDirectory(
+      atPath: TestPaths.repoRoot.appendingPathComponent("samples").path
+    )
+    .filter { $0.hasSuffix(".jpg") || $0.hasSuffix(".png") }.sorted()
+    XCTAssertEqual(samples.count, 14)
+    let harness = try RunHarness(
+      samples: samples,
+      job: """
+        version: 1
+        output: out
+        defaults:
+          placeholders: [lqip]
+        jobs:
+          land:
+            sources: ["photos"]
+            guide: {width: 400, height: 300}
+            outputs: [{path: "land/{stem}.jpg"}]
+          circle:
+            sources: ["photos"]
+            guide: {shape: circle, size: 256}
+            outputs: [{path: "circle/{stem}.png"}]
+        """)
+    defer { harness.remove() }
+    XCTAssertEqual(try harness.run().0.failed, 0)
+    let lengths = try manifest(harness).outputs.map { ($0.path, $0.placeholders?.lqip?.count ?? 0) }
+    XCTAssertEqual(lengths.count, 28)
+    print("LQIP lengths: \(lengths.map(\.1).sorted())")
+    for (path, length) in lengths { XCTAssertTrue((351...487).contains(length), "\(path): \(length) characters") }
+  }
+
 }

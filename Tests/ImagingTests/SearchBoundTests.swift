@@ -9,8 +9,9 @@ import XCTest
 /// - `max_bytes` writes the highest quality in [min_quality, quality] whose file fits: the
 ///   budgets are the sizes of the files written at fixed qualities 5…95 by the same encoder
 ///   (one run), and the quality expected is worked out from those sizes, not from the search;
-///   at most 1 + ⌈log2(range + 1)⌉ encodes (a bisection over `range` qualities probes at most
-///   ⌈log2(range + 1)⌉ of them, after the one at `quality`).
+///   at most 1 + ⌈log2(quality − min_quality + 1)⌉ encodes (a bisection over the
+///   quality − min_quality qualities below the ceiling probes at most ⌈log2(that + 1)⌉ of
+///   them), reached when every quality below the ceiling fits.
 /// - `target` takes at most as many encodes, and one more for the file written where the
 ///   candidates were JPEGs made the fast way (no `max_bytes`).
 final class SearchBoundTests: XCTestCase {
@@ -69,9 +70,25 @@ final class SearchBoundTests: XCTestCase {
               - {path: "\(cases[i].path.replacingOccurrences(of: cases[i].stem, with: "{stem}"))", encode: {format: \(cases[i].format.0), quality: 95, min_quality: 5, max_bytes: \(cases[i].budget)}}
       """ }.joined(separator: "\n"))
       """)
+    // The worst case of the bound: 64 qualities below the ceiling (30...93) all fitting takes
+    // ⌈log2(64 + 1)⌉ = 7 probes after the ceiling's encode: 8 = 1 + ⌈log2(quality − min_quality
+    // + 1)⌉, one more than 1 + ⌈log2(quality − min_quality)⌉ would allow.
+    let mountains = try Self.qualities.map { try size("q/mountains-\($0).jpg") }
+    let worst = mountains[Self.qualities.firstIndex(of: 93)!]
+    XCTAssertLessThan(worst, mountains[Self.qualities.firstIndex(of: 94)!], "quality 94 should not fit")
+    let extra = [
+      "    worst:", "      sources: [\"photos/mountains.jpg\"]", "      guide: {shape: rect, width: 320, height: 240}",
+      "      outputs:",
+      "        - {path: \"worst/{stem}.jpg\", encode: {quality: 94, min_quality: 30, max_bytes: \(worst)}}",
+    ]
+    try harness.writeJob(
+      (try String(contentsOfFile: harness.jobPath, encoding: .utf8)) + "\n" + extra.joined(separator: "\n") + "\n")
     let (summary, _) = try harness.run()
     XCTAssertEqual(summary.failed, 0, "\(summary.failures)")
     let entries = Dictionary(uniqueKeysWithValues: try manifest(harness).outputs.map { ($0.path, $0) })
+    let worstEntry = try XCTUnwrap(entries["worst/mountains.jpg"])
+    XCTAssertEqual(worstEntry.quality, 93)
+    XCTAssertEqual(worstEntry.encodes, 1 + ceilLog2(94 - 30 + 1), "the bound's worst case")
     let bound = 1 + ceilLog2(95 - 5 + 1)
     for c in cases {
       let entry = try XCTUnwrap(entries[c.path], c.path)

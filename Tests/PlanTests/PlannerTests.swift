@@ -409,11 +409,60 @@ final class PlannerTests: XCTestCase {
     assertProblem(
       try ShardSelection.fromEnvironment(["AWS_BATCH_JOB_ARRAY_INDEX": "x"], count: 2),
       "AWS_BATCH_JOB_ARRAY_INDEX=x is not an integer")
+    // AWS Batch also gives the array's size; Cloud Run and Google Cloud Batch always give both.
+    XCTAssertEqual(
+      try ShardSelection.fromEnvironment(
+        ["AWS_BATCH_JOB_ARRAY_INDEX": "2", "AWS_BATCH_JOB_ARRAY_SIZE": "3"], count: nil), Shard(index: 2, count: 3))
+    XCTAssertEqual(
+      try ShardSelection.fromEnvironment(["CLOUD_RUN_TASK_INDEX": "3", "CLOUD_RUN_TASK_COUNT": "4"], count: nil),
+      Shard(index: 3, count: 4))
+    XCTAssertEqual(
+      try ShardSelection.fromEnvironment(["BATCH_TASK_INDEX": "0", "BATCH_TASK_COUNT": "2"], count: 2),
+      Shard(index: 0, count: 2))
+    assertProblem(
+      try ShardSelection.fromEnvironment(["CLOUD_RUN_TASK_INDEX": "1"], count: nil),
+      "CLOUD_RUN_TASK_INDEX is set but CLOUD_RUN_TASK_COUNT is not (or pass --shard-count)")
+    assertProblem(
+      try ShardSelection.fromEnvironment(["BATCH_TASK_COUNT": "4"], count: nil),
+      "BATCH_TASK_COUNT is set but BATCH_TASK_INDEX is not: pass --shard I/N")
+    assertProblem(
+      try ShardSelection.fromEnvironment(["AWS_BATCH_JOB_ARRAY_SIZE": "4"], count: 4),
+      "AWS_BATCH_JOB_ARRAY_SIZE is set but AWS_BATCH_JOB_ARRAY_INDEX is not: pass --shard I/N")
+    assertProblem(
+      try ShardSelection.fromEnvironment(["BATCH_TASK_INDEX": "4", "BATCH_TASK_COUNT": "4"], count: nil),
+      "BATCH_TASK_INDEX gives shard 4 of 4, outside 0..<4")
+    assertProblem(
+      try ShardSelection.fromEnvironment(["CLOUD_RUN_TASK_INDEX": "0", "CLOUD_RUN_TASK_COUNT": "four"], count: nil),
+      "CLOUD_RUN_TASK_COUNT=four is not an integer")
+    // Conflicts: --shard-count against the engine's own count, and two engines at once.
+    assertProblem(
+      try ShardSelection.fromEnvironment(["CLOUD_RUN_TASK_INDEX": "0", "CLOUD_RUN_TASK_COUNT": "8"], count: 4),
+      "--shard-count 4 disagrees with CLOUD_RUN_TASK_COUNT=8: drop --shard-count")
+    assertProblem(
+      try ShardSelection.fromEnvironment(["SLURM_ARRAY_TASK_ID": "1", "SLURM_ARRAY_TASK_COUNT": "4"], count: 2),
+      "--shard-count 2 disagrees with SLURM_ARRAY_TASK_COUNT=4: drop --shard-count")
+    XCTAssertEqual(
+      try ShardSelection.fromEnvironment(["BATCH_TASK_INDEX": "1", "BATCH_TASK_COUNT": "4"], count: 4),
+      Shard(index: 1, count: 4))
+    assertProblem(
+      try ShardSelection.fromEnvironment(
+        ["SLURM_ARRAY_TASK_ID": "1", "SLURM_ARRAY_TASK_COUNT": "4", "JOB_COMPLETION_INDEX": "1"], count: 4),
+      "SLURM_ARRAY_TASK_ID and JOB_COMPLETION_INDEX are set at once: two batch engines give a shard; pass --shard I/N")
+    assertProblem(
+      try ShardSelection.fromEnvironment(
+        [
+          "CLOUD_RUN_TASK_INDEX": "0", "CLOUD_RUN_TASK_COUNT": "2", "BATCH_TASK_INDEX": "0",
+          "BATCH_TASK_COUNT": "2",
+        ], count: nil),
+      "CLOUD_RUN_TASK_INDEX and BATCH_TASK_INDEX are set at once: two batch engines give a shard; pass --shard I/N")
     XCTAssertNil(try ShardSelection.fromEnvironment(["HOME": "/root"], count: nil))
     // A count without an index is refused, naming every variable read.
     XCTAssertThrowsError(try ShardSelection.fromEnvironment(["HOME": "/root"], count: 4)) { error in
       let text = String(describing: error)
-      for name in ["--shard-count 4", "SLURM_ARRAY_TASK_ID", "JOB_COMPLETION_INDEX", "AWS_BATCH_JOB_ARRAY_INDEX"] {
+      for name in [
+        "--shard-count 4", "SLURM_ARRAY_TASK_ID", "JOB_COMPLETION_INDEX", "AWS_BATCH_JOB_ARRAY_INDEX",
+        "CLOUD_RUN_TASK_INDEX", "BATCH_TASK_INDEX",
+      ] {
         XCTAssertTrue(text.contains(name), text)
       }
     }

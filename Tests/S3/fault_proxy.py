@@ -2,9 +2,12 @@
 """A fault-injecting HTTP proxy on 127.0.0.1 for the storage tests: forwards every request to
 an upstream S3 server on loopback, except those its plan makes fail, and counts them all.
 
-  fault_proxy.py UPSTREAM_PORT STATS_FILE PLAN_JSON
+  fault_proxy.py UPSTREAM_PORT STATS_FILE PLAN_JSON [CERT KEY]
+
+With CERT and KEY (PEM files) it speaks HTTPS (the TLS tests).
 
 The plan (JSON), faults decided by the request's arrival number n (1-based):
+  "schedule": {"n": fault, ...}      the fault named for request n (kinds below)
   "slowdown": [[first, last], ...]  n in a range: 503 SlowDown, not forwarded
   "rate": 0.05, "faults": [...], "seed": 1
                                     otherwise, with probability `rate` (seeded), one of
@@ -24,6 +27,7 @@ import json
 import os
 import random
 import socket
+import ssl
 import struct
 import sys
 import threading
@@ -41,6 +45,9 @@ UNAVAILABLE = b"<?xml version='1.0' encoding='UTF-8'?><Error><Code>ServiceUnavai
 
 
 def decide(n):
+    scheduled = plan.get("schedule", {}).get(str(n))
+    if scheduled:
+        return scheduled
     for first, last in plan.get("slowdown", []):
         if first <= n <= last:
             return "slowdown"
@@ -86,7 +93,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.send_response(status)
         for name, value in headers:
             self.send_header(name, value)
-        self.send_header("Content-Length", str(len(body)))
+        if not any(name.lower() == "content-length" for name, _ in headers):
+            self.send_header("Content-Length", str(len(body)))
         self.end_headers()
         if self.command != "HEAD":
             self.wfile.write(body)
@@ -101,7 +109,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
             fault = decide(n)
             if fault:
                 stats["faults"][fault] = stats["faults"].get(fault, 0) + 1
-            if fault not in ("slowdown", "503", "reset"):
+            if fault not in ("slowdown", "503", "reset"):  # Forwarded.
                 stats["forwarded"] += 1
             save()
         if fault == "slowdown":
@@ -115,7 +123,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         connection.request(self.command, self.path, body=body if length or self.command in ("PUT", "POST") else None, headers=headers)
         response = connection.getresponse()
         data = response.read()
-        kept = [(k, v) for k, v in response.getheaders() if k.lower() not in ("content-length", "transfer-encoding", "connection")]
+        dropped = ("transfer-encoding", "connection") + (() if self.command == "HEAD" else ("content-length",))
+        kept = [(k, v) for k, v in response.getheaders() if k.lower() not in dropped]
         connection.close()
         if fault == "reset-after":
             return self.reset()
@@ -137,6 +146,10 @@ class Server(http.server.ThreadingHTTPServer):
 
 
 server = Server(("127.0.0.1", 0), Handler)
+if len(sys.argv) > 5:
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(sys.argv[4], sys.argv[5])
+    server.socket = context.wrap_socket(server.socket, server_side=True)
 save()
 print(server.server_address[1], flush=True)
 threading.Thread(target=server.serve_forever, daemon=True).start()

@@ -8,7 +8,9 @@ environment the test gives it; results are printed as JSON.
   s3_client.py ENDPOINT put BUCKET KEY FILE
   s3_client.py ENDPOINT get BUCKET KEY FILE             writes the body, prints its headers
   s3_client.py ENDPOINT list BUCKET PREFIX              every key with size and ETag
-  s3_client.py ENDPOINT setup-auth BUCKET               IAM users, then moto checks signatures
+  s3_client.py ENDPOINT uploads BUCKET                  keys of multipart uploads in progress
+  s3_client.py ENDPOINT setup-auth BUCKET               IAM users and a role's session, then
+                                                        moto checks signatures
 """
 import concurrent.futures
 import hashlib
@@ -69,6 +71,9 @@ elif command == "list":
     for page in paginator.paginate(Bucket=args[0], Prefix=args[1]):
         keys += [{"key": o["Key"], "size": o["Size"], "etag": o["ETag"].strip('"')} for o in page.get("Contents", [])]
     print(json.dumps(keys))
+elif command == "uploads":
+    answer = client().list_multipart_uploads(Bucket=args[0])
+    print(json.dumps([u["Key"] for u in answer.get("Uploads", [])]))
 elif command == "setup-auth":
     bucket = args[0]
     client().create_bucket(Bucket=bucket)
@@ -85,8 +90,18 @@ elif command == "setup-auth":
             PolicyDocument=json.dumps({"Version": "2012-10-17", "Statement": [statement]}))
         key = iam.create_access_key(UserName=name)["AccessKey"]
         users[name] = {"id": key["AccessKeyId"], "secret": key["SecretAccessKey"]}
+    # Temporary credentials of a role allowed s3:* (access key, secret and session token).
+    trust = {"Version": "2012-10-17", "Statement": [{"Effect": "Allow", "Principal": {"AWS": "*"}, "Action": "sts:AssumeRole"}]}
+    iam.create_role(RoleName="writer", AssumeRolePolicyDocument=json.dumps(trust))
+    iam.put_role_policy(
+        RoleName="writer", PolicyName="writer-policy",
+        PolicyDocument=json.dumps({"Version": "2012-10-17", "Statement": [{"Effect": "Allow", "Action": "s3:*", "Resource": "*"}]}))
+    role = client("sts").assume_role(RoleArn="arn:aws:iam::123456789012:role/writer", RoleSessionName="test")
+    credentials = role["Credentials"]
+    users["session"] = {"id": credentials["AccessKeyId"], "secret": credentials["SecretAccessKey"], "token": credentials["SessionToken"]}
     # From now on moto checks every request's signature and permissions.
-    request = urllib.request.Request(f"{endpoint}/moto-api/reset-auth", data=b"0", method="POST")
+    request = urllib.request.Request(
+        f"{endpoint}/moto-api/reset-auth", data=b"0", method="POST", headers={"Content-Type": "text/plain"})
     urllib.request.urlopen(request).read()
     # The independent client's signature is accepted: the server really checks.
     client(key=(users["admin"]["id"], users["admin"]["secret"])).head_object(Bucket=bucket, Key="photos/a.jpg")

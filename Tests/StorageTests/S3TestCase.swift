@@ -38,18 +38,20 @@ class S3TestCase: XCTestCase {
   }
 
   /// Reads `key` with boto3: the body and its Content-Type, Cache-Control and ETag.
-  func boto3Get(_ moto: MotoS3, bucket: String, key: String, endpoint: String? = nil) throws -> (
-    body: [UInt8], headers: [String: Any]
-  ) {
+  func boto3Get(
+    _ moto: MotoS3, bucket: String, key: String, credentials: (id: String, secret: String)? = nil
+  ) throws -> (body: [UInt8], headers: [String: Any]) {
     let file = moto.folder.appendingPathComponent("get-\(UUID().uuidString.prefix(8))")
-    let headers = try moto.client(["get", bucket, key, file.path], endpoint: endpoint) as? [String: Any] ?? [:]
+    let headers =
+      try moto.client(["get", bucket, key, file.path], credentials: credentials) as? [String: Any] ?? [:]
     return ([UInt8](try Data(contentsOf: file)), headers)
   }
 
   /// Deterministic bytes for a test's own writes.
   func bytes(_ count: Int, seed: UInt64) -> [UInt8] {
     var random = SeededRandom(seed: seed)
-    return (0..<count).map { _ in UInt8.random(in: 0...255, using: &random) }
+    let words = (0..<(count + 7) / 8).map { _ in random.next() }
+    return words.withUnsafeBytes { Array($0.prefix(count)) }
   }
 }
 

@@ -77,14 +77,20 @@ public final class MotoS3: @unchecked Sendable {
   public var endpoint: String { "http://127.0.0.1:\(service.port)" }
 
   /// Runs Tests/S3/s3_client.py (boto3) against this server and decodes its JSON answer.
+  /// `credentials` replace the test's (once `setup-auth` made moto check them).
   @discardableResult
-  public func client(_ arguments: [String], endpoint: String? = nil) throws -> Any {
+  public func client(_ arguments: [String], credentials: (id: String, secret: String)? = nil) throws -> Any {
+    var environment = Self.environment
+    environment["AWS_CONFIG_FILE"] = "/dev/null"
+    environment["AWS_SHARED_CREDENTIALS_FILE"] = "/dev/null"
+    if let credentials {
+      environment["AWS_ACCESS_KEY_ID"] = credentials.id
+      environment["AWS_SECRET_ACCESS_KEY"] = credentials.secret
+    }
     let result = try Subprocess.run(
       TestPaths.python ?? "/usr/bin/python3",
-      [TestPaths.repoRoot.appendingPathComponent("Tests/S3/s3_client.py").path, endpoint ?? self.endpoint] + arguments,
-      environment: Self.environment.merging([
-        "AWS_CONFIG_FILE": "/dev/null", "AWS_SHARED_CREDENTIALS_FILE": "/dev/null",
-      ]) { $1 })
+      [TestPaths.repoRoot.appendingPathComponent("Tests/S3/s3_client.py").path, endpoint] + arguments,
+      environment: environment)
     guard result.status == 0 else {
       throw LoopbackService.ServiceError("s3_client.py \(arguments.joined(separator: " ")) failed: \(result.stderr)")
     }
@@ -98,17 +104,22 @@ public final class MotoS3: @unchecked Sendable {
 public final class FaultProxy: @unchecked Sendable {
   public let service: LoopbackService
   private let statsFile: URL
+  private let usesTLS: Bool
 
-  /// `plan` is the proxy's JSON plan (see fault_proxy.py).
-  public init(upstreamPort: Int, plan: [String: Any], folder: URL) throws {
+  /// `plan` is the proxy's JSON plan (see fault_proxy.py); with `tls` (a PEM certificate and
+  /// key) it speaks HTTPS.
+  public init(upstreamPort: Int, plan: [String: Any], folder: URL, tls: (cert: String, key: String)? = nil) throws {
+    usesTLS = tls != nil
     statsFile = folder.appendingPathComponent("proxy-stats-\(UUID().uuidString.prefix(6)).json")
     let planText = String(decoding: try JSONSerialization.data(withJSONObject: plan), as: UTF8.self)
     service = try LoopbackService(
-      script: "fault_proxy.py", arguments: [String(upstreamPort), statsFile.path, planText],
+      script: "fault_proxy.py",
+      arguments: [String(upstreamPort), statsFile.path, planText] + (tls.map { [$0.cert, $0.key] } ?? []),
       log: folder.appendingPathComponent("proxy.log"))
   }
 
-  public var endpoint: String { "http://127.0.0.1:\(service.port)" }
+  public var endpoint: String { "\(tls ? "https" : "http")://127.0.0.1:\(service.port)" }
+  private var tls: Bool { usesTLS }
 
   /// The proxy's counts so far.
   public struct Stats: Sendable {

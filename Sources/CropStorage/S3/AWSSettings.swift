@@ -149,7 +149,8 @@ public struct S3Settings: Sendable, Equatable {
     if let id, let secret {
       return AWSCredentials(
         accessKeyID: id, secretAccessKey: secret, sessionToken: env("AWS_SESSION_TOKEN"),
-        source: "AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY")
+        source: "AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY"
+          + (env("AWS_SESSION_TOKEN") == nil ? "" : " (with AWS_SESSION_TOKEN)"))
     }
     if id != nil || secret != nil {
       throw StorageError(

@@ -73,7 +73,7 @@ public struct S3Endpoint: Sendable, Equatable, CustomStringConvertible {
   /// The URL of `key` in `bucket` (the bucket itself for an empty key) with `query`'s
   /// parameters, sorted by name and encoded as SigV4's canonical query is, so that the query
   /// libcurl signs is the one sent.
-  func url(bucket: String, key: String, query: [(String, String)], style: AddressingStyle) -> String {
+  public func url(bucket: String, key: String, query: [(String, String)], style: AddressingStyle) -> String {
     let virtual = usesVirtualHost(bucket, style: style)
     var url = "\(scheme)://" + (virtual ? "\(bucket).\(hostAndPort)" : hostAndPort) + basePath
     url += virtual ? "/" : "/\(Self.encode(bucket, keepSlash: false))/"

@@ -27,6 +27,10 @@ public final class S3Storage: ObjectStorage, @unchecked Sendable {
     /// Seconds a request may move no byte before it is abandoned (and retried).
     public var stallTimeout: Int
     public var conditionalWrites: ConditionalWrites
+    /// Objects larger than this many bytes are uploaded in parts (S3Multipart.swift).
+    public var multipartThreshold: Int
+    /// The size of each part but the last (S3's minimum is 5 MiB, its maximum 10,000 parts).
+    public var partSize: Int
     /// Called for each retry, on the thread that made the request.
     public var onEvent: (@Sendable (StorageEvent) -> Void)?
     /// How the store waits between attempts (tests may record instead).
@@ -35,7 +39,7 @@ public final class S3Storage: ObjectStorage, @unchecked Sendable {
     public init(
       maxInFlight: Int = 16, retry: RetryPolicy = RetryPolicy(), connectTimeout: Double = 10,
       requestTimeout: Double = 300, stallTimeout: Int = 30, conditionalWrites: ConditionalWrites = .headers,
-      onEvent: (@Sendable (StorageEvent) -> Void)? = nil,
+      multipartThreshold: Int = 64 << 20, partSize: Int = 16 << 20, onEvent: (@Sendable (StorageEvent) -> Void)? = nil,
       sleep: @escaping @Sendable (Double) -> Void = { Thread.sleep(forTimeInterval: $0) }
     ) {
       precondition(maxInFlight >= 1, "at least one request in flight")
@@ -45,14 +49,13 @@ public final class S3Storage: ObjectStorage, @unchecked Sendable {
       self.requestTimeout = requestTimeout
       self.stallTimeout = stallTimeout
       self.conditionalWrites = conditionalWrites
+      precondition(partSize >= 5 << 20 && multipartThreshold >= partSize, "parts of 5 MiB or more")
+      self.multipartThreshold = multipartThreshold
+      self.partSize = partSize
       self.onEvent = onEvent
       self.sleep = sleep
     }
   }
-
-  /// The largest object one PUT writes (S3's limit); larger ones need multipart uploads,
-  /// which this store does not make yet.
-  public static let singlePutLimit: Int64 = 5 << 30
 
   public let bucket: String
   public let settings: S3Settings
@@ -93,9 +96,9 @@ public final class S3Storage: ObjectStorage, @unchecked Sendable {
   func listPage(prefix: String, pageSize: Int, continuation: String?) throws(StorageError) -> S3Responses.ListPage {
     var query = [("list-type", "2"), ("max-keys", String(pageSize)), ("prefix", prefix)]
     if let continuation { query.append(("continuation-token", continuation)) }
-    let exchange = try send("GET", key: "", query: query, display: "LIST s3://\(bucket)/\(prefix)")
-    guard exchange.response.status == 200 else { throw failure(exchange.response, key: prefix, action: .list) }
-    guard let page = S3Responses.listPage(exchange.response.body) else {
+    let response = try send("GET", key: "", query: query, display: "LIST s3://\(bucket)/\(prefix)")
+    guard response.status == 200 else { throw failure(response, key: prefix, action: .list) }
+    guard let page = S3Responses.listPage(response.body) else {
       throw StorageError(
         .server, location: "s3://\(bucket)/\(prefix)",
         message: "the listing's answer is not a ListBucketResult (is \(settings.endpoint) an S3 endpoint?)")
@@ -104,8 +107,7 @@ public final class S3Storage: ObjectStorage, @unchecked Sendable {
   }
 
   public func stat(_ key: String) throws(StorageError) -> ObjectInfo? {
-    let exchange = try send("HEAD", key: key, display: "HEAD s3://\(bucket)/\(key)")
-    let response = exchange.response
+    let response = try send("HEAD", key: key, display: "HEAD s3://\(bucket)/\(key)")
     if response.status == 404 { return nil }
     guard response.status == 200 else { throw failure(response, key: key, action: .read) }
     let size = Int64(response.headers["content-length"] ?? "") ?? 0
@@ -118,8 +120,7 @@ public final class S3Storage: ObjectStorage, @unchecked Sendable {
   public func read(_ key: String, range: ByteRange?) throws(StorageError) -> [UInt8] {
     var headers: [(String, String)] = []
     if let range { headers.append(("Range", "bytes=\(range.offset)-\(range.offset + range.length - 1)")) }
-    let exchange = try send("GET", key: key, headers: headers, display: "GET s3://\(bucket)/\(key)")
-    let response = exchange.response
+    let response = try send("GET", key: key, headers: headers, display: "GET s3://\(bucket)/\(key)")
     switch response.status {
     case 206: return response.body
     case 200:
@@ -136,12 +137,14 @@ public final class S3Storage: ObjectStorage, @unchecked Sendable {
   public func write(_ bytes: [UInt8], to key: String, options write: WriteOptions) throws(StorageError) -> WrittenObject
   {
     let location = "s3://\(bucket)/\(key)"
-    guard Int64(bytes.count) <= Self.singlePutLimit else {
+    guard bytes.count <= options.partSize * 10_000 else {
       throw StorageError(
-        .server, location: location, message: "larger than 5 GiB: multipart uploads are not supported yet")
+        .server, location: location,
+        message: "larger than 10,000 parts of \(options.partSize) bytes: raise the part size")
     }
-    var headers = [("Content-Type", write.contentType)]
-    if let cacheControl = write.cacheControl { headers.append(("Cache-Control", cacheControl)) }
+    var content = [("Content-Type", write.contentType)]
+    if let cacheControl = write.cacheControl { content.append(("Cache-Control", cacheControl)) }
+    var conditions: [(String, String)] = []
     var expected: String?
     switch write.overwrite {
     case .always: break
@@ -152,16 +155,19 @@ public final class S3Storage: ObjectStorage, @unchecked Sendable {
     }
     if case .always = write.overwrite {
     } else if options.conditionalWrites == .headers {
-      headers.append(expected.map { ("If-Match", "\"\($0)\"") } ?? ("If-None-Match", "*"))
+      conditions.append(expected.map { ("If-Match", "\"\($0)\"") } ?? ("If-None-Match", "*"))
     } else if let now = try stat(key) {
       guard let expected,
         now.token.sameContent(as: .object(etag: expected, size: now.size, lastModified: "", versionID: nil))
       else { throw refusal(location, now) }
     }
-    let exchange = try send("PUT", key: key, headers: headers, body: bytes, display: "PUT \(location)")
-    let response = exchange.response
-    if response.status == 412 || response.status == 409, exchange.ambiguous, try read(key) == bytes {
-      // An earlier attempt of this write landed and its answer was lost: the object is ours.
+    let response =
+      bytes.count > options.multipartThreshold
+      ? try uploadInParts(bytes, key: key, content: content, conditions: conditions)
+      : try send("PUT", key: key, headers: content + conditions, body: bytes, display: "PUT \(location)")
+    if response.status == 412 || response.status == 409, try read(key) == bytes {
+      // An earlier sending of this write landed and its answer was lost (a retry, or libcurl
+      // sending again on a new connection), or the key already holds exactly these bytes.
       let now = try stat(key)
       return WrittenObject(key: key, size: Int64(bytes.count), etag: now?.etagText, versionID: now?.versionText)
     }
@@ -177,9 +183,9 @@ public final class S3Storage: ObjectStorage, @unchecked Sendable {
   }
 
   public func delete(_ key: String) throws(StorageError) {
-    let exchange = try send("DELETE", key: key, display: "DELETE s3://\(bucket)/\(key)")
-    guard [200, 204, 404].contains(exchange.response.status) else {
-      throw failure(exchange.response, key: key, action: .delete)
+    let response = try send("DELETE", key: key, display: "DELETE s3://\(bucket)/\(key)")
+    guard [200, 204, 404].contains(response.status) else {
+      throw failure(response, key: key, action: .delete)
     }
   }
 
@@ -190,38 +196,57 @@ public final class S3Storage: ObjectStorage, @unchecked Sendable {
         + (now.map { " (\($0.token))" } ?? "") + ": not replaced (remove it, or tell cropjob to overwrite)")
   }
 
-  /// One request with its retries. `ambiguous` says an earlier attempt may have reached the
-  /// server (its answer lost or a 5xx), so a write may already have happened.
+  /// One request with its retries: the last answer, or an error when no answer came.
   func send(
     _ method: String, key: String, query: [(String, String)] = [], headers: [(String, String)] = [],
     body: [UInt8]? = nil, display: String
-  ) throws(StorageError) -> (response: HTTPResponse, ambiguous: Bool) {
+  ) throws(StorageError) -> HTTPResponse {
     let request = HTTPRequest(
       method: method, url: settings.endpoint.url(bucket: bucket, key: key, query: query, style: settings.addressing),
       headers: headers, body: body)
-    var ambiguous = false
     let policy = options.retry
     for attempt in 1...policy.maxAttempts {
-      lock.withLock { sent += 1 }
+      let result = pool.withConnection { $0.perform(request) }
+      let sendings: Int
+      switch result {
+      case .success(let response): sendings = response.sendings
+      case .failure(let failure): sendings = failure.sendings
+      }
+      lock.withLock { sent += max(1, sendings) }
+      if sendings > 1 {
+        // libcurl sent the request again by itself after a reused connection closed.
+        lock.withLock { retried += sendings - 1 }
+        for _ in 1..<sendings {
+          options.onEvent?(
+            StorageEvent(
+              request: display, attempt: attempt, maxAttempts: policy.maxAttempts,
+              reason: "connection closed before an answer, sent again at once on a new connection", delay: 0))
+        }
+      }
       let reason: String
-      switch pool.withConnection({ $0.perform(request) }) {
+      switch result {
       case .success(let response):
         let code = response.status >= 300 ? S3Responses.error(response.body)?.code : nil
         guard RetryPolicy.retryable(status: response.status, code: code), attempt < policy.maxAttempts else {
-          return (response, ambiguous)
+          return response
         }
         reason = "\(response.status)" + (code.map { " \($0)" } ?? "")
       case .failure(let failure):
         guard failure.retryable, attempt < policy.maxAttempts else {
+          // libcurl's TLS failures: CURLE_SSL_CONNECT_ERROR, _PEER_FAILED_VERIFICATION,
+          // _SSL_CERTPROBLEM, _SSL_CACERT_BADFILE.
+          let check =
+            [35, 58, 60, 77].contains(failure.code)
+            ? "check the server's certificate, or name the CA that signed it in AWS_CA_BUNDLE"
+            : "check that \(settings.endpoint) (from \(settings.endpointSource)) is reachable"
           throw StorageError(
             .transport, location: display,
             message: redacted(
               "\(failure.message) (libcurl \(failure.code)) after \(attempt) attempt\(attempt == 1 ? "" : "s"): "
-                + "check that \(settings.endpoint) (from \(settings.endpointSource)) is reachable"))
+                + check))
         }
         reason = failure.message
       }
-      ambiguous = ambiguous || method != "GET"
       let delay = jitter.draw(upTo: policy.ceiling(after: attempt))
       lock.withLock { retried += 1 }
       options.onEvent?(

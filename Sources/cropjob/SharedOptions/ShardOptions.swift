@@ -2,7 +2,7 @@ import CropKit
 import Foundation
 
 /// `--shard I/N` and `--shard-count N`, shared by `run` and `plan`. Without `--shard`, the
-/// shard comes from a batch engine's environment (Slurm, Kubernetes, AWS Batch).
+/// shard comes from a batch engine's environment (Slurm, Kubernetes, AWS Batch, Cloud Run, Google Cloud Batch).
 struct ShardOptions {
   /// `--shard`, as given.
   var given: Shard?
@@ -16,12 +16,13 @@ struct ShardOptions {
       .option(
         \.given, "--shard", value: "i/n", .shard, inUsage: true,
         help: """
-          Only shard i of n (0-based); also read from SLURM_ARRAY_TASK_ID,
-          JOB_COMPLETION_INDEX or AWS_BATCH_JOB_ARRAY_INDEX.
+          Only shard i of n (0-based); also read from SLURM_ARRAY_TASK_*,
+          JOB_COMPLETION_INDEX, AWS_BATCH_JOB_ARRAY_*, CLOUD_RUN_TASK_* or
+          BATCH_TASK_*.
           """),
       .option(
         \.count, "--shard-count", value: "n", .integer(in: 1...1_000_000),
-        help: "Number of shards when the environment gives only an index."),
+        help: "Number of shards when the environment gives only an index (Kubernetes)."),
     ]
   }
 

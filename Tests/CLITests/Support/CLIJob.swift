@@ -44,8 +44,8 @@ struct CLIJob {
   /// Variables through which batch engines give a shard; never inherited by the runs.
   static let shardVariables = [
     "SLURM_ARRAY_TASK_ID", "SLURM_ARRAY_TASK_MIN", "SLURM_ARRAY_TASK_MAX", "SLURM_ARRAY_TASK_COUNT",
-    "JOB_COMPLETION_INDEX",
-    "AWS_BATCH_JOB_ARRAY_INDEX",
+    "SLURM_ARRAY_TASK_STEP", "JOB_COMPLETION_INDEX", "AWS_BATCH_JOB_ARRAY_INDEX", "AWS_BATCH_JOB_ARRAY_SIZE",
+    "CLOUD_RUN_TASK_INDEX", "CLOUD_RUN_TASK_COUNT", "BATCH_TASK_INDEX", "BATCH_TASK_COUNT",
   ]
 
   static func environment(_ extra: [String: String]) -> [String: String] {

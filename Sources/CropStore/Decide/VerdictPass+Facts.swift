@@ -1,8 +1,7 @@
 import CropPlan
-import CropStore
 import CropSupport
 
-extension FirstPass {
+extension VerdictPass {
   /// What `plan --format json` prints beside the plan for `window`'s selected outputs: which
   /// are up to date, and the key the manifest will hold (`OutputKey.key`) for each output of
   /// a photo file. The photo's content hash is the state's where the file's recorded facts
