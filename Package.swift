@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// One target per stage; the graph (README.md, "Design") is a DAG that scripts/check-layers.py
+// One target per stage; the graph (docs/architecture.md) is a DAG that scripts/check-layers.py
 // checks in CI: a dependency not listed there for a target fails the build.
 let package = Package(
   name: "cropjob",
