@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checks that the package's target graph keeps to the stages (README.md, "Design").
+"""Checks that the package's target graph keeps to the stages (docs/architecture.md).
 
 Reads `swift package describe --type json` and fails when a target depends on one that is not
 in its row of ALLOWED below (a back-edge, e.g. CropSpec -> CropImaging, or a new target nobody

@@ -1,7 +1,11 @@
-// Fixed-arity wrappers over libvips 8.14's variadic API, for Swift.
-// Every function returns 0 on success and -1 on failure (the message is in libvips'
-// error buffer, which the Swift layer copies and clears at once).
-// One section per source file (Sources/CVipsShim/cj_*.c), as libvips groups its operations.
+// C for Swift over libvips 8.14 and the codecs, one section per source file
+// (Sources/CVipsShim/cj_*.c): fixed-arity wrappers over libvips' variadic API, and pixel
+// kernels and encoders written directly (box shrink, resampling, area average, SSIM, libjpeg
+// and libpng encoders). Return values: a wrapper returns 0 on success and -1 on failure (the
+// message is in libvips' error buffer, which the Swift layer copies and clears at once); a
+// function that says otherwise in its comment returns what it says there — 1 for "nothing
+// done, take the reference path", -2/-3/-4 for failures named by a message it fills, or a
+// count or a flag.
 #ifndef CVIPS_SHIM_H
 #define CVIPS_SHIM_H
 
