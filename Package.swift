@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// One target per stage; the graph (README.md, "Design") is a DAG that scripts/check-layers.py
+// One target per stage; the graph (docs/architecture.md) is a DAG that scripts/check-layers.py
 // checks in CI: a dependency not listed there for a target fails the build.
 let package = Package(
   name: "cropjob",
@@ -11,9 +11,12 @@ let package = Package(
   ],
   targets: [
     // System libraries, found through pkg-config (Debian: libvips-dev, libyaml-dev, libsqlite3-dev,
-    // libturbojpeg0-dev).
+    // libturbojpeg0-dev). libvips through glib's pkg-config: vips.pc's cflags include those of its
+    // private requirements (OpenEXR, gio's libmount), whose `-pthread` SwiftPM refuses with a
+    // warning on every build; <vips/vips.h> needs only glib's include folders (its own are in
+    // /usr/include). vips and gobject are linked by the module map (Swift) and by CVipsShim (C).
     .systemLibrary(
-      name: "CVips", path: "Sources/CVips", pkgConfig: "vips",
+      name: "CVips", path: "Sources/CVips", pkgConfig: "glib-2.0",
       providers: [.apt(["libvips-dev"])]),
     .systemLibrary(
       name: "CYAML", path: "Sources/CYAML", pkgConfig: "yaml-0.1",
@@ -29,21 +32,34 @@ let package = Package(
     // opens the prebuilt library scripts/install-deps.sh installs (from a PyPI wheel) with dlopen
     // on first use, so that nothing else loads it or its OpenMP runtime.
     .target(name: "CFaceDetect", path: "Sources/CFaceDetect", linkerSettings: [.linkedLibrary("dl")]),
-    // Fixed-arity C wrappers over libvips' variadic API (Swift cannot call C variadics).
-    // gmodule: cj_init opens libvips' heif module itself (the others are not loaded); jpeg:
+    // C over libvips and the codecs: fixed-arity wrappers over libvips' variadic API (Swift
+    // cannot call C variadics; 0 or -1 as libvips), and pixel kernels and encoders (libjpeg,
+    // libpng, SSIM, placeholders) whose headers state their own return values. gmodule: cj_init
+    // opens libvips' heif module itself (the others are not loaded); jpeg:
     // libjpeg (Debian libjpeg-dev, which libvips-dev depends on) for JPEG outputs written
     // directly and JPEG headers read directly (docs/decoding.md); png16: libpng (Debian
     // libpng-dev, which libvips-dev depends on) for PNG outputs written directly.
     .target(
       name: "CVipsShim", dependencies: ["CVips"], path: "Sources/CVipsShim",
-      linkerSettings: [.linkedLibrary("gmodule-2.0"), .linkedLibrary("jpeg"), .linkedLibrary("png16")]),
+      linkerSettings: [
+        .linkedLibrary("vips"), .linkedLibrary("gobject-2.0"), .linkedLibrary("gmodule-2.0"), .linkedLibrary("jpeg"),
+        .linkedLibrary("png16"),
+      ]),
     // C calls that are not libvips': SHA-256 through libcrypto when present, syncfs.
     .target(name: "CSystem", path: "Sources/CSystem"),
+    // libcurl (Debian libcurl4-openssl-dev) with fixed-arity wrappers over its variadic calls:
+    // HTTP and AWS SigV4 signing for the S3 storage (docs/storage.md).
+    .systemLibrary(
+      name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
+      providers: [.apt(["libcurl4-openssl-dev"])]),
 
     // Pure placement math: no libvips, no I/O.
     .target(name: "CropGeometry", path: "Sources/CropGeometry"),
     // Hashing, paths, concurrency helpers and the version: what every stage may use.
     .target(name: "CropSupport", dependencies: ["CSystem"], path: "Sources/CropSupport"),
+    // Where files live: one protocol (list, stat with a change token, read, atomic write,
+    // delete) with the local file system and S3 (through libcurl) behind it (docs/storage.md).
+    .target(name: "CropStorage", dependencies: ["CropSupport", "CCurl"], path: "Sources/CropStorage"),
     // YAML reader, job model, schema table, decoder with located diagnostics. No libvips.
     .target(
       name: "CropSpec", dependencies: ["CropGeometry", "CropSupport", "CYAML"], path: "Sources/CropSpec"),
@@ -95,6 +111,9 @@ let package = Package(
     .testTarget(name: "StoreTests", dependencies: ["CropKit", "TestSupport"], path: "Tests/StoreTests"),
     .testTarget(name: "ExecuteTests", dependencies: ["CropKit", "TestSupport"], path: "Tests/ExecuteTests"),
     .testTarget(name: "PreviewTests", dependencies: ["CropKit", "TestSupport"], path: "Tests/PreviewTests"),
+    // The storage seam against a real S3 server (moto on loopback, Tests/S3).
+    .testTarget(
+      name: "StorageTests", dependencies: ["CropStorage", "CropSupport", "TestSupport"], path: "Tests/StorageTests"),
     .testTarget(name: "CLITests", dependencies: ["CropKit", "cropjob", "TestSupport"], path: "Tests/CLITests"),
   ]
 )

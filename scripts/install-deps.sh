@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages cropjob builds and tests with, when they are missing.
 #   build:  libvips-dev (pkg-config vips), libyaml-dev (pkg-config yaml-0.1), libsqlite3-dev (pkg-config
-#           sqlite3), libturbojpeg0-dev (pkg-config libturbojpeg), libjpeg-dev (jpeglib.h, -ljpeg: JPEG
+#           sqlite3), libturbojpeg0-dev (pkg-config libturbojpeg), libcurl4-openssl-dev (pkg-config libcurl:
+#           the S3 storage's HTTP and SigV4 signing, Sources/CCurl), libjpeg-dev (jpeglib.h, -ljpeg: JPEG
 #           headers and outputs through libjpeg directly; libvips-dev depends on it too), libpng-dev (png.h,
 #           -lpng16: PNG outputs through libpng directly; libvips-dev depends on it too), pkg-config
 #   run:    libfacedetection (YuNet), for `focus: faces`: no Debian package has it, so the prebuilt
@@ -22,7 +23,12 @@
 #           structural_similarity: the oracle of encode.target's score, Tests/Oracle/ssim_oracle.py);
 #           PyPI blurhash 1.1.5 and thumbhash 0.1.2 (pinned; the placeholders' independent encoders,
 #           PlaceholderOracleTests), into /usr/bin/python3's site packages;
-#           chromium (headless: the delivery index page loaded in a real browser, DeliveryIndexBrowserTests)
+#           chromium (headless: the delivery index page loaded in a real browser, DeliveryIndexBrowserTests);
+#           strace (the source files' opens counted by an observer that is not cropjob: DecodeCountTests);
+#           nodejs (ThumbHash's reference JavaScript, Tests/Oracle/thumbhash_reference.js: PlaceholderRuleTests);
+#           openssl (a self-signed certificate for the TLS tests, S3TLSTests);
+#           PyPI moto[server] 5.2.5 (the S3 server the storage tests start on loopback) and boto3 +
+#           botocore 1.44.5 (their independent S3 client), pinned, into /usr/bin/python3's site packages
 #   image:  podman, buildah, runc, uidmap, containernetworking-plugins, catatonit (scripts/image.sh builds
 #           the container image and .ci/indexed-job runs it; podman runs with Debian's runc), mmdebstrap
 #           (the image's base file system from Debian packages: no registry is needed)
@@ -31,10 +37,11 @@
 #           google-api-python-client 2.187.0 (pinned by sha256, only that file is kept):
 #           scripts/check-deploy.py checks deploy/ offline with them
 set -euo pipefail
-packages=(libvips-dev libyaml-dev libsqlite3-dev libturbojpeg0-dev libjpeg-dev libpng-dev pkg-config python3-pip
+packages=(libvips-dev libyaml-dev libsqlite3-dev libturbojpeg0-dev libjpeg-dev libpng-dev libcurl4-openssl-dev
+  pkg-config python3-pip
   libvips-tools python3-pil python3-numpy python3-jsonschema python3-yaml libimage-exiftool-perl sqlite3
   time graphviz groff-base python3-opencv opencv-data libavif-bin libheif-examples webp libjxl-tools
-  python3-skimage chromium podman buildah runc uidmap containernetworking-plugins catatonit mmdebstrap
+  python3-skimage chromium strace nodejs openssl podman buildah runc uidmap containernetworking-plugins catatonit mmdebstrap
   python3-botocore)
 missing=()
 for p in "${packages[@]}"; do
@@ -73,6 +80,16 @@ assert (m.version('blurhash'), m.version('thumbhash')) == ('1.1.5', '0.1.2')" 2>
   sudo_cmd=()
   [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
   "${sudo_cmd[@]}" /usr/bin/python3 -m pip install -q --break-system-packages blurhash==1.1.5 thumbhash==0.1.2
+fi
+
+# The storage tests' S3 server (moto in server mode) and independent client (boto3), pinned.
+if ! /usr/bin/python3 -c "import importlib.metadata as m, flask, werkzeug
+assert (m.version('moto'), m.version('boto3'), m.version('botocore')) == ('5.2.5', '1.44.5', '1.44.5')" 2>/dev/null; then
+  echo "Installing PyPI moto[server] 5.2.5, boto3 and botocore 1.44.5 for /usr/bin/python3"
+  sudo_cmd=()
+  [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+  "${sudo_cmd[@]}" /usr/bin/python3 -m pip install -q --break-system-packages "moto[server]==5.2.5" boto3==1.44.5 \
+    botocore==1.44.5
 fi
 
 # Kubernetes' OpenAPI schemas for scripts/check-deploy.py, pinned by version.

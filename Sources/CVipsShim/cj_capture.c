@@ -117,8 +117,12 @@ void cj_reading_end(int damaged) {
 
 void cj_error_take(char *buf, size_t size) {
   g_mutex_lock(&cj_reads_lock);
-  const char *msg = vips_error_buffer();
-  if (size > 0) g_strlcpy(buf, msg ? msg : "", size);
+  // The lines this thread raised (cj_errors.c): never another file's. libvips' buffer only
+  // when this thread raised none (the failure was raised on one of libvips' worker threads).
+  if (!cj_thread_errors_take(buf, size)) {
+    const char *msg = vips_error_buffer();
+    if (size > 0) g_strlcpy(buf, msg ? msg : "", size);
+  }
   // Other threads' reads still open: their lines stay for them (the last read clears).
   if (cj_reads_open - cj_reads_here > 0) cj_reads_dirty = TRUE;
   else vips_error_clear();
@@ -126,6 +130,9 @@ void cj_error_take(char *buf, size_t size) {
 }
 
 void *cj_capture_begin(void) {
+  // A read starts with none of this thread's earlier libvips errors (cj_errors.c): lines
+  // a call that succeeded left are not this read's.
+  if (!cj_capture_top) cj_thread_errors_clear();
   CjCapture *capture = g_new0(CjCapture, 1);
   capture->outer = cj_capture_top;
   capture->text = g_string_new(NULL);

@@ -27,4 +27,13 @@ CJ_PRIVATE void cj_install_log_handlers(void);
 /// read closes (cj_capture.c; cj_take_error calls it).
 CJ_PRIVATE void cj_error_take(char *buf, size_t size);
 
+/// Forgets the libvips error lines raised on this thread so far (cj_errors.c).
+CJ_PRIVATE void cj_thread_errors_clear(void);
+/// While muted (1, then 0 to end), libvips errors raised on this thread are not recorded as
+/// this thread's: cj_is_tiff putting back lines other threads raised.
+CJ_PRIVATE void cj_thread_errors_mute(int muted);
+/// Copies the libvips error lines this thread raised since they were last taken or cleared
+/// into `buf` and clears them; 1 when there were any.
+CJ_PRIVATE int cj_thread_errors_take(char *buf, size_t size);
+
 #endif

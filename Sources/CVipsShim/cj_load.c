@@ -40,7 +40,9 @@ static int cj_is_tiff(VipsSource *source) {
   const int result = vips_foreign_is_a_source("tiffload_source", source);
   if (saved) {
     g_strchomp(saved);
+    cj_thread_errors_mute(1);
     if (*saved) vips_error(NULL, "%s", saved);
+    cj_thread_errors_mute(0);
     g_free(saved);
   }
   return result;
@@ -87,8 +89,10 @@ static int cj_open_regular(const char *path, struct stat *st, char *message, siz
 
 // Sniffs `source` with the accepted loaders and opens it with the first that recognises it.
 // `page`, `n`: the frames of a GIF or WebP to load (0, 1: the first, as libvips' default).
+// `stored`: the width and height the file stores (its header's), which a shrunk load does
+// not show; NULL when not wanted.
 static int cj_open_source(VipsSource *source, int header_only, int shrink, int fail_on,
-                          int page, int n, int *format, VipsImage **out) {
+                          int page, int n, int *format, VipsImage **out, int *stored) {
   int found = -1;
   for (int i = 0; cj_loaders[i].class_name; i++) {
     if (vips_type_find("VipsOperation", cj_loaders[i].source_loader) &&
@@ -104,6 +108,21 @@ static int cj_open_source(VipsSource *source, int header_only, int shrink, int f
   VipsAccess access = VIPS_ACCESS_SEQUENTIAL;
   int rc;
   if (header_only) shrink = 1;
+  if (stored && shrink > 1 && (found == 0 || found == 2)) {
+    // The header as the planner read it, unshrunk: what says whether this is the file that
+    // was planned. The shrunk size does not (libvips 8.14 does not shrink an animated WebP).
+    VipsImage *header = NULL;
+    rc = found == 0 ? vips_jpegload_source(source, &header, "fail_on", fail_on, NULL)
+                    : vips_webpload_source(source, &header, "fail_on", fail_on, NULL);
+    if (rc) {
+      *out = NULL;
+      return -1;
+    }
+    stored[0] = header->Xsize;
+    stored[1] = header->Ysize;
+    g_object_unref(header);
+    stored = NULL;
+  }
   switch (found) {
   case 0:
     rc = vips_jpegload_source(source, out, "shrink", shrink > 1 ? shrink : 1, "fail_on", fail_on,
@@ -128,13 +147,18 @@ static int cj_open_source(VipsSource *source, int header_only, int shrink, int f
     break;
   }
   if (rc) *out = NULL;
+  if (!rc && stored) {
+    stored[0] = (*out)->Xsize;
+    stored[1] = (*out)->Ysize;
+  }
   return rc ? -1 : 0;
 }
 
 /* cj_open and cj_open_frames: the regular file at `path` as a source, opened from `page`
    (`n` pages; 1 and 1 for a still image). */
 static int cj_open_path(const char *path, int header_only, int shrink, int fail_on, int page, int n,
-                        int *format, VipsImage **out, char *message, size_t message_size) {
+                        int *format, VipsImage **out, int *stored, char *message,
+                        size_t message_size) {
   *out = NULL;
   *format = -1;
   if (message && message_size) message[0] = '\0';
@@ -144,19 +168,20 @@ static int cj_open_path(const char *path, int header_only, int shrink, int fail_
   VipsSource *source = vips_source_new_from_descriptor(fd);  // dups fd
   close(fd);
   if (!source) return -1;
-  int rc = cj_open_source(source, header_only, shrink, fail_on, page, n, format, out);
+  int rc = cj_open_source(source, header_only, shrink, fail_on, page, n, format, out, stored);
   VIPS_UNREF(source);
   return rc;
 }
 
 int cj_open(const char *path, int header_only, int shrink, int fail_on, int *format,
-            VipsImage **out, char *message, size_t message_size) {
-  return cj_open_path(path, header_only, shrink, fail_on, 0, 1, format, out, message, message_size);
+            VipsImage **out, int *stored, char *message, size_t message_size) {
+  return cj_open_path(path, header_only, shrink, fail_on, 0, 1, format, out, stored, message,
+                      message_size);
 }
 
 int cj_open_frames(const char *path, int page, int n, int fail_on, int *format, VipsImage **out,
                    char *message, size_t message_size) {
-  return cj_open_path(path, 0, 1, fail_on, page, n, format, out, message, message_size);
+  return cj_open_path(path, 0, 1, fail_on, page, n, format, out, NULL, message, message_size);
 }
 
 int cj_read_file(const char *path, size_t max_bytes, void **data, size_t *length,
@@ -240,14 +265,14 @@ static void cj_blob_free(void *data, void *unused) {
 }
 
 int cj_open_bytes(void *data, size_t length, int shrink, int fail_on, int *format,
-                  VipsImage **out) {
+                  VipsImage **out, int *stored) {
   *out = NULL;
   *format = -1;
   VipsBlob *blob = vips_blob_new((VipsCallbackFn)cj_blob_free, data, length);
   VipsSource *source = vips_source_new_from_blob(blob);
   vips_area_unref(VIPS_AREA(blob));
   if (!source) return -1;
-  int rc = cj_open_source(source, 0, shrink, fail_on, 0, 1, format, out);
+  int rc = cj_open_source(source, 0, shrink, fail_on, 0, 1, format, out, stored);
   VIPS_UNREF(source);
   return rc;
 }

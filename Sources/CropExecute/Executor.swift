@@ -6,35 +6,17 @@ import CropSupport
 import Foundation
 
 /// What a run executes: a planned stream (`PlanStream.make` was its first pass) and what
-/// that pass found (`FirstPass`, not exact): the state the stream was planned with, the
-/// files in the way — a run with any is refused unless `options.overwrite` — and the
-/// windows all up to date, which are not planned again. A whole plan is a stream of one
-/// window per job (`window: .max`).
+/// the decide room found in that pass (`VerdictPass`, not exact): the state the stream was
+/// planned with, each output's verdict and the windows all up to date, which are not
+/// planned again. Made by `JobPlan` (CropKit), which refuses files in the way first. A whole
+/// plan is a stream of one window per job (`window: .max`).
 public struct RunWorkload {
   public let stream: PlanStream
-  public let firstPass: FirstPass
+  public let verdicts: VerdictPass
 
-  public init(stream: PlanStream, firstPass: FirstPass) {
+  package init(stream: PlanStream, verdicts: VerdictPass) {
     self.stream = stream
-    self.firstPass = firstPass
-  }
-
-  /// Plans `file` with `planner` as `cropjob run` does, the first pass included: `state`
-  /// is the output root's (`StateReader.open`; opened for `shard` when nil), `force`
-  /// makes no window up to date, `window` is the sources a window holds.
-  public init(
-    _ file: JobFile, planner: Planner, state: StateReader? = nil, shard: Shard? = nil, force: Bool = false,
-    window: Int = PlanStream.defaultWindow
-  ) throws(StateError) {
-    let reader: StateReader
-    if let state {
-      reader = state
-    } else {
-      reader = try StateReader.open(root: planner.outputRoot(of: file), shard: shard)
-    }
-    let firstPass = FirstPass(state: reader, jobs: file.jobs, force: force, exact: false)
-    let stream = PlanStream.make(file, planner: planner, shard: shard, window: window, inspect: firstPass.inspect)
-    self.init(stream: stream, firstPass: firstPass)
+    self.verdicts = verdicts
   }
 }
 
@@ -52,11 +34,11 @@ public struct Executor: Sendable {
     self.reporter = reporter
   }
 
-  /// Runs `workload` (the one way to run): refused, with nothing written, when the first
-  /// pass found files in the way (unless `options.overwrite`) or the state cannot be opened.
+  /// Runs `workload` (the one way to run; `JobPlan` has refused files in the way before):
+  /// refused, with nothing written, when the state cannot be opened for writing.
   public func run(_ workload: RunWorkload) -> RunSummary {
     let stream = workload.stream
-    let firstPass = workload.firstPass
+    let verdicts = workload.verdicts
     Vips.startBeforeThreads()
     let run: Run
     switch Run.open(workload, options: options, reporter: reporter) {
@@ -70,16 +52,16 @@ public struct Executor: Sendable {
     // The run's windows are ranges of the plan's sources, each with the outputs of every job
     // of its stage over them: each source is decoded once for all of them
     // (`PlanStream.forEachRunWindow`). The windows the first pass found up to date are
-    // counted, not planned again.
+    // counted, not planned again; each other window runs as the decide room judged it.
     let skipped = { (number: Int) in
       guard !run.shouldStop else { return }
-      firstPass.count(window: number, run: run)
+      run.countUpToDate(window: number)
     }
     let step = { (window: PlanWindow) in
       guard !run.shouldStop else { return }
-      WindowStep.run(window, in: run, folders: &folders)
+      WindowStep.run(window, verdicts: verdicts.verdicts(of: window), in: run, folders: &folders)
     }
-    stream.forEachRunWindow(skipping: { firstPass.upToDate[$0] != nil }, skipped: skipped, step)
+    stream.forEachRunWindow(skipping: { run.upToDateWindows[$0] != nil }, skipped: skipped, step)
     if Cancellation.isCancelled { run.summary.withLock { $0.interrupted = true } }
     let root = stream.outputRoot
     // The sources the plan could not use: their earlier outputs are kept, not stale.

@@ -49,7 +49,8 @@ extension Run {
       let index = DeliveryIndex(
         job: content.job, indexPath: path, spec: content.spec,
         images: content.images.map { (source: $0.key, entries: $0.value) })
-      let title = content.spec.perSource ? "\(content.job): \(content.images.keys.sorted().first ?? "")" : content.job
+      let title = DeliveryIndexHTML.title(
+        job: content.job, perSource: content.spec.perSource, sources: Array(content.images.keys))
       writeIndexFile(path, DeliveryIndexHTML.page(index, title: title))
       writeIndexFile(IndexSpec.jsonPath(path), index.json())
     }
@@ -95,9 +96,8 @@ extension Run {
     if let existing = FileManager.default.contents(atPath: absolute) {
       if Array(existing) == bytes { return }
       if !options.overwrite && !DeliveryIndex.isCropjobIndex(Array(existing.prefix(DeliveryIndex.markerBytes))) {
-        recordFailure(
-          output: path, source: "",
-          reason: "would overwrite a file cropjob did not write: \(absolute) (--overwrite replaces it)")
+        let inTheWay = FileInTheWay(kind: .index, path: path, absolutePath: absolute, source: "")
+        recordFailure(output: path, source: "", reason: inTheWay.message + " (--overwrite replaces it)")
         return
       }
     }

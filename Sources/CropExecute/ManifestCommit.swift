@@ -55,12 +55,12 @@ extension WindowStep {
       for i in upToDate {
         // Up to date: the state's entry is what the file is.
         let path = plan.outputs[i].path
-        if state.outputs[path] != nil, !isWritten(path), listed.insert(path).inserted { list.addEarlier(path) }
+        if verdicts.isRecorded(i), !isWritten(path), listed.insert(path).inserted { list.addEarlier(path) }
       }
       let failed = failedPaths.withLock { $0 }
       for i in selected {
         let path = plan.outputs[i].path
-        if state.outputs[path] != nil, !listed.contains(path), !isWritten(path),
+        if verdicts.isRecorded(i), !listed.contains(path), !isWritten(path),
           FileManager.default.fileExists(atPath: plan.outputs[i].absolutePath)
         {
           listed.insert(path)
@@ -189,7 +189,7 @@ struct EarlierEntries {
 /// are in its state file: 8 bytes an output where the entries took a kilobyte), and the
 /// paths, in one buffer, of those listed with the earlier state's entry (up to date, not
 /// rebuilt, stale). The paths of the windows the first pass found up to date come first
-/// (`FirstPass`), in window order: those of the windows the run reached (`reach`) are
+/// (`VerdictPass`), in window order: those of the windows the run reached (`reach`) are
 /// listed.
 struct ManifestList: Sendable {
   private var written: [UInt64] = []

@@ -32,11 +32,15 @@ final class Run: Sendable {
   /// Recorded outputs of sources the plan could not use, kept from the last good run: the
   /// indexes list them too, as the manifest does.
   let keptForIndex = LockedBox([Manifest.Entry]())
+  /// The windows the first pass found all up to date: number → their outputs' places in the
+  /// manifest list's first-pass paths (`VerdictPass.upToDate`).
+  let upToDateWindows: [Int: Range<Int>]
 
   private init(
     root: String, engineVersion: String, options: RunOptions, reporter: RunReporter, reader: StateReader,
-    writer: StateWriter, manifest: ManifestList, indexFiles: [IndexFile]
+    writer: StateWriter, manifest: ManifestList, upToDateWindows: [Int: Range<Int>], indexFiles: [IndexFile]
   ) {
+    self.upToDateWindows = upToDateWindows
     self.indexFiles = indexFiles
     self.root = root
     self.engineVersion = engineVersion
@@ -67,42 +71,39 @@ final class Run: Sendable {
     }
   }
 
-  /// The run of `workload`, or its refusal: files cropjob did not write in the way (unless
-  /// `--overwrite`), or a state file that cannot be opened. Claims are made window by window.
+  /// The run of `workload`, or its refusal: a state file that cannot be opened for writing
+  /// (files in the way were refused by `JobPlan`, before). Claims are made window by window.
   static func open(_ workload: RunWorkload, options: RunOptions, reporter: RunReporter) -> Result<Run, Refusal> {
-    let conflicts = workload.firstPass.conflicts
     let stream = workload.stream
     let indexFiles = IndexFile.planned(stream).files
-    let indexConflicts = options.overwrite ? [] : DeliveryIndex.conflicts(indexFiles, root: stream.outputRoot)
-    if (!conflicts.isEmpty || !indexConflicts.isEmpty) && !options.overwrite {
-      let refused = " (nothing was written; --overwrite replaces it)"
-      return .failure(
-        Refusal(
-          failures: conflicts.map {
-            RunSummary.Failure(
-              output: $0.output.path, source: $0.source, reason: OverwriteGuard.message($0.output) + refused)
-          }
-            + indexConflicts.map {
-              RunSummary.Failure(
-                output: $0, source: "",
-                reason: "would overwrite a file cropjob did not write: "
-                  + PathText.appending(stream.outputRoot, $0) + refused)
-            }))
-    }
     do throws(StateError) {
       let writer = try StateWriter.open(
         root: stream.outputRoot, shard: options.shard, batchSize: options.stateBatchSize)
       writer.recordRun(ShardCompleteness.RunStatus.running)
-      let reader = workload.firstPass.state
+      let reader = workload.verdicts.state
       reader.readThrough(writer)
       return .success(
         Run(
           root: stream.outputRoot, engineVersion: stream.engineVersion, options: options, reporter: reporter,
-          reader: reader, writer: writer, manifest: ManifestList(firstPass: workload.firstPass.takePaths()),
+          reader: reader, writer: writer, manifest: ManifestList(firstPass: workload.verdicts.takePaths()),
+          upToDateWindows: workload.verdicts.upToDate,
           indexFiles: indexFiles))
     } catch {
       return .failure(Refusal(failures: [statusFailure(error)]))
     }
+  }
+
+  /// A window the first pass found all up to date, reached by the run: its outputs
+  /// reported and counted as up to date and listed in the manifest, as for such outputs of
+  /// the other windows.
+  func countUpToDate(window number: Int) {
+    guard let range = upToDateWindows[number] else { return }
+    let paths = manifest.withLock { list in
+      list.reach(upTo: range.upperBound)
+      return range.map { list.earlierPath(Int32($0)) }
+    }
+    for path in paths { reporter.report(.skipped(path: path)) }
+    summary.withLock { $0.upToDate += range.count }
   }
 
   /// Interrupted, `--fail-fast` after a failure, or the state can no longer record outputs.

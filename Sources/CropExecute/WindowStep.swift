@@ -6,17 +6,17 @@ import CropStore
 import CropSupport
 import Foundation
 
-/// One window of a run (`Run`): its outputs claimed in the state, then decoded and written
-/// stage by stage, one decode task per source and colour policy on the run's workers; what
-/// its up-to-date and unreached outputs were is kept for the manifest.
+/// One window of a run (`Run`), as the decide room judged it (`WindowVerdicts`): its outputs
+/// claimed in the state, then decoded and written stage by stage, one decode task per source
+/// and colour policy on the run's workers; what its up-to-date and unreached outputs were is
+/// kept for the manifest. The state is not read for it: the verdicts say what is up to date,
+/// recorded and claimed.
 struct WindowStep: Sendable {
   let run: Run
   let plan: Plan
   let selected: [Int]
-  /// What the state records of the window: its outputs, their sources and claims.
-  let state: StateView<RecordedOutput>
-  /// The window's up-to-date check.
-  let check: UpToDateCheck
+  /// The decide room's verdicts on the window's outputs.
+  let verdicts: WindowVerdicts
   /// Outputs of the window found up to date (indices in its plan): their entries are the
   /// state's, looked up only if the manifest is written.
   let upToDate = LockedBox([Int]())
@@ -34,17 +34,12 @@ struct WindowStep: Sendable {
 
   /// Runs `window` in `run`; `folders` are the output folders whose stale temporary files
   /// the run has already removed.
-  static func run(_ window: PlanWindow, in run: Run, folders: inout Set<String>) {
+  static func run(_ window: PlanWindow, verdicts: WindowVerdicts, in run: Run, folders: inout Set<String>) {
     let plan = window.plan
     let selected = window.selected
-    let step: WindowStep
+    let step = WindowStep(run: run, plan: plan, selected: selected, verdicts: verdicts)
     do throws(StateError) {
-      let state = try run.reader.read(.keys, StateQuery(plan: plan, selected: selected))
-      step = WindowStep(
-        run: run, plan: plan, selected: selected, state: state,
-        check: UpToDateCheck(plan: plan, state: state, force: run.options.force))
-      let unrecorded = selected.map { plan.outputs[$0].path }.filter { state.outputs[$0] == nil }
-      try run.writer.claim(unrecorded.filter { !state.claims.contains($0) })
+      try run.writer.claim(verdicts.toClaim(selected).map { plan.outputs[$0].path })
     } catch {
       // What this window writes could not be claimed: the run stops here.
       run.stopped.withLock { $0 = true }
@@ -79,8 +74,8 @@ struct WindowStep: Sendable {
     run.recordFailure(output: output.path, source: plan.sources[output.sourceIndex].path, reason: reason)
   }
 
-  /// Decodes one source (unless all of the task's outputs are up to date) and writes each
-  /// of its outputs.
+  /// Decodes one source (unless all of the task's outputs are up to date: settled by the
+  /// window's verdicts against the source as it is now) and writes each of its outputs.
   func perform(_ task: Task, budget: PixelBudget) {
     let source = plan.sources[task.source]
     func failAll(_ outputs: [Int], _ reason: String) {
@@ -88,37 +83,29 @@ struct WindowStep: Sendable {
     }
     if let error = source.error { return failAll(task.outputs, error) }
     guard let header = source.header else { return failAll(task.outputs, "no header") }
-    let record: Manifest.SourceRecord
+    let settled: WindowVerdicts.Settled
     do {
       if let upstream = source.producedBy, !FileManager.default.fileExists(atPath: source.absolutePath) {
         return failAll(task.outputs, "its source was not produced: job \(upstream) failed to write \(source.path)")
       }
-      let sourceState = try check.sourceState(source, outputs: task.outputs)
-      record = sourceState.record
-      if sourceState.hashed && source.producedBy == nil { recordSource(source, sourceState) }
+      settled = try verdicts.settle(task.outputs, plan: plan)
+      if let sourceState = settled.source, sourceState.hashed && source.producedBy == nil {
+        recordSource(source, sourceState)
+      }
     } catch {
       return failAll(
         task.outputs,
         "cannot read the source: \(error is AtomicWriter.WriteError ? "\(error)" : AtomicWriter.reason(error))")
     }
-    var pending: [(Int, String)] = []
-    var upToDate: [Int] = []
-    for i in task.outputs {
-      let output = plan.outputs[i]
-      let key = check.key(of: output, source: record)
-      if check.isUpToDate(output, key: key) {
-        upToDate.append(i)
-        run.reporter.report(.skipped(path: output.path))
-      } else {
-        pending.append((i, key))
-      }
-    }
+    let upToDate = settled.upToDate
+    for i in upToDate { run.reporter.report(.skipped(path: plan.outputs[i].path)) }
+    let pending = settled.toBuild
     if !upToDate.isEmpty {
       // One lock per source, not per output.
       self.upToDate.withLock { $0 += upToDate }
       run.summary.withLock { $0.upToDate += upToDate.count }
     }
-    guard !pending.isEmpty, !Cancellation.isCancelled else { return }
+    guard !pending.isEmpty, !Cancellation.isCancelled, let record = settled.source?.record else { return }
     // `frames: all` holds every frame, unshrunk (DecodedSource.decodeFrames).
     let pixels =
       task.frames == .all

@@ -111,22 +111,23 @@ public final class DecodedSource: @unchecked Sendable {
     }
     var keepsProfile = false
     let (memory, warnings) = try SourceOpening.capturingWarnings { () throws(ImagingError) -> VipsImage in
-      let (loaded, format): (VipsImage, InputFormat)
+      let opened: SourceOpening.Opened
       if let bytes {
-        (loaded, format) = try SourceOpening.open(bytes: bytes, path: path, shrink: shrink, strictness: strictness)
+        opened = try SourceOpening.open(bytes: bytes, path: path, shrink: shrink, strictness: strictness)
       } else {
-        (loaded, format) = try SourceOpening.open(
-          path: path, headerOnly: false, shrink: shrink, strictness: strictness)
+        opened = try SourceOpening.open(path: path, headerOnly: false, shrink: shrink, strictness: strictness)
       }
-      // Shrink-on-load gives ceil(size / shrink) (JPEG) or round(size / shrink) (WebP).
-      let bound = { (stored: Int) in shrink > 1 ? (stored + shrink - 1) / shrink : stored }
-      if format != header.format || loaded.width > bound(header.storedWidth)
-        || loaded.height > bound(header.storedHeight)
-        || (shrink <= 1 && (loaded.width != header.storedWidth || loaded.height != header.storedHeight))
+      let loaded = opened.image
+      // Whether this is the file that was planned: its format and the size its header
+      // stores, as the planner read them; not the decoded size, which a shrink-on-load
+      // makes depend on the loader (libvips does not shrink an animated WebP).
+      if opened.format != header.format || opened.storedWidth != header.storedWidth
+        || opened.storedHeight != header.storedHeight
       {
         throw ImagingError(
           operation: "load", path: path,
-          message: "the file changed since it was planned (now \(format.rawValue) \(loaded.width)x\(loaded.height), "
+          message: "the file changed since it was planned (now \(opened.format.rawValue) "
+            + "\(opened.storedWidth)x\(opened.storedHeight), "
             + "planned \(header.format.rawValue) \(header.storedWidth)x\(header.storedHeight))")
       }
       // An RGB source kept in its own colour space only changes depth (16 -> 8 bits); its

@@ -34,7 +34,8 @@ extension SourceHeader {
     var damaged = true
     defer { cj_reading_end(damaged ? 1 : 0) }
     let (header, warnings) = try SourceOpening.capturingWarnings { () throws(ImagingError) -> SourceHeader in
-      let (image, format) = try SourceOpening.open(path: path, headerOnly: true, strictness: .none)
+      let opened = try SourceOpening.open(path: path, headerOnly: true, strictness: .none)
+      let (image, format) = (opened.image, opened.format)
       return withExtendedLifetime(image) {
         SourceHeader(
           format: format, storedWidth: image.width, storedHeight: image.height,

@@ -49,17 +49,28 @@ enum SourceOpening {
     return VipsWarningPolicy.damage(messages)
   }
 
+  /// An opened file: the (lazy) image, its format, and the size its header stores, which
+  /// the image shows only when it was not shrunk on load.
+  struct Opened {
+    var image: VipsImage
+    var format: InputFormat
+    var storedWidth: Int
+    var storedHeight: Int
+  }
+
   /// Opens `path` lazily through the accepted loader that recognises its bytes.
   static func open(
     path: String, headerOnly: Bool, shrink: Int = 1, strictness: DecodeStrictness
-  ) throws(ImagingError) -> (VipsImage, InputFormat) {
+  ) throws(ImagingError) -> Opened {
     Vips.start()
     var out: OpaquePointer?
     var index: Int32 = -1
+    var stored: [Int32] = [0, 0]
     var message = [CChar](repeating: 0, count: 512)
     let status = cj_open(
-      path, headerOnly ? 1 : 0, Int32(shrink), strictness.rawValue, &index, &out, &message, message.count)
-    return try opened(status: status, out: out, index: index, message: message, path: path)
+      path, headerOnly ? 1 : 0, Int32(shrink), strictness.rawValue, &index, &out, &stored, &message, message.count)
+    let (image, format) = try opened(status: status, out: out, index: index, message: message, path: path)
+    return Opened(image: image, format: format, storedWidth: Int(stored[0]), storedHeight: Int(stored[1]))
   }
 
   /// Opens frames `page` to `page + count - 1` of an animated GIF or WebP (`count` -1: to the
@@ -80,13 +91,15 @@ enum SourceOpening {
   /// through the accepted loader that recognises them, lazily.
   static func open(
     bytes: FileBytes, path: String, shrink: Int, strictness: DecodeStrictness
-  ) throws(ImagingError) -> (VipsImage, InputFormat) {
+  ) throws(ImagingError) -> Opened {
     Vips.start()
     var out: OpaquePointer?
     var index: Int32 = -1
+    var stored: [Int32] = [0, 0]
     let count = bytes.count
-    let status = cj_open_bytes(bytes.take(), count, Int32(shrink), strictness.rawValue, &index, &out)
-    return try opened(status: status, out: out, index: index, message: [], path: path)
+    let status = cj_open_bytes(bytes.take(), count, Int32(shrink), strictness.rawValue, &index, &out, &stored)
+    let (image, format) = try opened(status: status, out: out, index: index, message: [], path: path)
+    return Opened(image: image, format: format, storedWidth: Int(stored[0]), storedHeight: Int(stored[1]))
   }
 
   /// The image a `cj_open*` call gave (status 0), or its failure as an error naming `path`:
@@ -106,8 +119,24 @@ enum SourceOpening {
     case -3:
       throw ImagingError(operation: "load", path: path, message: unsupportedMessage(path: path))
     default:
-      throw ImagingError(operation: "load", path: path, message: Vips.takeError())
+      throw ImagingError(operation: "load", path: path, message: explained(Vips.takeError()))
     }
+  }
+
+  /// libvips' error as a reason a user reads where libjpeg's is obscure: a JPEG of a process
+  /// libjpeg-turbo 2.1 does not decode ("Unsupported JPEG process: SOF type 0xc3") says
+  /// which (docs/decoding.md, "What is refused").
+  static func explained(_ message: String) -> String {
+    let marker = "Unsupported JPEG process: SOF type 0x"
+    guard let range = message.range(of: marker) else { return message }
+    let code = message[range.upperBound...].prefix(2).lowercased()
+    let kind: String
+    switch code {
+    case "c3", "c7", "cb", "cf": kind = "lossless JPEG is not supported"
+    case "c5", "c6", "cd", "ce": kind = "hierarchical JPEG is not supported"
+    default: return message
+    }
+    return "\(kind) (SOF type 0x\(code)); cropjob reads baseline, extended, progressive and arithmetic-coded JPEG"
   }
 
   /// "unsupported format (PDF); cropjob reads jpeg, png, ...": names common formats from

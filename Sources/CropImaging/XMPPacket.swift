@@ -7,7 +7,7 @@ public enum XMPPacket {
   /// The packet's bytes, or nil when the file has none. Opens the header only; libvips'
   /// warnings while doing so are dropped here (the planner's header read reports them).
   public static func read(path: String) throws(ImagingError) -> [UInt8]? {
-    let (image, _) = try SourceOpening.open(path: path, headerOnly: true, strictness: .none)
+    let image = try SourceOpening.open(path: path, headerOnly: true, strictness: .none).image
     return withExtendedLifetime(image) { () -> [UInt8]? in
       var data: UnsafeRawPointer? = nil
       var length = 0

@@ -1,5 +1,5 @@
 // CropKit is what library users import: every stage of cropjob, re-exported. Each stage is a
-// target of its own (README.md, "Design"); depend on one of them directly to take less.
+// target of its own (docs/architecture.md); depend on one of them directly to take less.
 @_exported import CropExecute
 @_exported import CropGeometry
 @_exported import CropImaging

@@ -2,8 +2,8 @@ import Foundation
 
 /// Runs a job file the way `cropjob run` does, for a program that embeds cropjob: the job
 /// file validated (`JobFileLoader`, by the caller), the output root's state opened, every
-/// output planned in a first pass (`FirstPass`: paths checked, files in the way, windows up
-/// to date) before any is written, then the windows executed (`Executor`), the state and
+/// output planned and judged in a first pass (`JobPlan`: paths checked, files in the way of
+/// outputs and index files, windows up to date) before any is written, then the windows executed (`Executor`), the state and
 /// the manifest written, and every event given to a `RunReporter`. The outputs, manifest
 /// and state are byte for byte `cropjob run`'s with the same options.
 ///
@@ -34,62 +34,30 @@ public struct JobRun {
     limits = file.limits
   }
 
-  /// Why a job run did not start: nothing was written.
-  public enum Refusal: Error, CustomStringConvertible {
-    /// The state database cannot be opened or read (damaged, locked, newer).
-    case state(StateError)
-    /// Errors that stop the whole plan (path collisions, outputs outside the root): the
-    /// plan's text, which lists them (`PlanRenderer.text(_:upToDate:)`).
-    case notRunnable(plan: String)
-    /// Outputs in the way of files cropjob did not write, without `options.overwrite`.
-    case filesInTheWay([OverwriteGuard.Conflict])
-
-    public var description: String {
-      switch self {
-      case .state(let error): return "\(error)"
-      case .notRunnable(let plan): return plan
-      case .filesInTheWay(let conflicts):
-        return
-          (conflicts.map { OverwriteGuard.message($0.output) } + [
-            "nothing was written; --overwrite replaces these files"
-          ]).joined(separator: "\n")
-      }
-    }
-  }
+  /// Why a job run did not start: nothing was written (`RunRefusal`).
+  public typealias Refusal = RunRefusal
 
   /// The absolute output root.
   public var root: String { Planner(outputRoot: outputRoot).outputRoot(of: file) }
 
-  /// The first pass: the state opened, every output planned, the run's refusal if any.
-  public func plan() -> Result<RunWorkload, Refusal> {
-    if rebuildState { StateFiles.removeAll(root: root) }
-    let workload: RunWorkload
-    do throws(StateError) {
-      let state = try StateReader.open(root: root, shard: options.shard, verifySources: verifySources)
-      workload = try RunWorkload(
-        file,
-        planner: Planner(limits: limits, outputRoot: outputRoot, state: state, jpegDecoder: options.jpegDecoder),
-        state: state,
-        shard: options.shard, force: options.force, window: window)
-    } catch {
-      return .failure(.state(error))
-    }
-    if let failure = workload.firstPass.state.failure { return .failure(.state(failure)) }
-    if !workload.stream.isRunnable {
-      return .failure(.notRunnable(plan: PlanRenderer.text(workload.stream, upToDate: nil)))
-    }
-    let conflicts = workload.firstPass.conflicts
-    if !conflicts.isEmpty && !options.overwrite { return .failure(.filesInTheWay(conflicts)) }
-    return .success(workload)
+  /// The first pass (`JobPlan`, for a run): the state opened, every output planned and
+  /// judged, the run's refusal if any.
+  public func plan() -> Result<JobPlan, Refusal> {
+    JobPlan.make(self, for: .run).flatMap { plan in plan.refusal.map { .failure($0) } ?? .success(plan) }
   }
 
   /// Runs what `plan` planned: the plan's warnings reported (`RunEvent.warning`), then its
-  /// windows executed.
-  public func execute(_ workload: RunWorkload, reporter: RunReporter) -> RunSummary {
-    for issue in workload.stream.issues where issue.severity == .warning {
+  /// windows executed. A plan made for printing, or refused, is reported as a run that did
+  /// not start (nothing is written).
+  public func execute(_ plan: JobPlan, reporter: RunReporter) -> RunSummary {
+    guard plan.purpose == .run, plan.refusal == nil else {
+      let refusal = plan.refusal ?? .notRunnable(plan: "a plan made to print, not to run")
+      return refusal.report(planned: plan.stream.selectedCount, to: reporter)
+    }
+    for issue in plan.stream.issues where issue.severity == .warning {
       reporter.report(.warning(RunWarning(issue)))
     }
-    return Executor(options: options, reporter: reporter).run(workload)
+    return Executor(options: options, reporter: reporter).run(plan.workload)
   }
 
   /// `plan`, then `execute`.

@@ -78,8 +78,11 @@ public struct PlannedSource: Sendable {
   /// When its header was read, the file had the identity the state records (size, mtime,
   /// ctime, inode, device: the header came from the state), and this is the content hash
   /// the state records with it: `run`'s first pass takes it as the file's hash, with no
-  /// `stat` and no lookup of its own (`FirstPass`). nil otherwise.
+  /// `stat` and no lookup of its own (`VerdictPass`). nil otherwise.
   public var recordedHash: String? = nil
+  /// With `recordedHash`: the file's status then (`SourceFileStatus.stamp`), what the run
+  /// checks the file against before it takes that hash.
+  public var recordedStamp: UInt64? = nil
 }
 
 /// One file to write.

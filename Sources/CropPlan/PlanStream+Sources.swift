@@ -27,6 +27,7 @@ extension PlanStream {
       var list = JobList()
       list.numbers.reserveCapacity(matches.count)
       table.recordedHashes.reserveCapacity(table.count + matches.count)
+      table.recordedStamps.reserveCapacity(table.count + matches.count)
       index.reserve(hashes.count + matches.count) { hashes[$0] }
       for m in 0..<matches.count {
         let path = matches.paths[m]
@@ -47,6 +48,7 @@ extension PlanStream {
           table.append(path: path, header: nil)
           table.plainPaths.append(plain)
           table.recordedHashes.append(.none)
+          table.recordedStamps.append(0)
           table.fileCount = table.count
           hashes.append(hash)
           index.insert(hash: hash, index: number) { hashes[$0] }
@@ -77,6 +79,7 @@ extension PlanStream {
       for (k, number) in range.enumerated() {
         table.setHeader(number, results[k].0)
         table.recordedHashes[number] = results[k].recordedHash.flatMap(SHA256Digest.init(hex:)) ?? .none
+        table.recordedStamps[number] = results[k].stamp
         if let error = results[k].1 { table.errors[number] = error }
       }
       let wanted = range.enumerated().filter { needed.contains($0.element) && results[$0.offset].0 != nil }
@@ -149,7 +152,7 @@ struct ProducedSources {
     paths.append(output.path)
     headers.append(
       SourceHeader(
-        format: InputFormat(rawValue: format == .jpeg ? "jpeg" : format.rawValue) ?? .png,
+        format: InputFormat(readingBack: format) ?? .png,
         storedWidth: output.geometry.outputSize.width, storedHeight: output.geometry.outputSize.height,
         orientation: 1, bands: output.style.alpha ? 4 : 3, hasAlpha: output.style.alpha, pages: 1))
     roots.append(Int32(root))

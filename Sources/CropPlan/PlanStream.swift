@@ -200,6 +200,15 @@ public final class PlanStream {
       checks.issues = exact.issues
     }
     stream.issues += checks.issues
+    // Index files two jobs (or two sources of a per-source index) would write: refused by
+    // the plan, as by `run` (docs/job-file.md, "index").
+    for file in IndexFile.planned(stream).files {
+      guard let problem = file.problem else { continue }
+      stream.issues.append(
+        PlanIssue(
+          severity: .error, job: file.job, source: nil, output: file.path, message: problem, blocksRun: true,
+          kind: .output))
+    }
     stream.outputPaths = checks.outputs
     // The sources' index served the checks: the second pass does not need it.
     stream.table.byAbsolutePath = IndexTable()

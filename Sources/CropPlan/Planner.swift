@@ -268,15 +268,16 @@ public struct Planner: Sendable {
   /// The header of the source at `path` (absolute), or why it cannot be used: one `stat`
   /// (a re-run over unchanged photos, a cache hit, reads no file), then the input limits.
   /// `recordedHash`: the header came from the state's record of the file (size, mtime,
-  /// ctime, inode and device as recorded), which records this content hash.
+  /// ctime, inode and device as recorded), which records this content hash; `stamp`: the
+  /// file's status then (`SourceFileStatus.stamp`; 0 when it could not be read).
   /// Called from several threads at once, after `headers.start()`.
-  func readHeader(_ path: String) -> (SourceHeader?, String?, recordedHash: String?) {
+  func readHeader(_ path: String) -> (SourceHeader?, String?, recordedHash: String?, stamp: UInt64) {
     guard let status = SourceFileStatus.of(path: path) else {
-      return (nil, "cannot read the file (missing or permission denied)", nil)
+      return (nil, "cannot read the file (missing or permission denied)", nil, 0)
     }
     if status.size > limits.maxFileBytes {
       return (
-        nil, "the file is \(status.size) bytes; the limit is \(limits.maxFileBytes) (limits.max_file_bytes)", nil
+        nil, "the file is \(status.size) bytes; the limit is \(limits.maxFileBytes) (limits.max_file_bytes)", nil, 0
       )
     }
     do {
@@ -286,22 +287,22 @@ public struct Planner: Sendable {
         header = known.header
         recordedHash = known.sha256
       } else {
-        guard access(path, R_OK) == 0 else { return (nil, "permission denied", nil) }
+        guard access(path, R_OK) == 0 else { return (nil, "permission denied", nil, 0) }
         header = try headers.header(path: path)
       }
       if header.width * header.height > limits.maxPixels {
         return (
           nil,
           "\(header.width)x\(header.height) is \(header.width * header.height) pixels; the limit is \(limits.maxPixels) (limits.max_pixels)",
-          nil
+          nil, 0
         )
       }
       if header.pages > limits.maxPages {
-        return (nil, "\(header.pages) pages; the limit is \(limits.maxPages) (limits.max_pages)", nil)
+        return (nil, "\(header.pages) pages; the limit is \(limits.maxPages) (limits.max_pages)", nil, 0)
       }
-      return (header, nil, recordedHash)
+      return (header, nil, recordedHash, status.stamp)
     } catch {
-      return (nil, String(describing: error), nil)
+      return (nil, String(describing: error), nil, 0)
     }
   }
 }

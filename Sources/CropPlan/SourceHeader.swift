@@ -1,3 +1,4 @@
+import CropSpec
 import Foundation
 
 #if canImport(Glibc)
@@ -14,6 +15,21 @@ public enum InputFormat: String, Sendable, Codable, CaseIterable {
   /// Whether a file of this format with several frames is an animation that `encode.frames:
   /// all` writes frame by frame (GIF, WebP); the pages of a TIFF or HEIF are not.
   public var animates: Bool { self == .gif || self == .webp }
+
+  /// The format a file cropjob wrote in `output` is read back as (a `from:` job's source):
+  /// AVIF and HEIC are both HEIF files, which libvips' HEIF loader reads; nil for JPEG XL,
+  /// which cropjob does not read.
+  public init?(readingBack output: OutputFormat) {
+    switch output {
+    case .jpeg: self = .jpeg
+    case .png: self = .png
+    case .webp: self = .webp
+    case .avif, .heif: self = .heif
+    case .tiff: self = .tiff
+    case .gif: self = .gif
+    case .jxl: return nil
+    }
+  }
 }
 
 /// What the header of a source says, read without decoding pixels.
@@ -94,6 +110,17 @@ public struct SourceFileStatus: Sendable, Hashable {
       size: Int64(info.st_size), mtime: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec),
       inode: UInt64(info.st_ino), ctime: Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec),
       device: UInt64(info.st_dev))
+  }
+
+  /// The five fields in one number (FNV-1a over them), to tell whether a file changed since
+  /// it was looked at in 8 bytes (`PlannedSource.recordedStamp`): equal statuses give equal
+  /// stamps.
+  public var stamp: UInt64 {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for field in [UInt64(bitPattern: size), UInt64(bitPattern: mtime), inode, UInt64(bitPattern: ctime), device] {
+      hash = (hash ^ field) &* 0x0000_0100_0000_01b3
+    }
+    return hash
   }
 }
 

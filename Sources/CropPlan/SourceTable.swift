@@ -35,6 +35,9 @@ struct SourceTable {
   /// identity as recorded), the content hash recorded with it: `PlannedSource.recordedHash`
   /// (32 bytes a source, not a string; `SHA256Digest.none` where there is none).
   var recordedHashes: [SHA256Digest] = []
+  /// For each file source with a recorded hash, its status then (`SourceFileStatus.stamp`;
+  /// `PlannedSource.recordedStamp`).
+  var recordedStamps: [UInt64] = []
 
   var count: Int { paths.count }
 
@@ -82,6 +85,7 @@ struct SourceTable {
       stage: range?.stage ?? 0, loadShrink: 1)
     source.regions = regions[index]
     source.recordedHash = index < recordedHashes.count ? recordedHashes[index].hexUnlessNone : nil
+    if source.recordedHash != nil { source.recordedStamp = recordedStamps[index] }
     if withShrink, header != nil { source.loadShrink = max(1, Int(shrinks[index])) }
     return source
   }

@@ -1,4 +1,5 @@
 import CropGeometry
+import CropSupport
 
 /// Reads the regions stored in an XMP packet (`StoredRegion`): MWG `mwg-rs:Regions` and
 /// Microsoft `MP:RegionInfo`, each property written either as an element or, in RDF's

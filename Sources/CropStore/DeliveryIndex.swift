@@ -154,16 +154,4 @@ public struct DeliveryIndex: Codable, Sendable, Equatable {
 
   /// The first bytes read to recognise an index cropjob wrote.
   public static let markerBytes = 1024
-
-  /// The HTML and JSON files of `files` in the way: files there that are not indexes cropjob
-  /// wrote (relative to `root`, sorted). `run` refuses them unless `--overwrite`; `plan` lists them.
-  public static func conflicts(_ files: [IndexFile], root: String) -> [String] {
-    files.flatMap { [$0.path, IndexSpec.jsonPath($0.path)] }.sorted().filter { path in
-      guard let handle = FileHandle(forReadingAtPath: PathText.appending(root, path)) else {
-        return false
-      }
-      defer { try? handle.close() }
-      return !isCropjobIndex(Array((try? handle.read(upToCount: markerBytes)) ?? Data()))
-    }
-  }
 }

@@ -108,7 +108,6 @@ final class FeatureEndToEndTests: XCTestCase {
     XCTAssertEqual(reference.status, 0, reference.stderr)
     let expected = try s.tree("reference").filter { !$0.key.hasPrefix("cropjob-manifest") && !$0.key.hasPrefix(".") }
 
-    var random = SeededRandom(seed: 20_261_203)
     var interrupted = 0
     for trial in 0..<6 where interrupted < 1 {
       let root = s.path("out-\(trial)")
@@ -120,7 +119,12 @@ final class FeatureEndToEndTests: XCTestCase {
       process.standardOutput = FileHandle.nullDevice
       process.standardError = FileHandle.nullDevice
       try process.run()
-      usleep(UInt32(Double.random(in: 0.2...0.8, using: &random) * 1_000_000))
+      // The signal at an observed point, not after a guessed sleep: once the first output is
+      // on disk (outputs appear under their name only whole), while the others are in flight.
+      let started = Date()
+      while process.isRunning && Self.outputsOnDisk(root) == 0 && Date().timeIntervalSince(started) < 60 {
+        usleep(2_000)
+      }
       kill(process.processIdentifier, SIGTERM)
       process.waitUntilExit()
       guard process.terminationStatus != 0 else { continue }  // finished before the signal
@@ -139,4 +143,13 @@ final class FeatureEndToEndTests: XCTestCase {
     }
     XCTAssertGreaterThan(interrupted, 0, "no SIGTERM landed while the run worked")
   }
+
+  /// Output files under `root` (not the manifests, not the state folder).
+  static func outputsOnDisk(_ root: String) -> Int {
+    guard let walk = FileManager.default.enumerator(atPath: root) else { return 0 }
+    var count = 0
+    for case let path as String in walk where path.hasSuffix(".jpg") && !path.hasPrefix(".") { count += 1 }
+    return count
+  }
+
 }

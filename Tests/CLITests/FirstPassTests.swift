@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// One first pass (`FirstPass`) serves `plan` in every format, `run --dry-run` and `run`:
+/// One first pass (`VerdictPass`) serves `plan` in every format, `run --dry-run` and `run`:
 /// on a job with outputs up to date, to build and in the way of a file cropjob did not
 /// write, they say the same of each output, and the run does what they said.
 final class FirstPassTests: XCTestCase {
@@ -70,5 +70,48 @@ final class FirstPassTests: XCTestCase {
     for (path, fresh) in upToDate {
       XCTAssertEqual(did[path], fresh ? "up-to-date" : "wrote", "\(path): \(did)")
     }
+  }
+
+  /// An index file in the way of a file cropjob did not write is refused as an output is:
+  /// `plan` and `run --dry-run` name it and exit 2, `run` refuses before writing anything
+  /// (exit 2, no output, no manifest), and `--overwrite` lets it be replaced.
+  func testAnIndexFileInTheWayIsRefusedBeforeAnythingIsWritten() throws {
+    let s = CLIJob()
+    defer { s.remove() }
+    try s.copySamples(["kite.jpg", "cat.png"])
+    try s.write(
+      """
+      version: 1
+      output: out
+      jobs:
+        t:
+          sources: ["photos/*.jpg", "photos/*.png"]
+          guide: {shape: square, size: 64}
+          outputs: [{path: "{stem}.jpg"}]
+          index: {path: "gallery.html"}
+      """)
+    try FileManager.default.createDirectory(atPath: s.path("out"), withIntermediateDirectories: true)
+    try Data("<p>my own page</p>".utf8).write(to: URL(fileURLWithPath: s.path("out/gallery.html")))
+    let line = "would overwrite a file cropjob did not write: " + s.path("out/gallery.html") + " (an index file)"
+    for arguments in [["plan", "job.yaml"], ["run", "job.yaml", "--dry-run"]] {
+      let plan = try s.run(arguments)
+      XCTAssertEqual(plan.status, 2, "\(arguments): \(plan.stdout)\(plan.stderr)")
+      XCTAssertTrue(plan.stdout.contains("error: " + line), "\(arguments): \(plan.stdout)")
+    }
+    let run = try s.run(["run", "job.yaml", "-q"])
+    XCTAssertEqual(run.status, 2, run.stderr)
+    XCTAssertTrue(run.stderr.contains("cropjob: " + line), run.stderr)
+    XCTAssertTrue(run.stderr.contains("cropjob: nothing was written; --overwrite replaces these files"), run.stderr)
+    let left = try FileManager.default.contentsOfDirectory(atPath: s.path("out")).filter { $0 != ".cropjob" }
+    XCTAssertEqual(left, ["gallery.html"], "nothing written")
+    XCTAssertEqual(try String(contentsOfFile: s.path("out/gallery.html"), encoding: .utf8), "<p>my own page</p>")
+
+    let replaced = try s.run(["run", "job.yaml", "-q", "--overwrite"])
+    XCTAssertEqual(replaced.status, 0, replaced.stderr)
+    XCTAssertTrue(FileManager.default.fileExists(atPath: s.path("out/kite.jpg")))
+    XCTAssertTrue(
+      try String(contentsOfFile: s.path("out/gallery.html"), encoding: .utf8).contains("cropjob"), "an index now")
+    let again = try s.run(["plan", "job.yaml"])
+    XCTAssertEqual(again.status, 0, "cropjob's own index is not in the way: \(again.stdout)")
   }
 }

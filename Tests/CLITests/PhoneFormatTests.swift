@@ -95,7 +95,9 @@ final class PhoneFormatTests: XCTestCase {
   /// Each benign libvips warning of the policy is raised by a corpus file, which reads
   /// without it; and the policy keeps every other warning as damage.
   func testTheBenignWarningsAreRaisedByRealFilesAndNothingElseIsForgiven() throws {
-    XCTAssertEqual(VipsWarningPolicy.benign.map(\.message), ["heifload: ignoring nclx profile"])
+    // The other entries are tested with the files that raise them by BenignWarningTests.
+    XCTAssertEqual(VipsWarningPolicy.benign.first?.message, "heifload: ignoring nclx profile")
+    XCTAssertEqual(VipsWarningPolicy.benign.count, 4)
     let path = Self.corpus.appendingPathComponent("avif-nclx-8bit-lossless.avif").path
     // libvips' own command line prints the warning for this file: it is raised.
     let raw = try Subprocess.run("/usr/bin/vipsheader", [path])

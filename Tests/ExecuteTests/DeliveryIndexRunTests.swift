@@ -70,7 +70,10 @@ final class DeliveryIndexRunTests: XCTestCase {
   /// Validates the index JSON files `names` under `root` with docs/index.schema.json, by
   /// Python's `jsonschema` (Debian python3-jsonschema; not our code).
   static func validate(_ root: String, _ names: [String]) throws {
-    guard Subprocess.succeeds("/usr/bin/python3", ["-c", "import jsonschema"]) else { return }
+    guard Subprocess.succeeds("/usr/bin/python3", ["-c", "import jsonschema"]) else {
+      // A check that cannot run is a failure, not a pass (scripts/install-deps.sh installs it).
+      return XCTFail("/usr/bin/python3 cannot import jsonschema (Debian python3-jsonschema)")
+    }
     let schema = TestPaths.repoRoot.appendingPathComponent("docs/index.schema.json").path
     let script = """
       import json, sys, jsonschema

@@ -79,15 +79,16 @@ final class EscapeCheckTests: XCTestCase {
     let root = harness.outputRoot
     let outside = harness.folder.appendingPathComponent("outside").path
     try fm.createDirectory(atPath: outside, withIntermediateDirectories: true)
-    let workload = try RunWorkload(try harness.load(), planner: Planner())
-    XCTAssertTrue(workload.stream.isRunnable)
+    let file = try harness.load()
+    let plan = try JobPlan.planned(file, planner: Planner())
+    XCTAssertTrue(plan.stream.isRunnable)
     try fm.createDirectory(atPath: root + "/kept", withIntermediateDirectories: true)
     try fm.createSymbolicLink(atPath: root + "/moved", withDestinationPath: outside)
     try fm.createSymbolicLink(atPath: root + "/kept/cat.jpg", withDestinationPath: outside + "/cat.jpg")
     var options = RunOptions()
     options.jobs = 2
     options.overwrite = true
-    let summary = Executor(options: options, reporter: CollectingReporter()).run(workload)
+    let summary = JobRun(file, options: options).execute(plan, reporter: CollectingReporter())
     XCTAssertEqual(summary.written, 2, "\(summary.failures)")
     XCTAssertEqual(summary.failed, 4)
     let reasons = summary.failures.map { "\($0.output): \($0.reason)" }

@@ -21,12 +21,22 @@ final class BudgetShrinkTests: XCTestCase {
               - {path: "{stem}-small.jpg", encode: {quality: 80, max_bytes: 4000, min_quality: 50, over_budget: shrink}}
               - {path: "{stem}-small.webp", encode: {quality: 80, max_bytes: 3000, min_quality: 50, over_budget: shrink}}
               - {path: "{stem}-strict.jpg", encode: {quality: 80, max_bytes: 4000, min_quality: 50}}
+              - {path: "{stem}-strict.webp", encode: {quality: 80, max_bytes: 3000, min_quality: 50}}
         """)
     defer { harness.remove() }
     let (summary, _) = try harness.run()
     // The outputs without over_budget fail as before; the others are written smaller.
-    XCTAssertEqual(Set(summary.failures.map(\.output)), ["mountains-strict.jpg", "coffee-alpha-strict.jpg"])
+    XCTAssertEqual(
+      Set(summary.failures.map(\.output)),
+      ["mountains-strict.jpg", "coffee-alpha-strict.jpg", "mountains-strict.webp", "coffee-alpha-strict.webp"])
     XCTAssertEqual(summary.written, 4)
+    // The encodes of the quality search alone: what the strict twin's failure counts.
+    var qualityEncodes: [String: Int] = [:]
+    for failure in summary.failures {
+      let count = failure.reason.split(separator: "(").last.flatMap { Int($0.split(separator: " ")[0]) }
+      qualityEncodes[failure.output.replacingOccurrences(of: "-strict", with: "-small")] = count
+    }
+    var found: [(path: String, width: Int, budget: Int)] = []
     for entry in try manifest(harness).outputs {
       let path = "\(harness.outputRoot)/\(entry.path)"
       let bytes = try FileManager.default.attributesOfItem(atPath: path)[.size] as! Int
@@ -39,15 +49,51 @@ final class BudgetShrinkTests: XCTestCase {
       XCTAssertEqual(bytes, entry.bytes)
       XCTAssertEqual([entry.width, entry.height], [width, height], "the manifest records the size written")
       XCTAssertLessThan(width, 600)
-      XCTAssertGreaterThan(width, 30, "shrunk far more than needed")
       XCTAssertEqual(Double(height), Double(width) * 400 / 600, accuracy: 0.5, "aspect kept")
       XCTAssertEqual(entry.quality, 50)
-      // 1 + 6 quality encodes (50...79), then at most 2 × ⌈log2 600⌉ widths.
-      XCTAssertLessThanOrEqual(entry.encodes, 1 + 6 + 2 * 10)
+      // The widths tried after the quality search: 2–8 on the samples (README), at most
+      // 2 × ⌈log2 600⌉ = 20.
+      let searched = try XCTUnwrap(qualityEncodes[entry.path], "\(entry.path): \(summary.failures)")
+      XCTAssertTrue(
+        (2...8).contains(entry.encodes - searched), "\(entry.path): \(entry.encodes - searched) widths tried")
+      found.append((entry.path, width, budget))
       XCTAssertEqual(
         entry.geometry.notes, ["output downsized from 600x400 to \(width)x\(height) to fit max_bytes \(budget)"])
       // Still the whole guide's part of the photo: the same crop as planned.
       XCTAssertEqual(entry.geometry.crop.width, entry.path.hasPrefix("mountains") ? 1600 : 600, accuracy: 1e-6)
+    }
+    // "The largest width whose file fits, to within 1 % of the planned width": some width at
+    // most 6 px (1 % of 600) wider does not fit at min_quality, written without a budget (with
+    // the planned 600 px output beside them, so that the photo is decoded as the search's was).
+    XCTAssertEqual(found.count, 4)
+    try harness.writeJob(
+      """
+      version: 1
+      output: wider
+      jobs:
+      \(found.enumerated().map { i, f in
+        let stem = f.path.components(separatedBy: "-small.")[0]
+        let format = f.path.hasSuffix(".jpg") ? "jpeg" : "webp"
+        let ext = f.path.hasSuffix(".jpg") ? "jpg" : "webp"
+        return """
+            w\(i):
+              sources: ["photos/\(stem).\(stem == "mountains" ? "jpg" : "png")"]
+              guide: {shape: rect, width: 600, height: 400}
+              outputs:
+                - {path: "{stem}-{width}.\(ext)", widths: \([600] + Array(f.width + 1...f.width + 6)), encode: {format: \(format), quality: 50}}
+        """
+      }.joined(separator: "\n"))
+      """)
+    XCTAssertEqual(try harness.run().0.failed, 0)
+    for f in found {
+      let stem = f.path.components(separatedBy: "-small.")[0]
+      let ext = f.path.hasSuffix(".jpg") ? "jpg" : "webp"
+      let sizes = try (f.width + 1...f.width + 6).map { w in
+        try FileManager.default.attributesOfItem(
+          atPath: harness.folder.appendingPathComponent("wider/\(stem)-\(w).\(ext)").path)[.size] as! Int
+      }
+      print("over_budget shrink \(f.path): widths \(f.width + 1)...\(f.width + 6) at min_quality: \(sizes) bytes")
+      XCTAssertTrue(sizes.contains { $0 > f.budget }, "\(f.path): every width up to 1 % wider fits \(f.budget) bytes")
     }
   }
 

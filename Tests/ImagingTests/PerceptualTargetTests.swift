@@ -7,9 +7,9 @@ import XCTest
 /// `structural_similarity`, and the quality search end to end, scored by that oracle on the
 /// files as an independent decoder (Pillow, avifdec) reads them.
 final class PerceptualTargetTests: XCTestCase {
-  /// Our score and scikit-image's on the same pixels may differ by this much (both compute
-  /// in doubles; the difference measured is under 1e-12).
-  static let metricTolerance = 1e-9
+  /// Our score and scikit-image's on the same pixels may differ by this much: the figure
+  /// docs/job-file.md states (both compute in doubles).
+  static let metricTolerance = 1e-13
 
   func oracle() throws -> String {
     guard let python = TestPaths.python,
@@ -145,7 +145,8 @@ final class PerceptualTargetTests: XCTestCase {
     for (i, entry) in entries.enumerated() {
       // AVIF is decoded by libheif here and by libavif in the oracle: their YUV to RGB may
       // differ by a rounding.
-      let decoders = entry.format == "avif" ? 1e-3 : 1e-9
+      // libavif's avifdec within 1e-4 (docs/job-file.md); the others at the metric's 1e-13.
+      let decoders = entry.format == "avif" ? 1e-4 : Self.metricTolerance
       print(
         "target \(entry.path): quality \(entry.quality), ssim \(entry.ssim ?? 0) (oracle \(scores[i])), "
           + "\(entry.bytes) bytes, \(entry.encodes) encodes")

@@ -87,8 +87,8 @@ final class RegionFocusTests: XCTestCase {
     defer { try? FileManager.default.removeItem(at: folder) }
     let files = ["o1-mwg.jpg", "o3-mp.jpg", "o6-mwg.jpg", "o8-stored.jpg", "o7-mp.jpg"]
     let plan = try plan(files, place: "{focus: regions, zoom: 2}", output: folder.path)
-    let summary = Executor(options: RunOptions(), reporter: CollectingReporter())
-      .run(try RunWorkload(plan.jobFile, planner: Planner()))
+    let summary = JobRun(plan.jobFile).execute(
+      try JobPlan.planned(plan.jobFile, planner: Planner()), reporter: CollectingReporter())
     XCTAssertEqual(summary.written, files.count)
     // The manifest records the region boxes as it records detected faces.
     let manifest = try JSONDecoder().decode(

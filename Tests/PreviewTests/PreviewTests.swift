@@ -372,6 +372,30 @@ final class PreviewTests: XCTestCase {
     XCTAssertGreaterThanOrEqual(checked, 4)
   }
 
+  /// `quickSmartFocus` (`preview --quick`): the point is found on the tile-size decode, within
+  /// 1/32 of the photo of the run's point (README, "preview"), on each axis.
+  func testQuickSmartFocusIsWithinOneThirtySecondOfThePhoto() throws {
+    let loaded = JobFileLoader.load(path: TestPaths.jobs.appendingPathComponent("avatars.yaml").path)
+    let plan = Planner().plan(try XCTUnwrap(loaded.jobFile))
+    let tiles = try TileSelection.tiles(of: plan, limit: 8)
+    let rendered = ProofSheet.render(tiles, plan: plan, tileSize: 160, quickSmartFocus: true)
+    var checked = 0
+    for tile in rendered {
+      let output = plan.outputs[tile.tile.outputs[0]]
+      let source = plan.sources[tile.tile.sourceIndex]
+      guard output.smartFocus != nil, output.place.crop == nil, let header = source.header else { continue }
+      let runDecode = try DecodedSource.decode(path: source.absolutePath, header: header, shrink: source.loadShrink)
+      let run = try XCTUnwrap(try output.runGeometry(decoded: runDecode).found?.point, source.path)
+      let quick = try XCTUnwrap(tile.smartPoint, source.path)
+      let size = (width: header.width, height: header.height)
+      print("quick smart focus \(source.path): \(quick) against the run's \(run) in \(size.width)x\(size.height)")
+      XCTAssertLessThanOrEqual(abs(quick.x - run.x), Double(size.width) / 32, source.path)
+      XCTAssertLessThanOrEqual(abs(quick.y - run.y), Double(size.height) / 32, source.path)
+      checked += 1
+    }
+    XCTAssertGreaterThanOrEqual(checked, 4)
+  }
+
   // MARK: - Selection, files, safety
 
   func testSampleIsEvenlySpacedAndKeepsEnds() {

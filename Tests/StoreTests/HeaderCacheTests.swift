@@ -63,8 +63,8 @@ final class HeaderCacheTests: XCTestCase {
     let loaded = JobFileLoader.load(path: folder.appendingPathComponent("job.yaml").path)
     let file = try XCTUnwrap(loaded.jobFile)
     // The run's plan reads headers through `reader` (counted); this one asks what needs hashing.
-    let workload = try RunWorkload(file, planner: Planner(headers: reader), state: StateReader(whole: state))
-    XCTAssertTrue(workload.stream.isRunnable, "\(Array(workload.stream.issues))")
+    let planned = try JobPlan.planned(file, planner: Planner(headers: reader), state: StateReader(whole: state))
+    XCTAssertTrue(planned.stream.isRunnable, "\(Array(planned.stream.issues))")
     let plan = Planner(headers: CachingHeaderReader(wrapping: VipsHeaderReader(), sources: state.sources)).plan(file)
     let check = UpToDateCheck(plan: plan, state: try StateReader.open(root: root).read(.keys, .all))
     var hashed: [String] = []
@@ -72,7 +72,7 @@ final class HeaderCacheTests: XCTestCase {
       let outputs = plan.outputs.indices.filter { plan.outputs[$0].sourceIndex == index }
       if try check.sourceState(source, outputs: outputs).hashed { hashed.append(source.path) }
     }
-    let summary = Executor(options: RunOptions(), reporter: JobRunner.Silent()).run(workload)
+    let summary = JobRun(file).execute(planned, reporter: JobRunner.Silent())
     XCTAssertEqual(summary.failed, 0, "\(summary.failures)")
     return Pass(headersRead: reader.headersRead, hashed: hashed.sorted(), summary: summary)
   }
@@ -142,13 +142,13 @@ final class HeaderCacheTests: XCTestCase {
   func testASourceChangedAfterPlanningIsRecordedWithItsOwnHeader() throws {
     let state = try StateReader.open(root: root).read(.entries, .all)
     let loaded = JobFileLoader.load(path: folder.appendingPathComponent("job.yaml").path)
-    let workload = try RunWorkload(
-      try XCTUnwrap(loaded.jobFile),
-      planner: Planner(headers: CachingHeaderReader(wrapping: VipsHeaderReader(), sources: state.sources)),
+    let file = try XCTUnwrap(loaded.jobFile)
+    let planned = try JobPlan.planned(
+      file, planner: Planner(headers: CachingHeaderReader(wrapping: VipsHeaderReader(), sources: state.sources)),
       state: StateReader(whole: state))
     let replacement = folder.appendingPathComponent("bigger.png").path
     XCTAssertEqual(rename(replacement, photo("a.png")), 0)
-    let summary = Executor(options: RunOptions(), reporter: JobRunner.Silent()).run(workload)
+    let summary = JobRun(file).execute(planned, reporter: JobRunner.Silent())
     XCTAssertEqual(summary.failed, 1, "\(summary.failures)")
     let recorded = try XCTUnwrap(StateReader.open(root: root).read(.entries, .all).sources[photo("a.png")])
     XCTAssertEqual(recorded.identity, try identity(photo("a.png")))
@@ -168,10 +168,10 @@ final class HeaderCacheTests: XCTestCase {
     func upToDateWindows(_ state: StateView<Manifest.Entry>) throws -> Int {
       let file = try XCTUnwrap(JobFileLoader.load(path: folder.appendingPathComponent("job.yaml").path).jobFile)
       let reader = CachingHeaderReader(wrapping: VipsHeaderReader(), sources: state.sources)
-      let workload = try RunWorkload(
+      let planned = try JobPlan.planned(
         file, planner: Planner(headers: reader), state: StateReader(whole: state), window: 1)
       XCTAssertEqual(reader.headersRead, 0)
-      return workload.firstPass.upToDateWindows
+      return planned.verdicts.upToDateWindows
     }
     XCTAssertEqual(try upToDateWindows(recorded), 3, "one window a photo, each up to date")
     var changed = recorded

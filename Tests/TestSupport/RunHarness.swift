@@ -36,7 +36,10 @@ public struct RunHarness {
     Planner(outputRoot: outputRoot).plan(try load())
   }
 
-  /// Plans and runs; `configure` adjusts the options.
+  /// Plans and runs through the library's composition (`JobRun`: `JobPlan`, then the
+  /// executor), as `cropjob run` does; `configure` adjusts the options. A run refused for
+  /// files in the way comes back as a run that did not start (`RunRefusal.report`: each
+  /// file a failure, nothing written); any other refusal fails the test.
   @discardableResult
   public func run(
     outputRoot: String? = nil, reporter: CollectingReporter = CollectingReporter(),
@@ -45,11 +48,16 @@ public struct RunHarness {
     var options = RunOptions()
     options.jobs = 2
     configure(&options)
-    let workload = try RunWorkload(
-      try load(), planner: Planner(outputRoot: outputRoot), shard: options.shard, force: options.force)
-    XCTAssertTrue(workload.stream.isRunnable, workload.stream.issues.map(\.description).joined(separator: "\n"))
-    let summary = Executor(options: options, reporter: reporter).run(workload)
-    return (summary, reporter)
+    var job = JobRun(try load(), options: options)
+    job.outputRoot = outputRoot
+    switch JobPlan.make(job) {
+    case .success(let plan):
+      if case .notRunnable(let text) = plan.refusal { XCTFail(text) }
+      return (job.execute(plan, reporter: reporter), reporter)
+    case .failure(let refusal):
+      XCTFail("\(refusal)")
+      return (refusal.report(planned: 0, to: reporter), reporter)
+    }
   }
 
   public func remove() { try? FileManager.default.removeItem(at: folder) }

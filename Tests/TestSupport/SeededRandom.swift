@@ -1,3 +1,5 @@
+import Foundation
+
 /// A small seeded generator (SplitMix64): random property tests and damaged copies that
 /// are the same on every run.
 public struct SeededRandom: RandomNumberGenerator {
@@ -11,5 +13,14 @@ public struct SeededRandom: RandomNumberGenerator {
     z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
     z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
     return z ^ (z >> 31)
+  }
+}
+
+extension SeededRandom {
+  /// The seed of a random test: `CROPJOB_TEST_SEED` when set (to replay a failure), else
+  /// `fallback`. Tests put it in their failure messages (`"seed \(seed)"`), so that a failure
+  /// can be replayed with `CROPJOB_TEST_SEED=<seed> swift test --filter …`.
+  public static func testSeed(_ fallback: UInt64) -> UInt64 {
+    ProcessInfo.processInfo.environment["CROPJOB_TEST_SEED"].flatMap { UInt64($0) } ?? fallback
   }
 }

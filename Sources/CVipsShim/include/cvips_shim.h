@@ -1,7 +1,11 @@
-// Fixed-arity wrappers over libvips 8.14's variadic API, for Swift.
-// Every function returns 0 on success and -1 on failure (the message is in libvips'
-// error buffer, which the Swift layer copies and clears at once).
-// One section per source file (Sources/CVipsShim/cj_*.c), as libvips groups its operations.
+// C for Swift over libvips 8.14 and the codecs, one section per source file
+// (Sources/CVipsShim/cj_*.c): fixed-arity wrappers over libvips' variadic API, and pixel
+// kernels and encoders written directly (box shrink, resampling, area average, SSIM, libjpeg
+// and libpng encoders). Return values: a wrapper returns 0 on success and -1 on failure (the
+// message is in libvips' error buffer, which the Swift layer copies and clears at once); a
+// function that says otherwise in its comment returns what it says there — 1 for "nothing
+// done, take the reference path", -2/-3/-4 for failures named by a message it fills, or a
+// count or a flag.
 #ifndef CVIPS_SHIM_H
 #define CVIPS_SHIM_H
 
@@ -56,9 +60,10 @@ int cj_uncaptured_take(char *buf, size_t size);
 /// Opens a regular file through the one loader cropjob accepts for it (jpeg, png, webp,
 /// tiff, gif, heif: `format` 0...5), lazily. `header_only` ignores `shrink`. Returns 0; -1
 /// (libvips' error buffer has the message); -2 (`message` says why: missing, unreadable,
-/// not a regular file, empty); -3 (no accepted loader recognises the bytes).
+/// not a regular file, empty); -3 (no accepted loader recognises the bytes). `stored` (2 ints,
+/// or NULL) receives the width and height the file's header gives, whatever the shrink.
 int cj_open(const char *path, int header_only, int shrink, int fail_on, int *format,
-            VipsImage **out, char *message, size_t message_size);
+            VipsImage **out, int *stored, char *message, size_t message_size);
 
 /// Reads a regular file (the checks of cj_open) into a g_malloc'd buffer (free with cj_free)
 /// through one descriptor. Returns 0; -2 with `message` saying why; -4 when the file is larger
@@ -81,7 +86,7 @@ int cj_jpeg_header_facts(const void *data, size_t length, int *width, int *heigh
 /// cj_open (not header-only) over the bytes of cj_read_file, which it takes ownership of
 /// (freed when the image and the loader are done with them, or at once on failure).
 int cj_open_bytes(void *data, size_t length, int shrink, int fail_on, int *format,
-                  VipsImage **out);
+                  VipsImage **out, int *stored);
 
 /// cj_open (not header-only, no shrink) of the frames `page` to `page + n - 1` of a GIF or WebP
 /// (`n` -1: to the last) as one image `n` frames tall, with libvips' `page-height`, `delay`

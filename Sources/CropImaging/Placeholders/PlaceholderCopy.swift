@@ -159,8 +159,12 @@ struct PlaceholderCopy: Sendable {
     return (sum.0 / sum.3, sum.1 / sum.3, sum.2 / sum.3, sum.3 / count)
   }
 
-  /// Whether some pixel is not opaque.
-  var hasAlpha: Bool { stride(from: 3, to: pixels.count, by: 4).contains { pixels[$0] < 1 } }
+  /// Whether every pixel is opaque in 8 bits (its alpha rounds to 255): area averaging an
+  /// opaque image leaves alphas a rounding error below 1.
+  var isOpaque: Bool { !stride(from: 3, to: pixels.count, by: 4).contains { pixels[$0] < 254.5 / 255 } }
+
+  /// Whether some pixel is not opaque (in 8 bits: `isOpaque`).
+  var hasAlpha: Bool { !isOpaque }
 
   /// Straight RGB (0...255), 3 values a pixel: each pixel composited over the mean colour
   /// (`mean`), so that transparent areas take the picture's own average colour rather

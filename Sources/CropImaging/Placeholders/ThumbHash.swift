@@ -25,7 +25,10 @@ enum ThumbHash {
       avg.1 /= avg.3
       avg.2 /= avg.3
     }
-    let hasAlpha = avg.3 < Double(w * h)
+    // The reference takes 8-bit RGBA: the image has alpha when some pixel's alpha is below
+    // 255 in 8 bits. An area-averaged copy of an opaque image can hold alphas a rounding
+    // error below 1 (1100 x 733 to 32 x 21), which must not set the flag (issue 40).
+    let hasAlpha = !copy.isOpaque
     let lLimit = hasAlpha ? 5.0 : 7.0
     let lx = max(1, jsRound(lLimit * Double(w) / Double(max(w, h))))
     let ly = max(1, jsRound(lLimit * Double(h) / Double(max(w, h))))
@@ -35,7 +38,7 @@ enum ThumbHash {
     var a = l
     copy.pixels.withUnsafeBufferPointer { pixels in
       for i in 0..<(w * h) {
-        let alpha = pixels[i &* 4 &+ 3]
+        let alpha = hasAlpha ? pixels[i &* 4 &+ 3] : 1
         let r = avg.0 * (1 - alpha) + pixels[i &* 4] / 255
         let g = avg.1 * (1 - alpha) + pixels[i &* 4 &+ 1] / 255
         let b = avg.2 * (1 - alpha) + pixels[i &* 4 &+ 2] / 255

@@ -41,64 +41,49 @@ struct PlanCommand: ParsableCommand {
 
   func run() -> Int32 {
     guard let file = JobLoading.load(jobFile) else { return ExitCode.invalidJob }
-    guard let state = planning.state(file, shard: shards.selected) else { return ExitCode.invalidJob }
-    return Self.printPlan(
-      file, planning: planning, format: format, shard: shards.selected, state: state, overwrite: overwrite)
+    var options = RunOptions()
+    options.shard = shards.selected
+    options.overwrite = overwrite
+    options.jpegDecoder = planning.jpegDecoder
+    return Self.printPlan(planning.job(file, options: options), format: format)
   }
 
-  /// Plans `file` and prints the plan, and each file cropjob did not write that an output
-  /// would replace (with the text format on stdout after the plan, else on stderr). One first
-  /// pass (`FirstPass`, exact) gives every format its verdicts: what is up to date and what
-  /// is in the way. JSON and text are written from the plan's windows (`PlanStream`): memory
-  /// does not grow with the batch; the DOT graph is made from the whole plan (one window per
-  /// job, as `Planner.plan` makes it).
-  static func printPlan(
-    _ file: JobFile, planning: PlanningOptions, format: PlanFormat, shard: Shard?, state: StateReader,
-    overwrite: Bool
-  ) -> Int32 {
-    let firstPass = FirstPass(state: state, jobs: file.jobs, exact: true)
-    let stream = planning.stream(
-      file, state: state, shard: shard, whole: format == .dot, inspect: firstPass.inspect)
-    if let failure = state.failure { return stateFailure(failure) }
+  /// Plans `job`'s file for printing (`JobPlan`) and prints the plan, then each file cropjob
+  /// did not write that an output or an index file would replace (with the text format on
+  /// stdout after the plan, else on stderr). The plan's verdicts say what is up to date
+  /// (every format); its refusal gives the exit code. JSON and text are written from the
+  /// plan's windows (`PlanStream`): memory does not grow with the batch; the DOT graph is made
+  /// from the whole plan (one window per job, as `Planner.plan` makes it).
+  static func printPlan(_ job: JobRun, format: PlanFormat) -> Int32 {
+    let plan: JobPlan
+    switch JobPlan.make(job, for: format == .dot ? .printWhole : .print) {
+    case .success(let made): plan = made
+    case .failure(let refusal):
+      Console.err("cropjob: \(refusal)")
+      return ExitCode.invalidJob
+    }
+    let stream = plan.stream
+    let verdicts = plan.verdicts
     switch format {
     case .dot:
-      let plan = stream.plan!
+      let whole = stream.plan!
       var upToDate = Set<String>()
-      stream.forEachWindow { upToDate.formUnion(firstPass.upToDatePaths(of: $0)) }
+      stream.forEachWindow { upToDate.formUnion(verdicts.upToDatePaths(of: $0)) }
       Console.out(
-        PlanRenderer.render(plan, format: format, selected: plan.selectedOutputs(shard: shard), upToDate: upToDate))
+        PlanRenderer.render(
+          whole, format: format, selected: whole.selectedOutputs(shard: job.options.shard), upToDate: upToDate))
     case .json:
       // Streamed: a plan of a million outputs is never held as one string.
-      PlanRenderer.writeJSON(stream, facts: firstPass.facts(of:)) {
+      PlanRenderer.writeJSON(stream, facts: verdicts.facts(of:)) {
         FileHandle.standardOutput.write(Data($0))
       }
     case .text:
-      Console.out(PlanRenderer.text(stream, upToDateCounts: firstPass.upToDateCounts))
+      Console.out(PlanRenderer.text(stream, upToDateCounts: verdicts.upToDateCounts))
     }
-    let conflicts = firstPass.conflicts.map(\.output)
-    printConflicts(conflicts, format: format, overwrite: overwrite)
-    let indexConflicts = DeliveryIndex.conflicts(IndexFile.planned(stream).files, root: stream.outputRoot)
-    for path in indexConflicts {
-      let line =
-        "\(overwrite ? "warning" : "error"): would overwrite a file cropjob did not write: "
-        + PathText.appending(stream.outputRoot, path) + " (an index file)"
+    for conflict in plan.filesInTheWay {
+      let line = "\(job.options.overwrite ? "warning" : "error"): \(conflict.message)"
       if format == .text { Console.out(line) } else { Console.err(line) }
     }
-    let clear = (conflicts.isEmpty && indexConflicts.isEmpty) || overwrite
-    return stream.isRunnable && clear ? ExitCode.success : ExitCode.invalidJob
-  }
-
-  /// A state database that could not be read while planning (damaged past its first pages):
-  /// said as `PlanningOptions.state` says it.
-  static func stateFailure(_ error: StateError) -> Int32 {
-    Console.err("cropjob: \(error)")
-    return ExitCode.invalidJob
-  }
-
-  static func printConflicts(_ conflicts: [PlannedOutput], format: PlanFormat, overwrite: Bool) {
-    for output in conflicts {
-      let line = "\(overwrite ? "warning" : "error"): \(OverwriteGuard.message(output))"
-      if format == .text { Console.out(line) } else { Console.err(line) }
-    }
+    return plan.refusal == nil ? ExitCode.success : ExitCode.invalidJob
   }
 }

@@ -97,31 +97,22 @@ struct RunCommand: ParsableCommand {
 
   func run() -> Int32 {
     guard let file = JobLoading.load(jobFile) else { return ExitCode.invalidJob }
-    if dryRun {
-      guard let state = planning.state(file, shard: execution.shard, verifySources: verifySources) else {
-        return ExitCode.invalidJob
-      }
-      return PlanCommand.printPlan(
-        file, planning: planning, format: planFormat, shard: execution.shard, state: state,
-        overwrite: execution.overwrite)
-    }
-    // The library's run (`JobRun`): the first pass plans every output (and finds the files in
-    // the way) before any is written.
-    var job = JobRun(file, options: execution)  // the state batch, codecs: `EnvironmentSettings`
-    job.outputRoot = planning.outputRoot
-    job.limits = planning.limits.applied(to: file.limits)
-    job.window = planning.window
+    // The library's job (`JobRun`): the state batch, codecs from `EnvironmentSettings`.
+    var job = planning.job(file, options: execution)
     job.verifySources = verifySources
+    if dryRun { return PlanCommand.printPlan(job, format: planFormat) }
     job.rebuildState = rebuildState
-    let workload: RunWorkload
+    // The first pass plans and judges every output, and finds the files in the way of outputs
+    // and index files, before any is written (`JobPlan`).
+    let plan: JobPlan
     switch job.plan() {
-    case .success(let planned): workload = planned
+    case .success(let planned): plan = planned
     case .failure(let refusal): return Self.refused(refusal, shard: execution.shard)
     }
     let mode: ConsoleReporter.Mode = json ? .json : quiet ? .quiet : Console.stderrIsTerminal ? .bar : .lines
     let reporter = ConsoleReporter(mode: mode)
     SignalHandling.install()
-    let summary = job.execute(workload, reporter: reporter)
+    let summary = job.execute(plan, reporter: reporter)
     if stats && mode != .json {
       Console.err(
         "stats: planned \(summary.planned), written \(summary.written), up to date \(summary.upToDate), failed \(summary.failed), decodes \(summary.decodes), encodes \(summary.encodes)"

@@ -24,33 +24,18 @@ struct PlanningOptions {
     Planner(limits: limits.applied(to: file.limits), outputRoot: outputRoot, jpegDecoder: jpegDecoder).plan(file)
   }
 
-  /// The first pass of the job file's plan (`PlanStream`), with the command line's output
-  /// root and limits and the headers `state` knows, `window` sources at a time.
-  /// `whole`: one window per job, the whole plan kept (`PlanStream.plan`, as `Planner.plan`).
-  func stream(
-    _ file: JobFile, state: StateReader, shard: Shard?, whole: Bool = false, inspect: ((PlanWindow) -> Void)? = nil
-  ) -> PlanStream {
-    PlanStream.make(
-      file,
-      planner: Planner(
-        limits: limits.applied(to: file.limits), outputRoot: outputRoot, state: state, jpegDecoder: jpegDecoder),
-      shard: shard, window: whole ? Int.max : window, collect: whole, inspect: inspect)
+  /// The library's job (`JobRun`: what `JobPlan` plans) of `file` with `options`, the
+  /// command line's output root and limits, and the planning window.
+  func job(_ file: JobFile, options: RunOptions) -> JobRun {
+    var job = JobRun(file, options: options)
+    job.outputRoot = outputRoot
+    job.limits = limits.applied(to: file.limits)
+    job.window = window
+    return job
   }
 
   /// The absolute output root the plan of `file` writes into.
   func root(_ file: JobFile) -> String { Planner(outputRoot: outputRoot).outputRoot(of: file) }
-
-  /// The state in the output root of `file` as a run of `shard` sees it (read window by
-  /// window), or nil after printing why it cannot be read (damaged, locked, newer) and the
-  /// way out. `verifySources`: `StateReader.verifySources`.
-  func state(_ file: JobFile, shard: Shard?, verifySources: Bool = false) -> StateReader? {
-    do throws(StateError) {
-      return try StateReader.open(root: root(file), shard: shard, verifySources: verifySources)
-    } catch {
-      Console.err("cropjob: \(error)")
-      return nil
-    }
-  }
 }
 
 /// `--max-pixels`, `--max-file-bytes`, `--max-pages`: one option per key of the job file's

@@ -1,0 +1,113 @@
+import Foundation
+
+/// A job file planned once, the same way for `cropjob plan`, `run --dry-run` and `run` (and
+/// a program that embeds cropjob): the output root's state opened, every output planned
+/// window by window (`PlanStream`) with the decide room's verdict on it (`VerdictPass`), the
+/// files in the way of outputs and index files found (`FileInTheWay`), and whether a run is
+/// refused (`RunRefusal`) — all before anything is written. `plan` renders it; `run`
+/// executes it (`JobRun.execute`).
+public struct JobPlan {
+  /// What the plan is made for.
+  public enum Purpose: Sendable, Equatable {
+    /// To run: verdicts from the state alone (a photo whose recorded facts differ is hashed
+    /// by the run), windows all up to date not planned again.
+    case run
+    /// To print (`plan`, `run --dry-run`): every verdict final (such a photo is hashed now),
+    /// the plan produced window by window.
+    case print
+    /// To print the whole plan at once (`plan --format dot`): one window per job, kept.
+    case printWhole
+  }
+
+  public let purpose: Purpose
+  public let stream: PlanStream
+  public let verdicts: VerdictPass
+  /// Every file cropjob did not write in the way of an output (sorted by path), then of an
+  /// index file (sorted by path).
+  public let filesInTheWay: [FileInTheWay]
+  /// Why a run of this plan is refused (nothing would be written), nil when it may run.
+  public let refusal: RunRefusal?
+
+  /// Plans `job`'s file with its settings (output root, limits, window, shard, force,
+  /// overwrite, `verifySources`; `rebuildState` for `.run` only). Fails when the state
+  /// cannot be opened or read; every other refusal is the plan's `refusal`.
+  public static func make(_ job: JobRun, for purpose: Purpose = .run) -> Result<JobPlan, RunRefusal> {
+    if purpose == .run && job.rebuildState { StateFiles.removeAll(root: job.root) }
+    let state: StateReader
+    do throws(StateError) {
+      state = try StateReader.open(root: job.root, shard: job.options.shard, verifySources: job.verifySources)
+    } catch {
+      return .failure(.state(error))
+    }
+    let plan = JobPlan(
+      job.file,
+      planner: Planner(
+        limits: job.limits, outputRoot: job.outputRoot, state: state, jpegDecoder: job.options.jpegDecoder),
+      state: state, options: job.options, window: job.window, for: purpose)
+    if case .state(let error) = plan.refusal { return .failure(.state(error)) }
+    return .success(plan)
+  }
+
+  /// Plans `file` with `planner` over `state` (the output root's, opened for
+  /// `options.shard`); `options` gives the shard, `force` (`.run` only) and `overwrite`.
+  package init(
+    _ file: JobFile, planner: Planner, state: StateReader, options: RunOptions = RunOptions(),
+    window: Int = PlanStream.defaultWindow, for purpose: Purpose = .run
+  ) {
+    self.purpose = purpose
+    verdicts = VerdictPass(
+      state: state, jobs: file.jobs, force: purpose == .run && options.force, exact: purpose != .run)
+    stream = PlanStream.make(
+      file, planner: planner, shard: options.shard, window: purpose == .printWhole ? Int.max : window,
+      collect: purpose == .printWhole, inspect: verdicts.inspect)
+    filesInTheWay =
+      verdicts.conflicts + FileInTheWay.indexFiles(IndexFile.planned(stream).files, root: stream.outputRoot)
+    refusal = RunRefusal.of(stream, state: state, filesInTheWay: filesInTheWay, overwrite: options.overwrite)
+  }
+
+  /// `init(_:planner:state:options:window:for:)` over the state of `planner`'s output root
+  /// for `file` (opened for `options.shard`) unless `state` is given: for tests that plan
+  /// with a planner of their own.
+  package static func planned(
+    _ file: JobFile, planner: Planner, state: StateReader? = nil, options: RunOptions = RunOptions(),
+    window: Int = PlanStream.defaultWindow
+  ) throws(StateError) -> JobPlan {
+    let reader: StateReader
+    if let state {
+      reader = state
+    } else {
+      reader = try StateReader.open(root: planner.outputRoot(of: file), shard: options.shard)
+    }
+    return JobPlan(file, planner: planner, state: reader, options: options, window: window)
+  }
+
+  /// What the executor runs (`Executor.run`).
+  var workload: RunWorkload { RunWorkload(stream: stream, verdicts: verdicts) }
+}
+
+extension RunRefusal {
+  /// Reports the refusal as a run that did not start (every file in the way, or the reason,
+  /// a failure; nothing written) and returns its summary.
+  public func report(planned: Int, to reporter: RunReporter) -> RunSummary {
+    var summary = RunSummary()
+    summary.planned = planned
+    reporter.report(.started(total: planned, upToDate: 0))
+    let failures: [RunSummary.Failure]
+    switch self {
+    case .filesInTheWay(let files):
+      failures = files.map {
+        RunSummary.Failure(
+          output: $0.path, source: $0.source, reason: $0.message + " (nothing was written; --overwrite replaces it)")
+      }
+    case .state, .notRunnable:
+      failures = [RunSummary.Failure(output: "", source: "", reason: description)]
+    }
+    for failure in failures {
+      summary.failed += 1
+      summary.failures.append(failure)
+      reporter.report(.failed(path: failure.output, source: failure.source, reason: failure.reason))
+    }
+    reporter.report(.finished(summary))
+    return summary
+  }
+}
