@@ -11,7 +11,7 @@
   of its type. Google publishes no JSON Schema for it; this walk over the API's own
   description is the check.
 - Then what no schema knows: each image is the one scripts/image.sh tags (its name on the
-  cluster's registry for AWS and Cloud Run), the shard count agrees with the engine's number
+  cluster's registry for AWS and Cloud Run; the Containerfile's VERSION default agrees), the shard count agrees with the engine's number
   of workers, and each manifest's arguments are accepted by the real cropjob: `run --dry-run`
   with them, once per worker, in the environment that engine gives (from the repository root,
   the manifests' /data), and the workers' plans together cover the whole plan once.
@@ -146,6 +146,11 @@ def main():
     options = parser.parse_args()
     tag = subprocess.run([os.path.join(REPO, "scripts/image.sh"), "--tag"], capture_output=True, text=True, check=True).stdout.strip()
     name_version = tag.split("/", 1)[1]  # cropjob:VERSION
+    # The Containerfile's own default (what `podman build .` labels) is the code's version too.
+    with open(os.path.join(REPO, "Containerfile")) as f:
+        default = re.search(r"^ARG VERSION=(\S+)$", f.read(), re.MULTILINE)
+    if not default or default.group(1) != tag.rsplit(":", 1)[1]:
+        problem("Containerfile", f"ARG VERSION={default and default.group(1)}, but the code's version is {tag.rsplit(':', 1)[1]}")
 
     where = "deploy/kubernetes/indexed-job.yaml"
     job = check_kubernetes(os.path.join(REPO, where))
@@ -184,6 +189,7 @@ def main():
     if not run_container["image"].endswith("/" + name_version):
         problem(where, f"image {run_container['image']} is not scripts/image.sh's {name_version} on a registry")
     tasks = execution.get("taskCount", 1)
+    tasks = tasks if isinstance(tasks, int) else 1  # a wrong type is reported above
     cloud_run = dry_runs(
         options.cropjob, where, run_container["args"],
         [{"CLOUD_RUN_TASK_INDEX": str(i), "CLOUD_RUN_TASK_COUNT": str(tasks)} for i in range(tasks)],

@@ -26,14 +26,23 @@
 #           chromium (headless: the delivery index page loaded in a real browser, DeliveryIndexBrowserTests);
 #           strace (the source files' opens counted by an observer that is not cropjob: DecodeCountTests);
 #           nodejs (ThumbHash's reference JavaScript, Tests/Oracle/thumbhash_reference.js: PlaceholderRuleTests);
+#           openssl (a self-signed certificate for the TLS tests, S3TLSTests);
 #           PyPI moto[server] 5.2.5 (the S3 server the storage tests start on loopback) and boto3 +
 #           botocore 1.44.5 (their independent S3 client), pinned, into /usr/bin/python3's site packages
+#   image:  podman, buildah, runc, uidmap, containernetworking-plugins, catatonit (scripts/image.sh builds
+#           the container image and .ci/indexed-job runs it; podman runs with Debian's runc), mmdebstrap
+#           (the image's base file system from Debian packages: no registry is needed)
+#   deploy: python3-botocore (AWS Batch's request model), PyPI kubernetes-validate 1.37.0 (pinned;
+#           Kubernetes' schemas) and the Cloud Run Admin API v1 description from the PyPI wheel
+#           google-api-python-client 2.187.0 (pinned by sha256, only that file is kept):
+#           scripts/check-deploy.py checks deploy/ offline with them
 set -euo pipefail
 packages=(libvips-dev libyaml-dev libsqlite3-dev libturbojpeg0-dev libjpeg-dev libpng-dev libcurl4-openssl-dev
   pkg-config python3-pip
   libvips-tools python3-pil python3-numpy python3-jsonschema python3-yaml libimage-exiftool-perl sqlite3
   time graphviz groff-base python3-opencv opencv-data libavif-bin libheif-examples webp libjxl-tools
-  python3-skimage chromium strace nodejs)
+  python3-skimage chromium strace nodejs openssl podman buildah runc uidmap containernetworking-plugins catatonit mmdebstrap
+  python3-botocore)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -81,4 +90,33 @@ assert (m.version('moto'), m.version('boto3'), m.version('botocore')) == ('5.2.5
   [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
   "${sudo_cmd[@]}" /usr/bin/python3 -m pip install -q --break-system-packages "moto[server]==5.2.5" boto3==1.44.5 \
     botocore==1.44.5
+fi
+
+# Kubernetes' OpenAPI schemas for scripts/check-deploy.py, pinned by version.
+if ! /usr/bin/python3 -c "import importlib.metadata as m
+assert m.version('kubernetes-validate') == '1.37.0'" 2>/dev/null; then
+  echo "Installing PyPI kubernetes-validate 1.37.0 for /usr/bin/python3"
+  sudo_cmd=()
+  [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+  "${sudo_cmd[@]}" /usr/bin/python3 -m pip install -q --break-system-packages kubernetes-validate==1.37.0
+fi
+
+# The Cloud Run Admin API v1's discovery document (its schemas), from a pinned wheel; only that
+# file is kept. Licence: Apache-2.0 (the wheel's).
+gapi_wheel=google_api_python_client-2.187.0-py3-none-any.whl
+gapi_sha256=d8d0f6d85d7d1d10bdab32e642312ed572bdc98919f72f831b44b9a9cebba32f
+gapi_folder=/usr/local/share/cropjob/google-api-python-client-2.187.0
+if [ ! -f "$gapi_folder/run.v1.json" ]; then
+  echo "Installing the Cloud Run v1 API description (PyPI google-api-python-client 2.187.0) into $gapi_folder"
+  sudo_cmd=()
+  [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+  gapi_dir="$(mktemp -d)"
+  /usr/bin/python3 -m pip download -q --no-deps --only-binary=:all: --dest "$gapi_dir" google-api-python-client==2.187.0
+  echo "$gapi_sha256  $gapi_dir/$gapi_wheel" | sha256sum -c --quiet
+  "${sudo_cmd[@]}" mkdir -p "$gapi_folder"
+  /usr/bin/python3 -c 'import sys, zipfile
+z = zipfile.ZipFile(sys.argv[1])
+sys.stdout.buffer.write(z.read("googleapiclient/discovery_cache/documents/run.v1.json"))' "$gapi_dir/$gapi_wheel" |
+    "${sudo_cmd[@]}" tee "$gapi_folder/run.v1.json" > /dev/null
+  rm -rf "$gapi_dir"
 fi

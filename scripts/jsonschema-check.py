@@ -4,8 +4,9 @@
 Usage: jsonschema-check.py SCHEMA.json FILE.yaml...
 
 Prints one JSON object per file: {"file", "valid", "errors": [{"path", "message"}]}.
-Exit status: 0 when the schema itself is valid (whatever the files), 2 when it is not,
-3 when python3-jsonschema or python3-yaml is missing.
+Exit status: 0 when every file is valid, 1 when some file is not (or cannot be read as
+YAML), so that it can gate CI; 2 when the schema itself is not valid, 3 when
+python3-jsonschema or python3-yaml is missing.
 
 YAML is read the way cropjob reads it (YAML 1.2 core schema, strictly): only true and
 false are booleans, numbers are decimal (integers may group digits with _; no leading zero
@@ -55,6 +56,7 @@ def main(argv):
         print(f"invalid schema: {error.message}", file=sys.stderr)
         return 2
     validator = jsonschema.Draft202012Validator(schema)
+    status = 0
     for path in argv[2:]:
         try:
             with open(path, encoding="utf-8") as handle:
@@ -63,10 +65,12 @@ def main(argv):
                 {"path": "/" + "/".join(str(p) for p in error.absolute_path), "message": error.message}
                 for error in sorted(validator.iter_errors(document), key=lambda e: list(map(str, e.absolute_path)))
             ]
-        except yaml.YAMLError as error:
-            errors = [{"path": "", "message": f"YAML: {error}"}]
+        except (yaml.YAMLError, OSError, UnicodeDecodeError) as error:
+            errors = [{"path": "", "message": f"cannot read: {error}"}]
+        if errors:
+            status = 1
         print(json.dumps({"file": path, "valid": not errors, "errors": errors}))
-    return 0
+    return status
 
 
 if __name__ == "__main__":

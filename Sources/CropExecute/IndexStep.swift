@@ -49,7 +49,8 @@ extension Run {
       let index = DeliveryIndex(
         job: content.job, indexPath: path, spec: content.spec,
         images: content.images.map { (source: $0.key, entries: $0.value) })
-      let title = content.spec.perSource ? "\(content.job): \(content.images.keys.sorted().first ?? "")" : content.job
+      let title = DeliveryIndexHTML.title(
+        job: content.job, perSource: content.spec.perSource, sources: Array(content.images.keys))
       writeIndexFile(path, DeliveryIndexHTML.page(index, title: title))
       writeIndexFile(IndexSpec.jsonPath(path), index.json())
     }

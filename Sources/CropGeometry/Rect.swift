@@ -104,3 +104,30 @@ public struct Rect: Sendable, Hashable, Codable, CustomStringConvertible {
 
   public var description: String { "{x: \(x), y: \(y), width: \(width), height: \(height)}" }
 }
+
+extension Double {
+  /// The decimal of at most `places` places nearest to this value (reports: plan JSON and the
+  /// manifest give coordinates to 1e-6 px, without binary noise such as 0.5000000000000425).
+  public func roundedForReport(places: Int = 6) -> Double {
+    guard isFinite else { return self }
+    let factor = [1.0, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9][min(max(places, 0), 9)]
+    let rounded = (self * factor).rounded() / factor
+    return rounded == 0 ? 0 : rounded
+  }
+}
+
+extension Rect {
+  /// Each coordinate `roundedForReport`.
+  public func roundedForReport(places: Int = 6) -> Rect {
+    Rect(
+      x: x.roundedForReport(places: places), y: y.roundedForReport(places: places),
+      width: width.roundedForReport(places: places), height: height.roundedForReport(places: places))
+  }
+}
+
+extension Point {
+  /// Each coordinate `roundedForReport`.
+  public func roundedForReport(places: Int = 6) -> Point {
+    Point(x: x.roundedForReport(places: places), y: y.roundedForReport(places: places))
+  }
+}

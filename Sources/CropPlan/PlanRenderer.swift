@@ -166,6 +166,9 @@ public enum PlanRenderer {
     var cropRequested: CropRect?
     var scale: Double
     var angle: Double
+    /// `horizontal`, `vertical` or `horizontal+vertical` (`place.flip`), as the manifest
+    /// records it; absent without a flip.
+    var flip: String?
     var centre: Point?
     var focus: String
     /// `true` when `focus` finds the crop from the pixels at run time (attention, entropy,
@@ -225,8 +228,9 @@ public enum PlanRenderer {
       overBudget: o.encode.maxBytes != nil && o.encode.overBudget != .fail ? o.encode.overBudget.rawValue : nil,
       target: o.encode.target, colour: o.encode.colour == .srgb ? nil : o.encode.colour.rawValue,
       frames: o.encode.frames == .all ? s.header?.pages : nil,
-      crop: atRunTime ? nil : o.geometry.sourceRegion, cropRequested: o.place.crop, scale: o.geometry.scale,
-      angle: o.geometry.angle, centre: atRunTime ? nil : o.geometry.centre, focus: focus,
+      crop: atRunTime ? nil : o.geometry.sourceRegion.roundedForReport(), cropRequested: o.place.crop,
+      scale: o.geometry.scale.roundedForReport(places: 9), angle: o.geometry.angle.roundedForReport(places: 9),
+      flip: flipName(o.place), centre: atRunTime ? nil : o.geometry.centre.roundedForReport(), focus: focus,
       cropFoundAtRunTime: atRunTime ? true : nil, regions: regionRecords(o, source: s), loadShrink: s.loadShrink,
       stage: o.stage,
       upToDate: facts.upToDate.contains(o.path), manifestKey: facts.manifestKeys[o.path],
@@ -234,6 +238,12 @@ public enum PlanRenderer {
       placeholders: o.placeholders.map { spec in
         Dictionary(uniqueKeysWithValues: spec.kinds.map { ($0.rawValue, "will be computed") })
       })
+  }
+
+  /// The flip of `place` as the manifest names it, or nil.
+  static func flipName(_ place: PlaceSpec) -> String? {
+    let flip = [place.flipHorizontal ? "horizontal" : nil, place.flipVertical ? "vertical" : nil].compactMap { $0 }
+    return flip.isEmpty ? nil : flip.joined(separator: "+")
   }
 
   /// The stored regions an output's focus uses, as the manifest records boxes.

@@ -128,9 +128,9 @@ extension PlanStream {
     return selectedSources.count
   }
 
-  /// After the last window: the decodes counted, the unused overrides and the path checks'
-  /// issues added (checked again exactly when two paths hashed alike), the sources' index
-  /// dropped (the second pass does not need it).
+  /// After the last window: the decodes counted, the unused overrides, the path checks'
+  /// issues (checked again exactly when two paths hashed alike) and index files written
+  /// twice added, the sources' index dropped (the second pass does not need it).
   func finishChecks(_ pass: inout FirstPassState) {
     decodeCount = pass.colours.reduce(0) { $0 + $1.nonzeroBitCount }
     issues += PlanDraft.unusedOverridesIssues(file: jobFile, unused: pass.used.indices.filter { !pass.used[$0] })
@@ -146,6 +146,15 @@ extension PlanStream {
       pass.checks.issues = exact.issues
     }
     issues += pass.checks.issues
+    // Index files two jobs (or two sources of a per-source index) would write: refused by
+    // the plan, as by `run` (docs/job-file.md, "index").
+    for file in IndexFile.planned(self).files {
+      guard let problem = file.problem else { continue }
+      issues.append(
+        PlanIssue(
+          severity: .error, job: file.job, source: nil, output: file.path, message: problem, blocksRun: true,
+          kind: .output))
+    }
     outputPaths = pass.checks.outputs
     table.byAbsolutePath = IndexTable()
     table.hashes = []

@@ -88,6 +88,16 @@ public enum JobFileLoader {
     bytes: [UInt8], path: String, limits: YAMLLimits = YAMLLimits(), formats: FormatAvailability = .unchecked,
     tableLimits: CropTableLimits = CropTableLimits(), tableDecoding: CropTableDecoding
   ) -> Result {
+    if let kind = imageKind(bytes) {
+      // `cropjob run photo.jpg`: a clear word rather than the YAML reader's on its bytes.
+      return Result(
+        jobFile: nil,
+        diagnostics: [
+          Diagnostic(
+            .error, file: path, mark: SourceMark(line: 0, column: 0), field: "",
+            message: "this is an image (\(kind)), not a job file: give the YAML job file that lists it in `sources`")
+        ])
+    }
     let root: YAMLNode?
     do {
       root = try YAMLParser.parse(bytes, limits: limits)
@@ -101,5 +111,22 @@ public enum JobFileLoader {
     let file = decoder.decode(root: root, path: path)
     let diagnostics = decoder.reader.diagnostics.sortedByPosition()
     return Result(jobFile: diagnostics.hasErrors ? nil : file, diagnostics: diagnostics)
+  }
+
+  /// The image format `bytes` start like (JPEG, PNG, GIF, WebP, TIFF, HEIF/AVIF, JPEG XL,
+  /// BMP), or nil: no YAML text starts so.
+  static func imageKind(_ bytes: [UInt8]) -> String? {
+    func starts(_ prefix: [UInt8], at offset: Int = 0) -> Bool {
+      bytes.count >= offset + prefix.count && Array(bytes[offset..<offset + prefix.count]) == prefix
+    }
+    if starts([0xFF, 0xD8, 0xFF]) { return "JPEG" }
+    if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return "PNG" }
+    if starts(Array("GIF87a".utf8)) || starts(Array("GIF89a".utf8)) { return "GIF" }
+    if starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8) { return "WebP" }
+    if starts([0x49, 0x49, 0x2A, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2A]) { return "TIFF" }
+    if starts(Array("ftyp".utf8), at: 4) { return "HEIF/AVIF" }
+    if starts([0xFF, 0x0A]) || starts([0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20]) { return "JPEG XL" }
+    if starts(Array("BM".utf8)) && bytes.count > 14 && bytes.prefix(64).contains(0) { return "BMP" }
+    return nil
   }
 }

@@ -160,7 +160,10 @@ extension JobSchema {
       "Output format (jpg, heic and tif are other names of jpeg, heif and tiff); it must agree with the path's "
         + "extension and this build of libvips must be able to write it (see `cropjob formats`)."),
     SchemaField(
-      "quality", .integer(qualityRange), "Encoder quality (PNG: only with palette).", default: 85,
+      "quality", .integer(qualityRange),
+      "Encoder quality (PNG: only with palette). Default per format (sharp's): "
+        + OutputFormat.allCases.filter { (lossy + [.png]).contains($0) }.map { "\($0.rawValue) \($0.defaultQuality)" }
+        .joined(separator: ", ") + ".",
       formats: lossy + [.png]),
     SchemaField("lossless", .boolean, "Lossless compression.", default: false, formats: modern),
     .perFormat("effort", effortRanges, "CPU effort"),

@@ -146,6 +146,15 @@ package struct NodeReader {
     return value
   }
 
+  /// Whether `plain` is written as a number (digits, a dot, an exponent) whose value a
+  /// `Double` cannot hold (`1e999`): a number out of range, not a string.
+  static func isOutOfRangeNumber(_ plain: String) -> Bool {
+    guard plain.contains(where: \.isNumber), plain.allSatisfy({ "0123456789.eE+-_".contains($0) }),
+      let value = Double(plain.replacingOccurrences(of: "_", with: ""))
+    else { return false }
+    return !value.isFinite
+  }
+
   /// 10⁰ … 10¹⁵, each exact in a `Double`.
   private static let powersOfTen: [Double] = (0...15).map { n in (0..<n).reduce(1.0) { value, _ in value * 10 } }
 
@@ -156,6 +165,7 @@ package struct NodeReader {
       if let plain = plainText(node) {
         if isNull(plain) { return "null" }
         if integerValue(plain) != nil || numberValue(plain) != nil { return "the number \(plain)" }
+        if isOutOfRangeNumber(plain) { return "the number \(plain), out of range (beyond ±1.8e308)" }
         if plain == "true" || plain == "false" { return plain }
       }
       let shown = text.count > 40 ? String(text.prefix(40)) + "…" : text

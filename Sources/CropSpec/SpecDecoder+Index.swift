@@ -7,6 +7,7 @@ extension SpecDecoder {
     var ok = true
     var path: String? = nil
     if let entry = entries["path"] {
+      indexPathMarks[field] = entry.mark
       path = reader.string(entry, join(field, "path"), what: "an index path ending in .html")
       if path == nil { ok = false }
       if let text = path, let problem = Self.indexPathProblem(text) {
@@ -60,5 +61,27 @@ extension SpecDecoder {
       return "expected placeholders written {job}, {stem} or {name} but received \"\(template)\", with a lone brace"
     }
     return nil
+  }
+
+  /// Two jobs whose index is one batch file (a path with none of `{job}`, `{stem}` and
+  /// `{name}`) would write the same file: an error of the file, so that `validate` and
+  /// `plan` refuse it as `run` does. Per-source paths shared by jobs are checked by the plan,
+  /// which knows the sources.
+  mutating func checkIndexPaths(_ jobs: [Job]) {
+    var first: [String: String] = [:]
+    for job in jobs {
+      guard let path = job.index?.path, !path.contains("{job}"), job.index?.perSource == false else { continue }
+      guard let other = first[path] else {
+        first[path] = job.name
+        continue
+      }
+      let field = "jobs.\(job.name).index"
+      let mark = indexPathMarks[field] ?? indexPathMarks["defaults.index"] ?? SourceMark(line: 1, column: 1)
+      reader.error(
+        mark, join(field, "path"),
+        Diagnostic.expected(
+          "an index file of this job's own (put {job} in index.path)",
+          received: "\"\(path)\", which job \(other) writes too"))
+    }
   }
 }

@@ -86,6 +86,8 @@ package struct SpecDecoder {
   var declaredJobs: [String] = []
   /// `from` edges, with where each is written.
   var fromEdges: [(job: String, target: String, mark: SourceMark)] = []
+  /// Where each `index.path` was written, by the index's field (`jobs.hero.index`).
+  var indexPathMarks: [String: SourceMark] = [:]
 
   package mutating func decode(root: YAMLNode?, path: String) -> JobFile? {
     guard let root else {
@@ -148,6 +150,7 @@ package struct SpecDecoder {
     }
     checkJobGraph()
     checkFromSizes(jobs)
+    checkIndexPaths(jobs)
     return JobFile(
       path: path, baseDirectory: base.isEmpty ? "." : base, version: version, outputRoot: outputRoot, limits: limits,
       jobs: jobs, overrides: OverrideList(table: table?.rows ?? CropTableRows(), inline: overrides),

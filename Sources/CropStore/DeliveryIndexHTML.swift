@@ -1,10 +1,24 @@
 import CropSupport
+import Foundation
 
 /// The HTML of a delivery index: one `<picture>` per image, every attribute escaped
 /// (`MarkupText`), URLs percent-encoded (`URLText`).
 public enum DeliveryIndexHTML {
   /// The line that marks a page as cropjob's (`DeliveryIndex.isCropjobIndex`).
   static let generatorLine = "<meta name=\"generator\" content=\"\(DeliveryIndex.marker)\">"
+
+  /// The title of an index page: the job, and for a per-source index the source's file
+  /// name. Never a folder: the sources' paths (absolute paths on the server included) stay
+  /// out of the page.
+  public static func title(job: String, perSource: Bool, sources: [String]) -> String {
+    guard perSource, let first = sources.sorted().first else { return job }
+    return "\(job): \(fileName(first))"
+  }
+
+  /// The last component of `path`.
+  static func fileName(_ path: String) -> String {
+    path.split(separator: "/", omittingEmptySubsequences: true).last.map(String.init) ?? path
+  }
 
   /// A whole page: the index's images one below the other.
   public static func page(_ index: DeliveryIndex, title: String) -> [UInt8] {
@@ -16,17 +30,86 @@ public enum DeliveryIndexHTML {
       \(generatorLine)
       <meta name="viewport" content="width=device-width, initial-scale=1">
       <title>\(MarkupText.escaped(title))</title>
-      <style>picture img { display: block; max-width: 100%; height: auto; }</style>
+      <style>\(css(sizes: index.images.first?.sizes ?? ""))</style>
       </head>
       <body>
 
       """
     for image in index.images {
-      html += "<!-- \(MarkupText.escaped(image.source).replacing("--", with: "&#45;&#45;")) -->\n"
+      html += "<!-- \(MarkupText.escaped(fileName(image.source)).replacing("--", with: "&#45;&#45;")) -->\n"
       html += image.html + "\n"
     }
     html += "</body>\n</html>\n"
     return Array(html.utf8)
+  }
+
+  /// The page's style: each image as wide as its `sizes` says (the first entry whose media
+  /// condition holds, else the last entry's length), never wider than the page, its height
+  /// following its aspect. Without this the `<img>` took its `width` attribute, the largest
+  /// file's width: at 1,400 px `sizes` "(min-width: 800px) 800px, 100vw" chose the 800w file
+  /// and showed it 1,200 CSS px wide. CSS's later rules win and `sizes` takes the first
+  /// match, so the media rules are written last entry first.
+  static func css(sizes: String) -> String {
+    var rules = ["picture img { display: block; max-width: 100%; height: auto; }"]
+    let entries = sizesEntries(sizes)
+    guard let fallback = entries.last, fallback.condition.isEmpty else { return rules[0] }
+    rules.append("picture img { width: \(fallback.length); }")
+    for entry in entries.dropLast().reversed() where !entry.condition.isEmpty {
+      rules.append("@media \(entry.condition) { picture img { width: \(entry.length); } }")
+    }
+    return rules.joined(separator: "\n")
+  }
+
+  /// `sizes` as (media condition, length) pairs, split at the commas outside parentheses;
+  /// the length is the entry's last token (or its trailing function, `calc(…)`). Text a
+  /// style element must not hold (`<`, `{`, `}`, `;`) gives no entries.
+  static func sizesEntries(_ sizes: String) -> [(condition: String, length: String)] {
+    guard !sizes.contains(where: { "<>{};\\".contains($0) }) else { return [] }
+    var entries: [String] = []
+    var depth = 0
+    var current = ""
+    for character in sizes {
+      if character == "(" { depth += 1 }
+      if character == ")" { depth -= 1 }
+      if character == "," && depth == 0 {
+        entries.append(current)
+        current = ""
+      } else {
+        current.append(character)
+      }
+    }
+    entries.append(current)
+    return entries.compactMap { raw in
+      let entry = raw.trimmingCharacters(in: .whitespaces)
+      guard !entry.isEmpty else { return nil }
+      var split = entry.lastIndex(of: " ")
+      if entry.hasSuffix(")") {
+        // A trailing function: from the start of its name.
+        var level = 0
+        var index = entry.endIndex
+        while index > entry.startIndex {
+          index = entry.index(before: index)
+          if entry[index] == ")" { level += 1 }
+          if entry[index] == "(" {
+            level -= 1
+            if level == 0 { break }
+          }
+        }
+        var start = index
+        while start > entry.startIndex,
+          entry[entry.index(before: start)].isLetter || entry[entry.index(before: start)] == "-"
+        {
+          start = entry.index(before: start)
+        }
+        split = start == entry.startIndex ? nil : entry.index(before: start)
+        if start != entry.startIndex && entry[entry.index(before: start)] != " " { return nil }
+      }
+      guard let split else { return ("", entry) }
+      return (
+        String(entry[..<split]).trimmingCharacters(in: .whitespaces),
+        String(entry[split...]).trimmingCharacters(in: .whitespaces)
+      )
+    }
   }
 
   /// One image's `<picture>` element.

@@ -99,10 +99,11 @@ public struct Manifest: Codable, Sendable, Equatable {
       crop: Rect, scale: Double, angle: Double, centre: Point, smartFocus: String?, flip: String?, notes: [String],
       found: FocusRecord? = nil
     ) {
-      self.crop = crop
-      self.scale = scale
-      self.angle = angle
-      self.centre = centre
+      // To 1e-6 px (and scale, angle to 1e-9): coordinates without binary noise.
+      self.crop = crop.roundedForReport()
+      self.scale = scale.roundedForReport(places: 9)
+      self.angle = angle.roundedForReport(places: 9)
+      self.centre = centre.roundedForReport()
       self.smartFocus = smartFocus
       self.flip = flip
       self.notes = notes

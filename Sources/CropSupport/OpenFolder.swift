@@ -1,4 +1,3 @@
-internal import CSystem
 import Foundation
 import Glibc
 
@@ -14,7 +13,7 @@ package final class OpenFolder {
   /// Opens the folder at `path` (following its symlinks, as a path walk through it does);
   /// nil when it cannot be (missing, not a folder, not searchable on the way).
   package init?(path: String) {
-    let descriptor = cj_open_folder(path)
+    let descriptor = FolderCalls.open(path)
     guard descriptor >= 0 else { return nil }
     self.path = path
     self.descriptor = descriptor
@@ -26,6 +25,6 @@ package final class OpenFolder {
   /// permission, a name too long).
   package func lstat(_ name: String) -> Glibc.stat? {
     var status = Glibc.stat()
-    return cj_lstat_in(descriptor, name, &status) == 0 ? status : nil
+    return FolderCalls.lstat(in: descriptor, name, &status) == 0 ? status : nil
   }
 }

@@ -121,6 +121,20 @@ final class ArgumentTableTests: XCTestCase {
       cli.stderr)
   }
 
+  /// Integer options outside their range are usage errors (exit 64) naming the range:
+  /// `--jobs` takes 1 to 1024 (0 workers would run nothing).
+  func testIntegersOutsideTheirRangeAreRefused() throws {
+    for value in ["0", "1025", "-1"] {
+      let cli = try CLIRunner.run(["run", "jobs/avatars.yaml", "--dry-run", "--jobs", value])
+      XCTAssertEqual(cli.status, 64, "--jobs \(value): \(cli.stderr)")
+      XCTAssertTrue(
+        cli.stderr.hasPrefix("Error: --jobs expects an integer between 1 and 1024, got \"\(value)\""),
+        "--jobs \(value): \(cli.stderr)")
+    }
+    let edge = try CLIRunner.run(["run", "jobs/avatars.yaml", "--dry-run", "-j", "1"])
+    XCTAssertNotEqual(edge.status, 64, edge.stderr)
+  }
+
   func checkValueTypos<Command: ParsableCommand>(of command: Command.Type) throws {
     for option in Command.arguments.flatMap(\.options) {
       for choice in option.choices ?? [] where choice.count >= 3 {

@@ -71,4 +71,72 @@ final class ExampleJobsTests: XCTestCase {
       print("jobs/\(name): \(checked) outputs checked")
     }
   }
+
+  /// The pictures of jobs/placements.yaml (one job per placement feature), not only their
+  /// sizes: the file is run as written but for its encode (JPEG at quality 100 without chroma
+  /// subsampling, so that the encoder does not hide a placement error) and without its two
+  /// smart-focus jobs (libvips' own search), and each output is compared with
+  /// Tests/Oracle/placement_oracle.py's picture made from the job's numbers alone (as
+  /// PlacementImageTests does): the exact size, and a mean |difference| of at most 2/255 a
+  /// channel.
+  func testPlacementsJobPicturesMatchTheOracle() throws {
+    let python = try XCTUnwrap(TestPaths.python, "/usr/bin/python3 with Pillow, numpy and PyYAML is needed")
+    let folder = CLIJob().folder
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let jobs = TestPaths.repoRoot.appendingPathComponent("jobs")
+    let prepare = """
+      import json, os, sys, yaml
+      source, target, out = sys.argv[1:4]
+      job = yaml.safe_load(open(source))
+      base = os.path.dirname(source)
+      job["output"] = out
+      job["defaults"]["encode"] = {"format": "jpeg", "quality": 100, "subsample": "4:4:4"}
+      for name in ("attention", "entropy"): del job["jobs"][name]
+      for spec in job["jobs"].values():
+          spec["sources"] = [os.path.normpath(os.path.join(base, s)) for s in spec["sources"]]
+      open(target, "w").write(json.dumps(job))
+      """
+    let job = folder.appendingPathComponent("placements.yaml").path
+    let out = folder.appendingPathComponent("out").path
+    _ = try tool(python, ["-c", prepare, jobs.appendingPathComponent("placements.yaml").path, job, out])
+    let run = try CLIRunner.run(["run", job, "--quiet"])
+    XCTAssertEqual(run.status, 0, run.stderr)
+    let cases = """
+      import json, os, sys
+      job, out, target = sys.argv[1:4]
+      spec = json.load(open(job))
+      manifest = json.load(open(os.path.join(out, "cropjob-manifest.json")))
+      cases = []
+      for entry in manifest["outputs"]:
+          j = spec["jobs"][entry["job"]]
+          # The job's source and output entry this file came from: by name and by extension.
+          source = [s for s in j["sources"] if os.path.basename(s) == os.path.basename(entry["source"]["path"])]
+          output = [o for o in j["outputs"] if os.path.splitext(o["path"])[1] == os.path.splitext(entry["path"])[1]]
+          if len(source) != 1 or len(output) != 1: sys.exit("cannot match %s" % entry["path"])
+          cases.append({"name": entry["path"], "source": source[0], "guide": j["guide"],
+                        "place": j.get("place", {}), "output": output[0],
+                        "actual": os.path.join(out, entry["path"])})
+      json.dump({"cases": cases}, open(target, "w"))
+      print(len(cases))
+      """
+    let casesPath = folder.appendingPathComponent("cases.json").path
+    let count = Int(
+      try tool(python, ["-c", cases, job, out, casesPath]).trimmingCharacters(in: .whitespacesAndNewlines))
+    XCTAssertGreaterThanOrEqual(count ?? 0, 16, "placements.yaml's outputs")
+    let oracle = try Subprocess.run(python, [TestPaths.oracle("placement_oracle.py"), casesPath])
+    XCTAssertEqual(oracle.status, 0, oracle.stderr)
+    let results = try XCTUnwrap(try JSONSerialization.jsonObject(with: oracle.stdoutData) as? [[String: Any]])
+    XCTAssertEqual(results.count, count)
+    for r in results {
+      let name = r["name"] as? String ?? "?"
+      XCTAssertEqual(r["actual_size"] as? [Int], r["expected_size"] as? [Int], "\(name): output size")
+      let means = (r["mean"] as? [Any] ?? []).map { ($0 as? Double) ?? .infinity }
+      XCTAssertEqual(means.count, 4, "\(name): no figures: \(r)")
+      print("placements.yaml \(name): mean |difference| \(means)")
+      for (channel, mean) in zip(["R", "G", "B", "A"], means) {
+        XCTAssertLessThanOrEqual(mean, 2.0, "\(name): mean |difference| of \(channel) is \(mean)/255")
+      }
+    }
+  }
 }

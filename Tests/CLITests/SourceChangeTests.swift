@@ -91,11 +91,25 @@ final class SourceChangeTests: XCTestCase {
   func testSameContentWithANewCtimeRebuildsNothing() throws {
     let s = try scratch()
     defer { s.remove() }
+    let state = s.path("out/.cropjob/state.sqlite3")
+    func recordedCtime() throws -> Int? {
+      try StateOracle.query(state, "SELECT ctime_ns FROM sources WHERE path LIKE '%/photos/kite.jpg'").first?[
+        "ctime_ns"]
+        as? Int
+    }
+    let before = try XCTUnwrap(try recordedCtime(), "kite.jpg not recorded in the state")
     try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: s.path("photos/kite.jpg"))
+    var status = stat()
+    XCTAssertEqual(stat(s.path("photos/kite.jpg"), &status), 0)
+    let ctime = Int(status.st_ctim.tv_sec) * 1_000_000_000 + Int(status.st_ctim.tv_nsec)
+    XCTAssertNotEqual(ctime, before, "chmod did not change the ctime")
     let result = try s.run(["run", "job.yaml", "--json"])
     XCTAssertEqual(result.status, 0, result.stderr)
     XCTAssertEqual(written(result), [])
     XCTAssertEqual(CLIJob.events(result.stdout).last?["upToDate"] as? Int, 12)
+    // Hashed again: the state (read by sqlite3) records the file under its new ctime, which a
+    // source whose recorded identity was trusted would not get.
+    XCTAssertEqual(try recordedCtime(), ctime, "kite.jpg's new ctime not recorded: the source was not hashed again")
   }
 
   /// A file system that updates no ctime (or a state edited by hand) is what

@@ -8,8 +8,9 @@ import XCTest
 /// page records, once every image has loaded, each image's `currentSrc`, `complete`,
 /// `naturalWidth` and box, the boxes before any image loaded, and the layout shift total
 /// (`PerformanceObserver` of type `layout-shift`, `buffered: true`). The candidate the browser
-/// must pick is computed here by the HTML spec's rule: the smallest candidate at least
-/// `sizes` (100vw) × DPR pixels wide, else the largest.
+/// must pick is computed here by the HTML spec's rule: the first `<source>` of a type the
+/// browser reads (AVIF, ahead of WebP and the JPEG fallback), and in it the smallest
+/// candidate at least `sizes` (100vw) × DPR pixels wide, else the largest.
 final class DeliveryIndexBrowserTests: XCTestCase {
   static let widths = [480, 800, 1200, 2000]
   /// (viewport width, device pixel ratio): each picks another candidate (800, 1200, 1200, 2000).
@@ -93,6 +94,7 @@ final class DeliveryIndexBrowserTests: XCTestCase {
           guide: {aspect: "16:9", width: 480}
           index: {path: "pages/all photos.html"}
           outputs:
+            - {path: "img/{stem} \\"q\\" & co-{width}.avif", widths: \(Self.widths), encode: {format: avif, effort: 0}}
             - {path: "img/{stem} \\"q\\" & co-{width}.webp", widths: \(Self.widths)}
             - {path: "img/{stem} \\"q\\" & co-{width}.jpg", widths: \(Self.widths), placeholders: [dominant, lqip]}
       """
@@ -137,8 +139,11 @@ final class DeliveryIndexBrowserTests: XCTestCase {
       let expected = Self.widths.first { $0 >= needed } ?? Self.widths.last!
       XCTAssertEqual(probe.after.count, 2, label)
       for (image, shown) in zip(index.images, probe.after) {
-        let webp = try XCTUnwrap(image.formats.first { $0.format == "webp" })
-        let candidate = try XCTUnwrap(webp.candidates.first { $0.width == expected })
+        // The first <source> whose type the browser supports: AVIF (Chromium reads it), ahead
+        // of WebP and the JPEG fallback.
+        XCTAssertEqual(image.formats.map(\.format), ["avif", "webp", "jpeg"], label)
+        let avif = try XCTUnwrap(image.formats.first { $0.format == "avif" })
+        let candidate = try XCTUnwrap(avif.candidates.first { $0.width == expected })
         let resolved = try XCTUnwrap(URL(string: candidate.url, relativeTo: pageURL)).absoluteURL.absoluteString
         XCTAssertEqual(shown.src, resolved, label)
         XCTAssertTrue(shown.complete && shown.naturalWidth > 0, "\(label): \(shown.src) did not load")

@@ -77,6 +77,22 @@ final class ExecutorTests: XCTestCase {
     XCTAssertEqual(summary.decodes, 8)
   }
 
+  /// An output someone else truncated or replaced with a file of another size is made again
+  /// (README: an output is up to date when its key matches and the file still has the
+  /// recorded size), the same bytes as before; the others stay.
+  func testAnOutputOfAnotherSizeOnDiskIsMadeAgain() throws {
+    let h = try harness()
+    defer { h.remove() }
+    try h.run()
+    let path = h.folder.appendingPathComponent("out/thumbs/kite-96.jpg").path
+    let original = try Data(contentsOf: URL(fileURLWithPath: path))
+    try Data(original.prefix(original.count / 2)).write(to: URL(fileURLWithPath: path))
+    let (summary, reporter) = try h.run()
+    XCTAssertEqual(reporter.written, ["thumbs/kite-96.jpg"])
+    XCTAssertEqual(summary.upToDate, 15)
+    XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), original)
+  }
+
   func testTouchedSourceIsHashedAndStaysUpToDateWhenItsContentIsTheSame() throws {
     let h = try harness()
     defer { h.remove() }
@@ -298,12 +314,43 @@ final class ExecutorTests: XCTestCase {
     XCTAssertEqual(gaveUp.withLock { $0 }, 0, "workers that waited in vain for the others to start")
   }
 
-  func testATinyPixelBudgetStillRunsEverything() throws {
-    let h = try harness()
+  /// A budget smaller than any photo: every output is still written, one photo at a time on
+  /// 4 workers: in the run's events no photo is decoded between another's decode and its last
+  /// output (the budget is held until a decode's outputs are written).
+  func testATinyPixelBudgetStillRunsEverythingOnePhotoAtATime() throws {
+    let h = try harness(
+      job: """
+        version: 1
+        output: out
+        jobs:
+          t:
+            sources: ["photos"]
+            guide: {width: 160, height: 120}
+            outputs:
+              - {path: "{stem}_a.jpg"}
+              - {path: "{stem}_b.png"}
+              - {path: "{stem}_{width}.webp", widths: [80, 120]}
+        """)
     defer { h.remove() }
-    let (summary, _) = try h.run { $0.maxPixelsInFlight = 1 }
+    let (summary, reporter) = try h.run {
+      $0.maxPixelsInFlight = 1
+      $0.jobs = 4
+    }
     XCTAssertEqual(summary.written, 16)
     XCTAssertEqual(summary.failed, 0)
+    var open: [String: Int] = [:]  // photo stem → outputs still to write
+    for event in reporter.events {
+      switch event {
+      case .decoded(let source):
+        XCTAssertTrue(open.isEmpty, "\(source) decoded while \(open) had outputs to write")
+        open[((source as NSString).lastPathComponent as NSString).deletingPathExtension] = 4
+      case .wrote(let path, _, _, _):
+        let stem = String(path.prefix { $0 != "_" })
+        open[stem, default: 0] -= 1
+        if open[stem] == 0 { open[stem] = nil }
+      default: break
+      }
+    }
   }
 
   /// `plan`'s first pass (`VerdictPass`, exact) counts as up to date what the run then skips.

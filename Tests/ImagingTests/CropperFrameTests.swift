@@ -14,7 +14,7 @@ import XCTest
 /// Tolerance: a mean |difference| of 2.5 / 255 per output (Pillow's bicubic turn against
 /// libvips' resampling; measured 0.00–1.63). The same rows read in the wrong frame (Cropper.js
 /// rows as if `checkOrientation` were off) differ by 36–140 on the turned and mirrored
-/// orientations.
+/// orientations: `testTheWrongFrameIsFarFromTheCroppersCanvas` is that control.
 final class CropperFrameTests: XCTestCase {
   static let tolerance = 2.5
 
@@ -58,6 +58,44 @@ final class CropperFrameTests: XCTestCase {
           difference, Self.tolerance, "\(frame): orientation \(fields[0]), angle \(fields[1]), mirror \(fields[2])")
       }
       print("\(frame): mean |difference| from the cropper's canvas \(differences.min() ?? 0)…\(differences.max() ?? 0)")
+    }
+  }
+
+  /// The control: the Cropper.js table read in the wrong frame (as if `checkOrientation` had
+  /// been off when it was saved) is far from the cropper's canvas on the turned and mirrored
+  /// orientations (2–8), so the comparison above can tell a wrong frame from a right one.
+  func testTheWrongFrameIsFarFromTheCroppersCanvas() throws {
+    guard let python = TestPaths.python, Subprocess.succeeds(python, ["-c", "import PIL, numpy"]) else {
+      throw Skipped.because("needs /usr/bin/python3 with python3-pil and python3-numpy")
+    }
+    let oracle = TestPaths.oracle("cropper_oracle.py")
+    let corpus = Corpora.root.appendingPathComponent("exif-orientation").path
+    let folder = TestPaths.scratch()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let table = folder.appendingPathComponent("crops.jsonl").path
+    _ = try tool(python, [oracle, "table", "cropperjs", corpus, table])
+    let job =
+      "version: 1\noutput: out\ndefaults: {guide: {shape: square, size: 300}, outputs: [{path: \"{job}/{stem}.png\"}]}\n"
+      + "jobs:\n"
+      + ["a0", "a20", "am45", "a90", "a180"].map { "  \($0): {sources: [\"\(corpus)/Landscape_[1-8].jpg\"]}\n" }
+      .joined()
+      + "overrides_from: {path: crops.jsonl, frame: cropperjs, check_orientation: false}\n"
+    let jobPath = folder.appendingPathComponent("job.yaml").path
+    try job.write(toFile: jobPath, atomically: true, encoding: .utf8)
+    let plan = try XCTUnwrap(JobRunner.run(jobPath))
+    XCTAssertEqual(plan.outputs.count, 40)
+    let lines = try tool(python, [oracle, "check", "cropperjs", corpus, folder.appendingPathComponent("out").path])
+      .split(separator: "\n")
+    XCTAssertEqual(lines.count, 40)
+    for line in lines {
+      let fields = line.split(separator: " ")
+      let difference = Double(fields[3]) ?? 0
+      print("wrong frame: orientation \(fields[0]), angle \(fields[1]), difference \(difference)")
+      if fields[0] == "1" {
+        XCTAssertLessThanOrEqual(difference, Self.tolerance, "orientation 1 has nothing to undo")
+      } else {
+        XCTAssertGreaterThan(difference, 10 * Self.tolerance, "orientation \(fields[0]), angle \(fields[1])")
+      }
     }
   }
 

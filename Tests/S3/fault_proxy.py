@@ -2,7 +2,9 @@
 """A fault-injecting HTTP proxy on 127.0.0.1 for the storage tests: forwards every request to
 an upstream S3 server on loopback, except those its plan makes fail, and counts them all.
 
-  fault_proxy.py UPSTREAM_PORT STATS_FILE PLAN_JSON
+  fault_proxy.py UPSTREAM_PORT STATS_FILE PLAN_JSON [CERT KEY]
+
+With CERT and KEY (PEM files) it speaks HTTPS (the TLS tests).
 
 The plan (JSON), faults decided by the request's arrival number n (1-based):
   "schedule": {"n": fault, ...}      the fault named for request n (kinds below)
@@ -25,6 +27,7 @@ import json
 import os
 import random
 import socket
+import ssl
 import struct
 import sys
 import threading
@@ -143,6 +146,10 @@ class Server(http.server.ThreadingHTTPServer):
 
 
 server = Server(("127.0.0.1", 0), Handler)
+if len(sys.argv) > 5:
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(sys.argv[4], sys.argv[5])
+    server.socket = context.wrap_socket(server.socket, server_side=True)
 save()
 print(server.server_address[1], flush=True)
 threading.Thread(target=server.serve_forever, daemon=True).start()

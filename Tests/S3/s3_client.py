@@ -8,6 +8,7 @@ environment the test gives it; results are printed as JSON.
   s3_client.py ENDPOINT put BUCKET KEY FILE
   s3_client.py ENDPOINT get BUCKET KEY FILE             writes the body, prints its headers
   s3_client.py ENDPOINT list BUCKET PREFIX              every key with size and ETag
+  s3_client.py ENDPOINT uploads BUCKET                  keys of multipart uploads in progress
   s3_client.py ENDPOINT setup-auth BUCKET               IAM users and a role's session, then
                                                         moto checks signatures
 """
@@ -70,6 +71,9 @@ elif command == "list":
     for page in paginator.paginate(Bucket=args[0], Prefix=args[1]):
         keys += [{"key": o["Key"], "size": o["Size"], "etag": o["ETag"].strip('"')} for o in page.get("Contents", [])]
     print(json.dumps(keys))
+elif command == "uploads":
+    answer = client().list_multipart_uploads(Bucket=args[0])
+    print(json.dumps([u["Key"] for u in answer.get("Uploads", [])]))
 elif command == "setup-auth":
     bucket = args[0]
     client().create_bucket(Bucket=bucket)

@@ -132,7 +132,15 @@ final class JobSchemaTests: XCTestCase {
     XCTAssertEqual(defaultValue(JobSchema.place, "flip"), "none")
     XCTAssertFalse(place.flipHorizontal || place.flipVertical)
     let options = EncodeOptions(format: .jpeg)
-    XCTAssertEqual(defaultValue(JobSchema.encode, "quality"), .int(options.quality))
+    // Quality's default is the format's (issue 40): no one default, each named in the description.
+    XCTAssertNil(defaultValue(JobSchema.encode, "quality"))
+    XCTAssertEqual(options.quality, 80)
+    for format in [OutputFormat.jpeg, .webp, .avif, .heif, .jxl, .png] {
+      XCTAssertEqual(EncodeOptions(format: format).quality, format.defaultQuality)
+      XCTAssertTrue(
+        JobSchema.encode.field("quality")?.description.contains("\(format.rawValue) \(format.defaultQuality)") == true,
+        "\(format)")
+    }
     XCTAssertEqual(defaultValue(JobSchema.encode, "compression"), .int(options.compression))
     XCTAssertEqual(defaultValue(JobSchema.encode, "lossless"), .bool(options.lossless))
     XCTAssertEqual(defaultValue(JobSchema.encode, "progressive"), .bool(options.progressive))

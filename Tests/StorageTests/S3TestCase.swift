@@ -50,7 +50,8 @@ class S3TestCase: XCTestCase {
   /// Deterministic bytes for a test's own writes.
   func bytes(_ count: Int, seed: UInt64) -> [UInt8] {
     var random = SeededRandom(seed: seed)
-    return (0..<count).map { _ in UInt8.random(in: 0...255, using: &random) }
+    let words = (0..<(count + 7) / 8).map { _ in random.next() }
+    return words.withUnsafeBytes { Array($0.prefix(count)) }
   }
 }
 

@@ -15,6 +15,8 @@ public final class LoopbackService: @unchecked Sendable {
     process = Process()
     process.executableURL = URL(fileURLWithPath: python)
     process.arguments = [TestPaths.repoRoot.appendingPathComponent("Tests/S3/\(script)").path] + arguments
+    // moto runs boto3 inside: a developer's AWS settings (AWS_PROFILE above all) must not reach it.
+    process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("AWS_") }
     input = Pipe()
     let output = Pipe()
     _ = FileManager.default.createFile(atPath: log.path, contents: nil)
@@ -90,7 +92,9 @@ public final class MotoS3: @unchecked Sendable {
     let result = try Subprocess.run(
       TestPaths.python ?? "/usr/bin/python3",
       [TestPaths.repoRoot.appendingPathComponent("Tests/S3/s3_client.py").path, endpoint] + arguments,
-      environment: environment)
+      environment: environment,
+      // A developer's own AWS settings must not steer the test client.
+      unset: ProcessInfo.processInfo.environment.keys.filter { $0.hasPrefix("AWS_") })
     guard result.status == 0 else {
       throw LoopbackService.ServiceError("s3_client.py \(arguments.joined(separator: " ")) failed: \(result.stderr)")
     }
@@ -104,17 +108,22 @@ public final class MotoS3: @unchecked Sendable {
 public final class FaultProxy: @unchecked Sendable {
   public let service: LoopbackService
   private let statsFile: URL
+  private let usesTLS: Bool
 
-  /// `plan` is the proxy's JSON plan (see fault_proxy.py).
-  public init(upstreamPort: Int, plan: [String: Any], folder: URL) throws {
+  /// `plan` is the proxy's JSON plan (see fault_proxy.py); with `tls` (a PEM certificate and
+  /// key) it speaks HTTPS.
+  public init(upstreamPort: Int, plan: [String: Any], folder: URL, tls: (cert: String, key: String)? = nil) throws {
+    usesTLS = tls != nil
     statsFile = folder.appendingPathComponent("proxy-stats-\(UUID().uuidString.prefix(6)).json")
     let planText = String(decoding: try JSONSerialization.data(withJSONObject: plan), as: UTF8.self)
     service = try LoopbackService(
-      script: "fault_proxy.py", arguments: [String(upstreamPort), statsFile.path, planText],
+      script: "fault_proxy.py",
+      arguments: [String(upstreamPort), statsFile.path, planText] + (tls.map { [$0.cert, $0.key] } ?? []),
       log: folder.appendingPathComponent("proxy.log"))
   }
 
-  public var endpoint: String { "http://127.0.0.1:\(service.port)" }
+  public var endpoint: String { "\(tls ? "https" : "http")://127.0.0.1:\(service.port)" }
+  private var tls: Bool { usesTLS }
 
   /// The proxy's counts so far.
   public struct Stats: Sendable {

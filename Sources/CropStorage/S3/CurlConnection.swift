@@ -74,6 +74,10 @@ final class CurlConnection: @unchecked Sendable {
     var headerList: UnsafeMutablePointer<curl_slist>?
     defer { curl_slist_free_all(headerList) }
     var headers = request.headers
+    if request.body != nil && !headers.contains(where: { $0.0.lowercased() == "content-type" }) {
+      // Else libcurl would send a body as a form (application/x-www-form-urlencoded).
+      headers.append(("Content-Type", "application/octet-stream"))
+    }
     // The payload hash libcurl signs (x-amz-content-sha256): libcurl 7.88 uses the header
     // when it is given and does not compute one for S3 itself.
     headers.append(("x-amz-content-sha256", SHA256.hex(request.body ?? [])))

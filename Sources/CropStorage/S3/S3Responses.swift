@@ -37,6 +37,13 @@ enum S3Responses {
     return (code, error.child("Message") ?? "")
   }
 
+  /// The text of element `name` in the document element `document`, if the body is one.
+  static func field(_ name: String, of document: String, in body: [UInt8]) -> String? {
+    guard let root = try? XMLScanner.parse(body), let top = root.children.first(where: { $0.name == document })
+    else { return nil }
+    return top.child(name)
+  }
+
   /// An ETag without its quotes.
   static func unquoted(_ etag: String) -> String {
     etag.count >= 2 && etag.hasPrefix("\"") && etag.hasSuffix("\"") ? String(etag.dropFirst().dropLast()) : etag

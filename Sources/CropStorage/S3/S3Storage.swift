@@ -27,6 +27,10 @@ public final class S3Storage: ObjectStorage, @unchecked Sendable {
     /// Seconds a request may move no byte before it is abandoned (and retried).
     public var stallTimeout: Int
     public var conditionalWrites: ConditionalWrites
+    /// Objects larger than this many bytes are uploaded in parts (S3Multipart.swift).
+    public var multipartThreshold: Int
+    /// The size of each part but the last (S3's minimum is 5 MiB, its maximum 10,000 parts).
+    public var partSize: Int
     /// Called for each retry, on the thread that made the request.
     public var onEvent: (@Sendable (StorageEvent) -> Void)?
     /// How the store waits between attempts (tests may record instead).
@@ -35,7 +39,7 @@ public final class S3Storage: ObjectStorage, @unchecked Sendable {
     public init(
       maxInFlight: Int = 16, retry: RetryPolicy = RetryPolicy(), connectTimeout: Double = 10,
       requestTimeout: Double = 300, stallTimeout: Int = 30, conditionalWrites: ConditionalWrites = .headers,
-      onEvent: (@Sendable (StorageEvent) -> Void)? = nil,
+      multipartThreshold: Int = 64 << 20, partSize: Int = 16 << 20, onEvent: (@Sendable (StorageEvent) -> Void)? = nil,
       sleep: @escaping @Sendable (Double) -> Void = { Thread.sleep(forTimeInterval: $0) }
     ) {
       precondition(maxInFlight >= 1, "at least one request in flight")
@@ -45,14 +49,13 @@ public final class S3Storage: ObjectStorage, @unchecked Sendable {
       self.requestTimeout = requestTimeout
       self.stallTimeout = stallTimeout
       self.conditionalWrites = conditionalWrites
+      precondition(partSize >= 5 << 20 && multipartThreshold >= partSize, "parts of 5 MiB or more")
+      self.multipartThreshold = multipartThreshold
+      self.partSize = partSize
       self.onEvent = onEvent
       self.sleep = sleep
     }
   }
-
-  /// The largest object one PUT writes (S3's limit); larger ones need multipart uploads,
-  /// which this store does not make yet.
-  public static let singlePutLimit: Int64 = 5 << 30
 
   public let bucket: String
   public let settings: S3Settings
@@ -134,12 +137,14 @@ public final class S3Storage: ObjectStorage, @unchecked Sendable {
   public func write(_ bytes: [UInt8], to key: String, options write: WriteOptions) throws(StorageError) -> WrittenObject
   {
     let location = "s3://\(bucket)/\(key)"
-    guard Int64(bytes.count) <= Self.singlePutLimit else {
+    guard bytes.count <= options.partSize * 10_000 else {
       throw StorageError(
-        .server, location: location, message: "larger than 5 GiB: multipart uploads are not supported yet")
+        .server, location: location,
+        message: "larger than 10,000 parts of \(options.partSize) bytes: raise the part size")
     }
-    var headers = [("Content-Type", write.contentType)]
-    if let cacheControl = write.cacheControl { headers.append(("Cache-Control", cacheControl)) }
+    var content = [("Content-Type", write.contentType)]
+    if let cacheControl = write.cacheControl { content.append(("Cache-Control", cacheControl)) }
+    var conditions: [(String, String)] = []
     var expected: String?
     switch write.overwrite {
     case .always: break
@@ -150,13 +155,16 @@ public final class S3Storage: ObjectStorage, @unchecked Sendable {
     }
     if case .always = write.overwrite {
     } else if options.conditionalWrites == .headers {
-      headers.append(expected.map { ("If-Match", "\"\($0)\"") } ?? ("If-None-Match", "*"))
+      conditions.append(expected.map { ("If-Match", "\"\($0)\"") } ?? ("If-None-Match", "*"))
     } else if let now = try stat(key) {
       guard let expected,
         now.token.sameContent(as: .object(etag: expected, size: now.size, lastModified: "", versionID: nil))
       else { throw refusal(location, now) }
     }
-    let response = try send("PUT", key: key, headers: headers, body: bytes, display: "PUT \(location)")
+    let response =
+      bytes.count > options.multipartThreshold
+      ? try uploadInParts(bytes, key: key, content: content, conditions: conditions)
+      : try send("PUT", key: key, headers: content + conditions, body: bytes, display: "PUT \(location)")
     if response.status == 412 || response.status == 409, try read(key) == bytes {
       // An earlier sending of this write landed and its answer was lost (a retry, or libcurl
       // sending again on a new connection), or the key already holds exactly these bytes.
@@ -225,11 +233,17 @@ public final class S3Storage: ObjectStorage, @unchecked Sendable {
         reason = "\(response.status)" + (code.map { " \($0)" } ?? "")
       case .failure(let failure):
         guard failure.retryable, attempt < policy.maxAttempts else {
+          // libcurl's TLS failures: CURLE_SSL_CONNECT_ERROR, _PEER_FAILED_VERIFICATION,
+          // _SSL_CERTPROBLEM, _SSL_CACERT_BADFILE.
+          let check =
+            [35, 58, 60, 77].contains(failure.code)
+            ? "check the server's certificate, or name the CA that signed it in AWS_CA_BUNDLE"
+            : "check that \(settings.endpoint) (from \(settings.endpointSource)) is reachable"
           throw StorageError(
             .transport, location: display,
             message: redacted(
               "\(failure.message) (libcurl \(failure.code)) after \(attempt) attempt\(attempt == 1 ? "" : "s"): "
-                + "check that \(settings.endpoint) (from \(settings.endpointSource)) is reachable"))
+                + check))
         }
         reason = failure.message
       }

@@ -1,0 +1,57 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// "A second signal ends the process at once" (README, SIGINT/SIGTERM): the first SIGINT is
+/// sent once the run says it decoded its photo (`--json`'s `decoded` event: an output of
+/// several seconds' encoding is then in flight), the second right after; the process must be
+/// ended by the signal, not exit 130 after finishing the output, and leave no partial file.
+final class SecondSignalTests: XCTestCase {
+  func testASecondSIGINTEndsTheRunAtOnce() throws {
+    let s = CLIJob()
+    defer { s.remove() }
+    try FileManager.default.createDirectory(atPath: s.path("photos"), withIntermediateDirectories: true)
+    let made = try Subprocess.run(
+      "/usr/bin/vips", ["resize", TestPaths.sample("mountains.jpg"), s.path("photos/big.jpg"), "3"])
+    XCTAssertEqual(made.status, 0, made.stderr)
+    // A 4800 px PNG at zlib level 9 with every filter tried: seconds of encoding.
+    try s.write(
+      """
+      version: 1
+      output: out
+      jobs:
+        t:
+          sources: ["photos/big.jpg"]
+          guide: {width: 4800, height: 3600}
+          outputs: [{path: "{stem}.png", encode: {format: png, compression: 9}}]
+      """)
+    let stdout = s.path("stdout.txt")
+    XCTAssertTrue(FileManager.default.createFile(atPath: stdout, contents: nil))
+    let process = Process()
+    process.executableURL = CLIRunner.binary
+    process.arguments = ["run", "job.yaml", "--json"]
+    process.currentDirectoryURL = s.folder
+    process.environment = CLIJob.environment(["SWIFT_BACKTRACE": "enable=no"])
+    process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: stdout))
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    let started = Date()
+    func decoded() -> Bool {
+      ((try? String(contentsOfFile: stdout, encoding: .utf8)) ?? "").contains("\"event\":\"decoded\"")
+    }
+    while process.isRunning && !decoded() && Date().timeIntervalSince(started) < 60 { usleep(2_000) }
+    XCTAssertTrue(process.isRunning, "the run ended before the photo was decoded")
+    kill(process.processIdentifier, SIGINT)
+    usleep(20_000)
+    kill(process.processIdentifier, SIGINT)
+    let signalled = Date()
+    process.waitUntilExit()
+    let took = Date().timeIntervalSince(signalled)
+    XCTAssertEqual(process.terminationReason, .uncaughtSignal, "exited \(process.terminationStatus) instead")
+    XCTAssertEqual(process.terminationStatus, SIGINT)
+    print("second SIGINT: ended by the signal \(took) s after it")
+    let left = (try? FileManager.default.contentsOfDirectory(atPath: s.path("out"))) ?? []
+    XCTAssertFalse(left.contains("big.png"), "the output was finished after the second signal")
+    XCTAssertTrue(left.allSatisfy { $0.hasPrefix(".") }, "files left: \(left)")
+  }
+}
