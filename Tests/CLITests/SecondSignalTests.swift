@@ -26,7 +26,7 @@ final class SecondSignalTests: XCTestCase {
           outputs: [{path: "{stem}.png", encode: {format: png, compression: 9}}]
       """)
     let stdout = s.path("stdout.txt")
-    FileManager.default.createFile(atPath: stdout, contents: nil)
+    XCTAssertTrue(FileManager.default.createFile(atPath: stdout, contents: nil))
     let process = Process()
     process.executableURL = CLIRunner.binary
     process.arguments = ["run", "job.yaml", "--json"]
