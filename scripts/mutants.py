@@ -84,7 +84,7 @@ def main():
                         help="mutation or stage names (comma-separated), run in the order given")
     parser.add_argument("--skip", action="append", default=[], help="mutation names not to run (comma-separated)")
     parser.add_argument("--scratch", default=os.path.join(tempfile.gettempdir(), "cropjob-mutants"))
-    parser.add_argument("--timeout", type=int, default=900, help="seconds for one mutation's tests")
+    parser.add_argument("--timeout", type=int, default=300, help="seconds for one mutation's tests (a hang is a kill)")
     parser.add_argument("--no-baseline", action="store_true", help="skip running the tests on the unmutated copy")
     args = parser.parse_args()
 

@@ -93,6 +93,45 @@ final class ExecutorTests: XCTestCase {
     XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), original)
   }
 
+  /// A photo rewritten between the plan and the run, its size and mtime restored to the
+  /// nanosecond, is seen by its ctime (the recorded identity's stamp covers size, mtime, inode,
+  /// ctime and device): its outputs, up to date when planned, are not skipped (in a window
+  /// that runs).
+  func testAPhotoRewrittenAfterPlanningWithItsMtimeRestoredIsNotSkipped() throws {
+    let h = try harness()
+    defer { h.remove() }
+    try h.run()
+    // Another photo's output to make again, so that the window runs (a window whose outputs
+    // were all up to date when planned is skipped whole, photos unlooked-at).
+    try FileManager.default.removeItem(at: h.folder.appendingPathComponent("out/thumbs/bridge-96.jpg"))
+    var options = RunOptions()
+    options.jobs = 2
+    let job = JobRun(try h.load(), options: options)
+    guard case .success(let plan) = JobPlan.make(job) else { return XCTFail("the second run was refused") }
+    // Rewritten in place (same inode) with other bytes of the same size, mtime put back.
+    let kite = h.folder.appendingPathComponent("photos/kite.jpg").path
+    var before = stat()
+    XCTAssertEqual(stat(kite, &before), 0)
+    var bytes = try Data(contentsOf: URL(fileURLWithPath: TestPaths.sample("ladybird.jpg")))
+    bytes = bytes.prefix(Int(before.st_size)) + Data(count: max(0, Int(before.st_size) - bytes.count))
+    let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: kite))
+    try handle.write(contentsOf: bytes)
+    try handle.close()
+    var times = [before.st_atim, before.st_mtim]
+    XCTAssertEqual(utimensat(AT_FDCWD, kite, &times, 0), 0)
+    var after = stat()
+    XCTAssertEqual(stat(kite, &after), 0)
+    XCTAssertEqual(
+      [after.st_size, after.st_mtim.tv_sec, after.st_mtim.tv_nsec],
+      [before.st_size, before.st_mtim.tv_sec, before.st_mtim.tv_nsec])
+    XCTAssertEqual(after.st_ino, before.st_ino)
+    let reporter = CollectingReporter()
+    _ = job.execute(plan, reporter: reporter)
+    let kiteOutputs = ["thumbs/kite-96.jpg", "thumbs/kite-192.jpg", "webp/kite.webp"]
+    XCTAssertEqual(
+      Set(reporter.skipped).intersection(kiteOutputs), [], "outputs of the rewritten photo reported up to date")
+  }
+
   func testTouchedSourceIsHashedAndStaysUpToDateWhenItsContentIsTheSame() throws {
     let h = try harness()
     defer { h.remove() }

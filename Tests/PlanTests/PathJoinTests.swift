@@ -76,6 +76,16 @@ final class PathJoinTests: XCTestCase {
   /// `PathText.appending` stands in for `NSString.appendingPathComponent` everywhere: the same
   /// bytes for every pair of strings of up to three pieces of "", "a", "/", ".", "é" and a
   /// combining acute, and for source-like paths.
+  /// A sibling folder whose name starts with the root's is outside it: `out2` is not in `out`
+  /// (the check compares whole path components, not a string prefix).
+  func testASiblingFolderWithTheRootsNameAsPrefixIsOutside() {
+    let root = "/tmp/cropjob-escape/out"
+    XCTAssertNotNil(OutputPaths.escapeProblem("/tmp/cropjob-escape/out2/x.jpg", root: root))
+    XCTAssertNotNil(OutputPaths.escapeProblem("/tmp/cropjob-escape/outside/x.jpg", root: root))
+    XCTAssertNotNil(OutputPaths.escapeProblem("/tmp/cropjob-escape/out", root: root), "the root itself is no output")
+    XCTAssertNil(OutputPaths.escapeProblem("/tmp/cropjob-escape/out/2/x.jpg", root: root))
+  }
+
   func testAppendingIsNSStringsAppendingPathComponent() {
     let pieces = ["", "a", "/", ".", "é", "\u{301}"]
     var strings: Set<String> = []
