@@ -16,6 +16,21 @@ final class ContainTests: XCTestCase {
     XCTAssertEqual(r.notes, [.guideNotCovered])
   }
 
+  /// With an output scale that rounds the two sides differently (a 301 x 100 guide at 0.5:
+  /// 151 x 50 pixels, 151 / 301 across, 0.5 down), contain fits by the smaller factor, so the
+  /// whole photo stays inside the output.
+  func testContainFitsByTheSmallerRoundedFactor() {
+    let source = Size(width: 3010, height: 1000)
+    let r = Geometry.place(
+      source: source, guide: .rect(width: 301, height: 100), placement: Placement(fit: .contain), outputScale: 0.5)
+    XCTAssertEqual(r.outputSize, PixelSize(width: 151, height: 50))
+    XCTAssertEqual(r.scale, 0.1 * 0.5, accuracy: 1e-15)
+    for corner in Rect(size: source).corners {
+      let p = r.transform.apply(corner)
+      XCTAssertTrue(p.x >= -1e-9 && p.x <= 151 + 1e-9 && p.y >= -1e-9 && p.y <= 50 + 1e-9, "\(corner) → \(p)")
+    }
+  }
+
   func testContainIgnoresFocusBecauseThePhotoIsCentred() {
     let source = Size(width: 4000, height: 3000)
     let a = Geometry.place(source: source, guide: .square(300), placement: Placement(fit: .contain))

@@ -123,6 +123,22 @@ final class CropTests: XCTestCase {
     assertPoint(flipped.transform.apply(crop.regionCorners[0]), Point(x: 400, y: 0), accuracy: 1e-9)
   }
 
+  /// The tolerance is 1 % (docs/geometry.md): a crop 2.2 % off the guide's aspect keeps its
+  /// own aspect and says so; one 0.5 % off takes the guide's.
+  func testCropAspectToleranceIsOnePercent() {
+    let guide = Guide.rect(width: 640, height: 360)
+    // 1280 x 736: 1.739 against 1.778.
+    let off = Geometry.place(
+      source: source, guide: guide, placement: Placement(crop: CropRect(x: 0, y: 0, width: 1280, height: 736)))
+    XCTAssertEqual(off.outputSize, PixelSize(width: 640, height: 368))
+    XCTAssertEqual(off.notes, [.cropAspectMismatch(cropAspect: 1280.0 / 736, guideAspect: 640.0 / 360)])
+    // 1280 x 723: 1.770, within 1 %.
+    let near = Geometry.place(
+      source: source, guide: guide, placement: Placement(crop: CropRect(x: 0, y: 0, width: 1280, height: 723)))
+    XCTAssertEqual(near.outputSize, PixelSize(width: 640, height: 360))
+    XCTAssertEqual(near.notes, [])
+  }
+
   func testCropAspectMismatchKeepsTheCropAspect() {
     let crop = CropRect(x: 0, y: 0, width: 1600, height: 900)
     let r = Geometry.place(source: source, guide: .square(256), placement: Placement(crop: crop))
