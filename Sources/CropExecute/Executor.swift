@@ -43,7 +43,7 @@ public struct Executor: Sendable {
     let run: Run
     switch Run.open(workload, options: options, reporter: reporter) {
     case .success(let opened): run = opened
-    case .failure(let refusal): return refusal.report(planned: stream.selectedCount, reporter: reporter)
+    case .failure(let refusal): return refusal.report(planned: stream.selectedCount, to: reporter)
     }
     run.summary.withLock { $0.planned = stream.selectedCount }
     reporter.report(.started(total: stream.selectedCount, upToDate: 0))

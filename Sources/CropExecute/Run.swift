@@ -52,28 +52,9 @@ final class Run: Sendable {
     escapes = LockedBox(EscapeCheck(root: root))
   }
 
-  /// Why a run did not start: its failures (nothing was written).
-  struct Refusal: Error {
-    var failures: [RunSummary.Failure]
-
-    /// Reports the failures as a run that did not start, and its summary.
-    func report(planned: Int, reporter: RunReporter) -> RunSummary {
-      var summary = RunSummary()
-      summary.planned = planned
-      reporter.report(.started(total: planned, upToDate: 0))
-      for failure in failures {
-        summary.failed += 1
-        summary.failures.append(failure)
-        reporter.report(.failed(path: failure.output, source: failure.source, reason: failure.reason))
-      }
-      reporter.report(.finished(summary))
-      return summary
-    }
-  }
-
   /// The run of `workload`, or its refusal: a state file that cannot be opened for writing
   /// (files in the way were refused by `JobPlan`, before). Claims are made window by window.
-  static func open(_ workload: RunWorkload, options: RunOptions, reporter: RunReporter) -> Result<Run, Refusal> {
+  static func open(_ workload: RunWorkload, options: RunOptions, reporter: RunReporter) -> Result<Run, RunRefusal> {
     let stream = workload.stream
     let indexFiles = IndexFile.planned(stream).files
     do throws(StateError) {
@@ -89,7 +70,7 @@ final class Run: Sendable {
           upToDateWindows: workload.verdicts.upToDate,
           indexFiles: indexFiles))
     } catch {
-      return .failure(Refusal(failures: [statusFailure(error)]))
+      return .failure(.state(error))
     }
   }
 

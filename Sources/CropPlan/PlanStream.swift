@@ -89,10 +89,14 @@ public final class PlanStream {
     order = Planner.jobsInOrder(file.jobs)
   }
 
-  /// The first pass over `file` (see the type). `collect` keeps every output: `plan` is then
-  /// the whole plan. `inspect` sees each window as `forEachWindow` gives it (the overwrite
-  /// guard looks at its outputs' files), in order, on a thread of its own while the next
-  /// window is planned; `make` returns once it has seen the last.
+  /// The first pass over `file` (see the type), in named steps: the sources expanded and
+  /// their headers read, every window of every job planned, checked and handed to
+  /// `inspect` (`planWindows`), then the checks finished (`finishChecks`), a small plan's
+  /// windows kept for the second pass (`keepWindows`) and, with `collect`, the whole plan
+  /// made (`collectPlan`). `collect` keeps every output: `plan` is then the whole plan.
+  /// `inspect` sees each window as `forEachWindow` gives it (the overwrite guard looks at its
+  /// outputs' files), in order, on a thread of its own while the next window is planned;
+  /// `make` returns once it has seen the last.
   public static func make(
     _ file: JobFile, planner: Planner, shard: Shard? = nil, window: Int = defaultWindow, collect: Bool = false,
     inspect: ((PlanWindow) -> Void)? = nil
@@ -101,143 +105,11 @@ public final class PlanStream {
     var paths = StandardPaths()
     stream.expandSources(&paths)
     stream.readHeaders(&paths)
-    var used = [Bool](repeating: false, count: stream.overrides.count)
-    var checks = PathChecks(root: stream.outputRoot, exact: false)
-    var checkPaths = StandardPaths()  // the checks' own: `paths` is the windows'
-    // One bit per decode of a source (`DecodeKey`: colour policy × frames).
-    var colours = [UInt8](repeating: 0, count: stream.table.count)
-    var produced: [String: ProducedSources] = [:]
-    let upstreams = Set(
-      file.jobs.compactMap { job -> String? in
-        if case .from(let upstream) = job.input { return upstream } else { return nil }
-      })
-    var collected: [PlannedOutput] = []
-    let keep = stream.lists.values.reduce(0) { $0 + $1.count } <= stream.window
-    var kept: [PlanWindow] = []
-    // `inspect` looks at each window on its own thread while the next one is planned.
-    let inspecting = inspect.map { SerialPipeline<PlanWindow>(depth: 1, $0) }
-    for (job, stage) in stream.order {
-      if case .from(let upstream) = job.input {
-        stream.addProducedSources(produced[upstream] ?? ProducedSources(), of: upstream, for: job, stage: stage)
-        colours += [UInt8](repeating: 0, count: stream.table.count - colours.count)
-      }
-      var counts = (sources: 0, outputs: 0)
-      stream.forEachWindow(of: job, stage: stage, paths: &paths, withShrink: false) { window, draftIssues in
-        var window = window
-        stream.record(draftIssues, window: window)
-        for source in window.plan.sources { stream.overrides.markUsed(job: job.name, source: source, in: &used) }
-        var best: [Int: Int] = [:]  // local source → its produced output (entry 0, largest)
-        var files = [SourceFileStatus??](repeating: nil, count: window.plan.outputs.count)
-        for (k, output) in window.plan.outputs.enumerated() {
-          let number = window.sourceNumbers[output.sourceIndex]
-          // Faces: the decode keeps at least the pixels of the detector's copy.
-          var scale = output.geometry.scale
-          if let header = window.plan.sources[output.sourceIndex].header,
-            let side = output.faceDetectionSide(
-              photo: Size(width: Double(header.width), height: Double(header.height)))
-          {
-            scale = max(scale, Double(side) / Double(max(header.width, header.height)))
-          }
-          stream.table.noteOutput(number, scale: scale)
-          let source = window.plan.sources[output.sourceIndex]
-          checks.check(output, source: source.path, stream: stream, paths: &checkPaths, file: &files[k])
-          if upstreams.contains(job.name), output.entry == 0 {
-            if let known = best[output.sourceIndex] {
-              if window.plan.outputs[known].outputScale < output.outputScale { best[output.sourceIndex] = k }
-            } else {
-              best[output.sourceIndex] = k
-            }
-          }
-        }
-        for local in best.keys.sorted() {
-          let output = window.plan.outputs[best[local]!]
-          produced[job.name, default: ProducedSources()].add(
-            output, root: stream.table.root(window.sourceNumbers[local]))
-        }
-        var selectedSources = Set<Int>()
-        for k in window.selected {
-          let output = window.plan.outputs[k]
-          selectedSources.insert(output.sourceIndex)
-          if output.encode.frames == .all, let header = window.plan.sources[output.sourceIndex].header {
-            stream.animations.add(frames: header.pages)
-          }
-          colours[window.sourceNumbers[output.sourceIndex]] |=
-            1
-            << (ColourPolicy.allCases.firstIndex(of: output.encode.colour)!
-              + ColourPolicy.allCases.count * FramesPolicy.allCases.firstIndex(of: output.encode.frames)!)
-        }
-        stream.collectIndexSources(window, job: job)
-        counts.sources += selectedSources.count
-        counts.outputs += window.selected.count
-        stream.outputCount += window.plan.outputs.count
-        if inspecting != nil {
-          window.outputFiles = files
-          inspecting?.submit(window)
-        }
-        if keep { kept.append(window) }
-        if collect {
-          for var output in window.plan.outputs {
-            output.sourceIndex = window.sourceNumbers[output.sourceIndex]
-            collected.append(output)
-          }
-        }
-      }
-      stream.jobCounts[job.name] = counts
-      stream.selectedCount += counts.outputs
-    }
-    inspecting?.finish()
-    stream.decodeCount = colours.reduce(0) { $0 + $1.nonzeroBitCount }
-    stream.issues += PlanDraft.unusedOverridesIssues(file: file, unused: used.indices.filter { !used[$0] })
-    if checks.suspected {
-      // Two outputs' paths hash alike: the checks again, exactly, naming the first writer.
-      var exact = PathChecks(root: stream.outputRoot, exact: true, suspects: checks.suspects)
-      stream.forEachWindow { window in
-        for output in window.plan.outputs {
-          exact.check(
-            output, source: window.plan.sources[output.sourceIndex].path, stream: stream, paths: &checkPaths)
-        }
-      }
-      checks.issues = exact.issues
-    }
-    stream.issues += checks.issues
-    // Index files two jobs (or two sources of a per-source index) would write: refused by
-    // the plan, as by `run` (docs/job-file.md, "index").
-    for file in IndexFile.planned(stream).files {
-      guard let problem = file.problem else { continue }
-      stream.issues.append(
-        PlanIssue(
-          severity: .error, job: file.job, source: nil, output: file.path, message: problem, blocksRun: true,
-          kind: .output))
-    }
-    stream.outputPaths = checks.outputs
-    // The sources' index served the checks: the second pass does not need it.
-    stream.table.byAbsolutePath = IndexTable()
-    stream.table.hashes = []
-    if keep && !upstreams.isEmpty {
-      // `from:` sources are only known as the jobs go: count them too.
-      if stream.table.count > stream.window { kept = [] } else { stream.kept = kept }
-    } else if keep {
-      stream.kept = kept
-    }
-    if var windows = stream.kept {
-      // The shrink-on-load is known now that every output is planned.
-      for w in windows.indices {
-        for l in windows[w].plan.sources.indices {
-          windows[w].plan.sources[l] = stream.table.planned(
-            windows[w].sourceNumbers[l], absolute: windows[w].plan.sources[l].absolutePath, withShrink: true)
-        }
-      }
-      stream.kept = windows
-    }
-    if collect {
-      let sources = (0..<stream.table.count).map {
-        stream.table.planned($0, absolute: stream.absolutePath($0, &paths), withShrink: true)
-      }
-      stream.plan = Plan(
-        jobFile: file, outputRoot: stream.outputRoot, sources: sources, outputs: collected,
-        issues: Array(stream.issues),
-        engineVersion: stream.engineVersion)
-    }
+    var pass = FirstPassState(stream: stream, file: file, collect: collect, inspect: inspect)
+    stream.planWindows(&pass, paths: &paths)
+    stream.finishChecks(&pass)
+    stream.keepWindows(pass.kept, small: pass.keep, upstreams: pass.upstreams)
+    if collect { stream.collectPlan(pass.collected, paths: &paths) }
     return stream
   }
 
@@ -325,7 +197,7 @@ public final class PlanStream {
   }
 
   /// Keeps a window's issues, with the root of each source an error names.
-  private func record(_ windowIssues: [PlanIssue], window: PlanWindow) {
+  func record(_ windowIssues: [PlanIssue], window: PlanWindow) {
     guard !windowIssues.isEmpty else { return }
     let locals = Dictionary(
       window.plan.sources.indices.map { (window.plan.sources[$0].path, $0) }, uniquingKeysWith: { a, _ in a })

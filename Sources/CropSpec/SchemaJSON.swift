@@ -1,3 +1,5 @@
+import CropSupport
+
 /// A JSON value whose objects keep their keys in the order they were written, so that the
 /// printed schema is stable and reads top-down (used by `JobSchema`).
 public indirect enum SchemaJSON: Sendable, Equatable {
@@ -55,14 +57,14 @@ public indirect enum SchemaJSON: Sendable, Equatable {
     case .bool(let b): return b ? "true" : "false"
     case .int(let i): return String(i)
     case .number(let d): return NodeReader.format(d)
-    case .string(let s): return Self.quote(s)
+    case .string(let s): return JSONText.quoted(s)
     case .array(let items):
       if items.isEmpty { return "[]" }
       if items.allSatisfy(\.isScalar) { return "[" + items.map { $0.rendered() }.joined(separator: ", ") + "]" }
       return "[\n" + items.map { inner + $0.rendered(indent: indent + 2) }.joined(separator: ",\n") + "\n\(pad)]"
     case .object(let members):
       if members.isEmpty { return "{}" }
-      let lines = members.map { inner + Self.quote($0.key) + ": " + $0.value.rendered(indent: indent + 2) }
+      let lines = members.map { inner + JSONText.quoted($0.key) + ": " + $0.value.rendered(indent: indent + 2) }
       return "{\n" + lines.joined(separator: ",\n") + "\n\(pad)}"
     }
   }
@@ -74,26 +76,6 @@ public indirect enum SchemaJSON: Sendable, Equatable {
     }
   }
 
-  static func quote(_ text: String) -> String {
-    var out = "\""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      case "\t": out += "\\t"
-      default:
-        if scalar.value < 0x20 {
-          let hex = String(scalar.value, radix: 16)
-          out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-        } else {
-          out.unicodeScalars.append(scalar)
-        }
-      }
-    }
-    return out + "\""
-  }
 }
 
 extension SchemaJSON: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral,

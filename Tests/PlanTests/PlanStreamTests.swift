@@ -64,6 +64,7 @@ final class PlanStreamTests: XCTestCase {
     var crop: Rect?
     var cropRequested: CropRect?
     var scale, angle: Double
+    var flip: String?
     var centre: Point?
     var focus: String
     var cropFoundAtRunTime: Bool?

@@ -28,6 +28,30 @@ final class StorageLocationTests: XCTestCase {
     }
   }
 
+  /// A location opens the store it names, with nothing sent: local paths keep their key as
+  /// written, `s3://` resolves the AWS settings (and their errors) from the environment.
+  func testLocationsOpenTheirStores() throws {
+    let (local, key) = try StorageLocation.parse("/srv/photos/a.jpg").open(environment: [:], home: "/nonexistent")
+    XCTAssertEqual((local as? LocalStorage)?.root, "/")
+    XCTAssertEqual(key, "srv/photos/a.jpg")
+    let (relative, relativeKey) = try StorageLocation.parse("../samples/./in/").open(
+      environment: [:], home: "/nonexistent", directory: "/work/jobs")
+    XCTAssertEqual((relative as? LocalStorage)?.root, "/")
+    XCTAssertEqual(relativeKey, "work/samples/in/")
+    XCTAssertEqual(try relative.stat(relativeKey + "missing.jpg"), nil)
+    let environment = [
+      "AWS_ACCESS_KEY_ID": "ID", "AWS_SECRET_ACCESS_KEY": "secret", "AWS_ENDPOINT_URL": "http://127.0.0.1:9",
+    ]
+    let (s3, prefix) = try StorageLocation.parse("s3://photos/in/").open(environment: environment, home: "/nonexistent")
+    XCTAssertEqual((s3 as? S3Storage)?.bucket, "photos")
+    XCTAssertEqual((s3 as? S3Storage)?.settings.endpoint.description, "http://127.0.0.1:9")
+    XCTAssertEqual(prefix, "in/")
+    XCTAssertEqual((s3 as? S3Storage)?.statistics.requests, 0)
+    XCTAssertThrowsError(try StorageLocation.parse("s3://photos/in/").open(environment: [:], home: "/nonexistent")) {
+      XCTAssertEqual(($0 as? StorageError)?.kind, .configuration)
+    }
+  }
+
   func testBadBucketNamesSayWhy() {
     let cases = [
       "s3://": "no bucket", "s3:///key": "no bucket", "s3://ab/x": "3 to 63", "s3://a*b/x": "letters, digits",

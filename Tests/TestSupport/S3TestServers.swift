@@ -15,6 +15,8 @@ public final class LoopbackService: @unchecked Sendable {
     process = Process()
     process.executableURL = URL(fileURLWithPath: python)
     process.arguments = [TestPaths.repoRoot.appendingPathComponent("Tests/S3/\(script)").path] + arguments
+    // moto runs boto3 inside: a developer's AWS settings (AWS_PROFILE above all) must not reach it.
+    process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("AWS_") }
     input = Pipe()
     let output = Pipe()
     _ = FileManager.default.createFile(atPath: log.path, contents: nil)
@@ -90,7 +92,9 @@ public final class MotoS3: @unchecked Sendable {
     let result = try Subprocess.run(
       TestPaths.python ?? "/usr/bin/python3",
       [TestPaths.repoRoot.appendingPathComponent("Tests/S3/s3_client.py").path, endpoint] + arguments,
-      environment: environment)
+      environment: environment,
+      // A developer's own AWS settings must not steer the test client.
+      unset: ProcessInfo.processInfo.environment.keys.filter { $0.hasPrefix("AWS_") })
     guard result.status == 0 else {
       throw LoopbackService.ServiceError("s3_client.py \(arguments.joined(separator: " ")) failed: \(result.stderr)")
     }

@@ -1,0 +1,30 @@
+import CropStore
+
+extension RunRefusal {
+  /// Reports the refusal as a run that did not start (every file in the way, or the reason,
+  /// a failure; nothing written) and returns its summary.
+  public func report(planned: Int, to reporter: RunReporter) -> RunSummary {
+    var summary = RunSummary()
+    summary.planned = planned
+    reporter.report(.started(total: planned, upToDate: 0))
+    let failures: [RunSummary.Failure]
+    switch self {
+    case .filesInTheWay(let files):
+      failures = files.map {
+        RunSummary.Failure(
+          output: $0.path, source: $0.source, reason: $0.message + " (nothing was written; --overwrite replaces it)")
+      }
+    case .state(let error):
+      failures = [Run.statusFailure(error)]
+    case .notRunnable:
+      failures = [RunSummary.Failure(output: "", source: "", reason: description)]
+    }
+    for failure in failures {
+      summary.failed += 1
+      summary.failures.append(failure)
+      reporter.report(.failed(path: failure.output, source: failure.source, reason: failure.reason))
+    }
+    reporter.report(.finished(summary))
+    return summary
+  }
+}

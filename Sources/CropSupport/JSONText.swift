@@ -1,0 +1,25 @@
+/// JSON text written by hand (where a document is made piece by piece, in a fixed order).
+package enum JSONText {
+  /// `text` as a JSON string: quoted, with `"`, `\` and the control characters escaped
+  /// (`\n`, `\r`, `\t`, else `\u00XX`); everything else as it is (UTF-8, `/` unescaped).
+  package static func quoted(_ text: String) -> String {
+    var out = "\""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\"": out += "\\\""
+      case "\\": out += "\\\\"
+      case "\n": out += "\\n"
+      case "\r": out += "\\r"
+      case "\t": out += "\\t"
+      default:
+        if scalar.value < 0x20 {
+          let hex = String(scalar.value, radix: 16)
+          out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+        } else {
+          out.unicodeScalars.append(scalar)
+        }
+      }
+    }
+    return out + "\""
+  }
+}
