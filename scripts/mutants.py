@@ -15,7 +15,7 @@ rebuilt incrementally, `swift test --skip-build --filter …` runs the mutation'
 file is restored. Exit status: 0 when every mutation was killed, 1 when one survived, 2 when
 the list or the build is broken. Not in CI (about 1–2 minutes a mutation on 2 shared cores).
 """
-import argparse, os, re, shutil, subprocess, sys, tempfile, time
+import argparse, os, re, shutil, signal, subprocess, sys, tempfile, time
 
 from mutants_list import MUTATIONS
 
@@ -48,9 +48,14 @@ def check_list(root):
 def run(cmd, cwd, log, timeout=None):
     started = time.time()
     with open(log, "w") as out:
+        # Its own process group, so that a timeout ends the test processes swift test started
+        # too (a mutation that makes a test loop would otherwise leave it running).
+        process = subprocess.Popen(cmd, cwd=cwd, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
         try:
-            status = subprocess.run(cmd, cwd=cwd, stdout=out, stderr=subprocess.STDOUT, timeout=timeout).returncode
+            status = process.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
             status = "timeout"
     return status, time.time() - started
 
