@@ -32,19 +32,21 @@ let package = Package(
     // opens the prebuilt library scripts/install-deps.sh installs (from a PyPI wheel) with dlopen
     // on first use, so that nothing else loads it or its OpenMP runtime.
     .target(name: "CFaceDetect", path: "Sources/CFaceDetect", linkerSettings: [.linkedLibrary("dl")]),
-    // C over libvips and the codecs: fixed-arity wrappers over libvips' variadic API (Swift
-    // cannot call C variadics; 0 or -1 as libvips), and pixel kernels and encoders (libjpeg,
-    // libpng, SSIM, placeholders) whose headers state their own return values. gmodule: cj_init
-    // opens libvips' heif module itself (the others are not loaded); jpeg:
-    // libjpeg (Debian libjpeg-dev, which libvips-dev depends on) for JPEG outputs written
-    // directly and JPEG headers read directly (docs/decoding.md); png16: libpng (Debian
-    // libpng-dev, which libvips-dev depends on) for PNG outputs written directly.
+    // Fixed-arity C wrappers over libvips' variadic API (Swift cannot call C variadics), with
+    // libvips' start-up and log capture; they return 0 or -1 as libvips does, the exceptions
+    // named in cvips_shim.h. gmodule: cj_init opens libvips' heif module itself (the others
+    // are not loaded).
     .target(
       name: "CVipsShim", dependencies: ["CVips"], path: "Sources/CVipsShim",
-      linkerSettings: [
-        .linkedLibrary("vips"), .linkedLibrary("gobject-2.0"), .linkedLibrary("gmodule-2.0"), .linkedLibrary("jpeg"),
-        .linkedLibrary("png16"),
-      ]),
+      linkerSettings: [.linkedLibrary("vips"), .linkedLibrary("gobject-2.0"), .linkedLibrary("gmodule-2.0")]),
+    // Pixel kernels and codecs in C: box shrink, separable resample, area average, the last
+    // pass, SSIM, JPEG headers read and JPEG/PNG written with libjpeg and libpng directly.
+    // They return 0, 1 ("nothing done: take libvips' path") or -1 (cpixels.h). jpeg: libjpeg
+    // (Debian libjpeg-dev, which libvips-dev depends on); png16: libpng (Debian libpng-dev,
+    // likewise) (docs/decoding.md).
+    .target(
+      name: "CPixels", dependencies: ["CVipsShim", "CVips"], path: "Sources/CPixels",
+      linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16")]),
     // C calls that are not libvips': SHA-256 through libcrypto when present, syncfs.
     .target(name: "CSystem", path: "Sources/CSystem"),
     // libcurl (Debian libcurl4-openssl-dev) with fixed-arity wrappers over its variadic calls:
@@ -71,7 +73,8 @@ let package = Package(
     .target(
       name: "CropImaging",
       dependencies: [
-        "CropPlan", "CropSpec", "CropGeometry", "CropSupport", "CVipsShim", "CTurboJPEG", "CFaceDetect",
+        "CropPlan", "CropSpec", "CropGeometry", "CropSupport", "CVipsShim", "CPixels", "CTurboJPEG",
+        "CFaceDetect",
       ],
       path: "Sources/CropImaging"),
     // Atomic writer, manifest, and the state database (SQLite) with its header cache.

@@ -24,6 +24,7 @@ ALLOWED = {
     "CSQLite": set(),
     "CTurboJPEG": set(),
     "CVipsShim": {"CVips"},
+    "CPixels": {"CVipsShim", "CVips"},
     "CSystem": set(),
     "CCurl": set(),
     "CFaceDetect": set(),
@@ -32,7 +33,7 @@ ALLOWED = {
     "CropStorage": {"CropSupport", "CCurl"},
     "CropSpec": {"CropGeometry", "CropSupport", "CYAML"},
     "CropPlan": {"CropSpec", "CropGeometry", "CropSupport"},
-    "CropImaging": {"CropPlan", "CropSpec", "CropGeometry", "CropSupport", "CVipsShim", "CTurboJPEG", "CFaceDetect"},
+    "CropImaging": {"CropPlan", "CropSpec", "CropGeometry", "CropSupport", "CVipsShim", "CPixels", "CTurboJPEG", "CFaceDetect"},
     "CropStore": {"CropPlan", "CropSpec", "CropGeometry", "CropSupport", "CSystem", "CSQLite"},
     "CropExecute": {"CropImaging", "CropStore", "CropPlan", "CropSpec", "CropGeometry", "CropSupport"},
     "CropPreview": {"CropImaging", "CropStore", "CropPlan", "CropSpec", "CropGeometry", "CropSupport"},
@@ -57,6 +58,7 @@ ALLOWED = {
 # C modules and the only source folders that may import them.
 C_OWNERS = {
     "CVipsShim": ["Sources/CropImaging"],
+    "CPixels": ["Sources/CropImaging"],
     "CFaceDetect": ["Sources/CropImaging"],
     "CVips": [],
     "CTurboJPEG": ["Sources/CropImaging"],

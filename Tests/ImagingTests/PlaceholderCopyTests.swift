@@ -1,3 +1,4 @@
+import CPixels
 import CVipsShim
 import CropKit
 import Foundation

@@ -4,10 +4,9 @@
 // of the libvips chain it replaces, so the pixels are the same bytes: vips_unpremultiply, then
 // + 0.5 and a cast to uchar (cj_unpremultiply_uchar); alpha × mask / 255 rounded to nearest
 // (cj_apply_mask); vips_flatten (cj_flatten).
-#include "cvips_shim.h"
+#include "cj_pixels_internal.h"
 
 #include <string.h>
-#include <vips/vips.h>
 
 // vips_cast of a float to uchar: clipped to [0, 255], then truncated.
 static inline unsigned char cj_to_uchar(float v) {

@@ -1,4 +1,4 @@
-// The libjpeg error manager of the shim's direct JPEG paths (cj_jpeg_encode.c,
+// The libjpeg error manager of CPixels' direct JPEG paths (cj_jpeg_encode.c,
 // cj_jpeg_header.c): an error jumps back to the caller's setjmp with its text, and nothing
 // libjpeg says reaches stderr (a warning is counted; the caller decides what it means).
 #ifndef CJ_JPEG_ERROR_H
@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <jpeglib.h>
 
-#include "cj_internal.h"
+#include "cj_pixels_internal.h"
 
 typedef struct {
   struct jpeg_error_mgr pub;

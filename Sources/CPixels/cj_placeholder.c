@@ -1,15 +1,15 @@
 // The placeholders' small copy of an output (docs/job-file.md, "placeholders"): an area
 // average of the 8-bit pixels, premultiplied, computed in one pass over the rows in place,
-// without a libvips operation or image.
-#include "cvips_shim.h"
+// without a libvips operation or image; and the area average of such a copy again (the
+// LQIP's), the one implementation of the area average (the same taps).
+#include "cj_pixels_internal.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <vips/vips.h>
 
 // For each of `to` cells over `from` pixels: the pixels it covers (first, count) and the share
-// of each (the area covered over the cell's width; they sum to 1), as PlaceholderCopy.Taps.
+// of each (the area covered over the cell's width; they sum to 1).
 typedef struct {
   int *first;
   int *count;
@@ -166,6 +166,62 @@ int cj_area_average(const unsigned char *pixels, size_t stride, int width, int h
   }
   free(column);
   free(sum);
+  cj_taps_free(&across);
+  cj_taps_free(&down);
+  return 0;
+}
+
+int cj_area_resize(const double *in, int width, int height, int w, int h, double *out) {
+  if (!in || width < 1 || height < 1 || w < 1 || h < 1 || w > width || h > height) return 1;
+  cj_taps across, down;
+  if (cj_taps_make(width, w, &across)) return -1;
+  if (cj_taps_make(height, h, &down)) {
+    cj_taps_free(&across);
+    return -1;
+  }
+  // Across first (width -> w; nothing to do at the same width), then down (height -> h), each
+  // cell summed from 0 in tap order.
+  double *rows = NULL;
+  const double *source = in;
+  if (w != width) {
+    rows = malloc(sizeof(double) * 4 * (size_t)w * (size_t)height);
+    if (!rows) {
+      cj_taps_free(&across);
+      cj_taps_free(&down);
+      return -1;
+    }
+    for (int y = 0; y < height; y++) {
+      const double *row = in + (size_t)y * width * 4;
+      double *o = rows + (size_t)y * w * 4;
+      for (int x = 0; x < w; x++) {
+        const double *wt = across.weight + across.offset[x];
+        const double *c = row + 4 * (size_t)across.first[x];
+        double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+        for (int k = 0; k < across.count[x]; k++, c += 4) {
+          s0 += c[0] * wt[k];
+          s1 += c[1] * wt[k];
+          s2 += c[2] * wt[k];
+          s3 += c[3] * wt[k];
+        }
+        o[4 * x] = s0;
+        o[4 * x + 1] = s1;
+        o[4 * x + 2] = s2;
+        o[4 * x + 3] = s3;
+      }
+    }
+    source = rows;
+  }
+  const size_t stride = 4 * (size_t)w;
+  memset(out, 0, sizeof(double) * stride * (size_t)h);
+  for (int y = 0; y < h; y++) {
+    double *o = out + (size_t)y * stride;
+    for (int k = 0; k < down.count[y]; k++) {
+      const double *from = source + (size_t)(down.first[y] + k) * stride;
+      const double share = down.weight[down.offset[y] + k];
+      for (size_t i = 0; i < stride; i++) o[i] += from[i] * share;
+    }
+  }
+  free(rows);
   cj_taps_free(&across);
   cj_taps_free(&down);
   return 0;

@@ -2,12 +2,11 @@
 // (docs/resampling.md, "Box shrink"; docs/decoding.md): the pixels vips_shrink and
 // vips_autorot give, computed in place of the lazy operations that every output's resample
 // otherwise pulls through regions.
-#include "cvips_shim.h"
+#include "cj_pixels_internal.h"
 
 #include <pthread.h>
 #include <stdint.h>
 #include <string.h>
-#include <vips/vips.h>
 
 static int cj_in_memory(VipsImage *in) {
   return (in->dtype == VIPS_IMAGE_SETBUF || in->dtype == VIPS_IMAGE_SETBUF_FOREIGN) && in->data;

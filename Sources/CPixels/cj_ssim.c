@@ -1,5 +1,5 @@
 // The perceptual score of a quality target (docs/job-file.md, "Perceptual quality target"):
-// SSIM on luma, and the decode of an encoded candidate it is computed on.
+// SSIM on luma (the candidate is decoded by cj_decode_buffer, CVipsShim).
 //
 // Luma: Y = 0.299 R + 0.587 G + 0.114 B (BT.601, unrounded doubles), or the grey band;
 // with alpha, Y × A / 255 (premultiplied: composited over black, so that the colour of
@@ -8,13 +8,11 @@
 // gaussian_weights=True, sigma=1.5, use_sample_covariance=False, data_range=255: an 11x11
 // Gaussian window (σ = 1.5, truncated at radius 5, normalised), C1 = (0.01 × 255)²,
 // C2 = (0.03 × 255)², the mean over every window lying wholly inside the image.
-#include "cvips_shim.h"
+#include "cj_pixels_internal.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <vips/vips.h>
 
 enum { CJ_SSIM_RADIUS = 5, CJ_SSIM_SIDE = 2 * CJ_SSIM_RADIUS + 1 };
 _Static_assert(CJ_SSIM_SIDE == 11, "the filters below spell out 11 taps");
@@ -222,22 +220,4 @@ int cj_ssim_score(const double *a, const double *mean, const double *variance,
   if (cj_ssim_windows(width, height, 3, cj_ssim_products_of, cj_ssim_window_of, &c)) return -1;
   *score = c.total / ((double)cols * rows);
   return 0;
-}
-
-int cj_decode_buffer(const void *data, size_t length, void **pixels, size_t *size, int *width,
-                     int *height, int *bands) {
-  VipsImage *image = vips_image_new_from_buffer(data, length, "", NULL);
-  if (!image) return -1;
-  VipsImage *cast = NULL;
-  if (vips_cast_uchar(image, &cast, NULL)) {
-    g_object_unref(image);
-    return -1;
-  }
-  g_object_unref(image);
-  *pixels = vips_image_write_to_memory(cast, size);
-  *width = cast->Xsize;
-  *height = cast->Ysize;
-  *bands = cast->Bands;
-  g_object_unref(cast);
-  return *pixels ? 0 : -1;
 }

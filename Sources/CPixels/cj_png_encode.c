@@ -3,12 +3,11 @@
 // that the bytes are the ones vips_pngsave_buffer writes, without the saver's operations:
 // IHDR (8 bits, RGB or RGBA, no interlace), pHYs from the image's resolution, the rows
 // filtered as cj_png_filter chooses at the given zlib level, IEND.
-#include "cvips_shim.h"
+#include "cj_pixels_internal.h"
 
 #include <png.h>
 #include <stdlib.h>
 #include <string.h>
-#include <vips/vips.h>
 
 typedef struct {
   unsigned char *data;
@@ -43,13 +42,6 @@ static void cj_png_error(png_structp png, png_const_charp text) {
 static void cj_png_warning(png_structp png, png_const_charp text) {
   (void)png;
   (void)text;
-}
-
-int cj_png_filter(int compression) {
-  // libpng's adaptive choice per row among the five filters (what Pillow and ImageMagick
-  // write); stored rows (level 0) gain nothing from a filter. libpng's PNG_ALL_FILTERS and
-  // PNG_FILTER_NONE are the values of libvips' VIPS_FOREIGN_PNG_FILTER_ALL and _NONE.
-  return compression == 0 ? PNG_FILTER_NONE : PNG_ALL_FILTERS;
 }
 
 int cj_png_encode(const unsigned char *pixels, size_t stride, int width, int height, int bands,

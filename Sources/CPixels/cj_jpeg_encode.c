@@ -1,11 +1,10 @@
 // JPEG encoding with libjpeg directly (docs/decoding.md, "Encoding JPEG outputs"): the settings
 // libvips 8.14's jpegsave uses with `strip`, so that the bytes are the ones
 // vips_jpegsave_buffer writes, without a libvips operation, a pipeline or a sink per output.
-#include "cvips_shim.h"
+#include "cj_pixels_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <vips/vips.h>
 
 #include "cj_jpeg_error.h"
 #include <jerror.h>

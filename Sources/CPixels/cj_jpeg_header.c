@@ -1,7 +1,7 @@
 // JPEG headers read by libjpeg directly (docs/decoding.md, "Reading JPEG headers"): the
 // planner's header read without libvips' loader machinery, for JPEGs whose header reads
 // cleanly; anything else goes to libvips as before.
-#include "cvips_shim.h"
+#include "cj_pixels_internal.h"
 
 #include <string.h>
 
