@@ -102,21 +102,32 @@ let package = Package(
       path: "Sources/CropKit"),
     .executableTarget(name: "cropjob", dependencies: ["CropKit"], path: "Sources/cropjob"),
 
-    // What the test targets share: paths and scratch folders, running other programs (the
-    // oracles), seeded randomness, the public corpora, and a job run in-process (RunHarness).
-    .target(name: "TestSupport", dependencies: ["CropKit"], path: "Tests/TestSupport"),
-    .testTarget(name: "GeometryTests", dependencies: ["CropGeometry", "TestSupport"], path: "Tests/GeometryTests"),
-    // One test target per stage, named after the stage whose code it checks (docs/testing.md).
+    // What the test targets share, none of the stages: paths and scratch folders (RunHarness's
+    // folder), running other programs (the oracles), seeded randomness, the public corpora.
+    .target(name: "TestSupport", path: "Tests/TestSupport"),
+    // A harness's job loaded, planned and run in-process through CropKit's composition
+    // (`JobPlan`, `JobRun`), with the events collected: for ExecuteTests and CLITests.
+    .target(name: "RunSupport", dependencies: ["CropKit", "TestSupport"], path: "Tests/RunSupport"),
+    // One test target per stage, named after the stage whose code it checks and depending on
+    // that stage (docs/testing.md); tests that run whole jobs in-process are ExecuteTests.
     // Fixtures (Tests/Fixtures) and the Python oracles (Tests/Oracle) are read by path.
-    .testTarget(name: "SpecTests", dependencies: ["CropKit", "TestSupport"], path: "Tests/SpecTests"),
-    .testTarget(name: "PlanTests", dependencies: ["CropKit", "TestSupport"], path: "Tests/PlanTests"),
-    .testTarget(name: "ImagingTests", dependencies: ["CropKit", "TestSupport"], path: "Tests/ImagingTests"),
-    .testTarget(name: "StoreTests", dependencies: ["CropKit", "TestSupport"], path: "Tests/StoreTests"),
-    .testTarget(name: "ExecuteTests", dependencies: ["CropKit", "TestSupport"], path: "Tests/ExecuteTests"),
-    .testTarget(name: "PreviewTests", dependencies: ["CropKit", "TestSupport"], path: "Tests/PreviewTests"),
+    .testTarget(name: "GeometryTests", dependencies: ["CropGeometry", "TestSupport"], path: "Tests/GeometryTests"),
+    .testTarget(name: "SpecTests", dependencies: ["CropSpec", "TestSupport"], path: "Tests/SpecTests"),
+    // The planner reads real photos' headers through libvips (CropImaging's VipsHeaderReader).
+    .testTarget(name: "PlanTests", dependencies: ["CropPlan", "CropImaging", "TestSupport"], path: "Tests/PlanTests"),
+    .testTarget(
+      name: "ImagingTests", dependencies: ["CropImaging", "CVipsShim", "CPixels", "TestSupport"],
+      path: "Tests/ImagingTests"),
+    .testTarget(name: "StoreTests", dependencies: ["CropStore", "TestSupport"], path: "Tests/StoreTests"),
+    .testTarget(
+      name: "ExecuteTests", dependencies: ["CropExecute", "CropKit", "RunSupport", "TestSupport"],
+      path: "Tests/ExecuteTests"),
+    .testTarget(name: "PreviewTests", dependencies: ["CropPreview", "TestSupport"], path: "Tests/PreviewTests"),
     // The storage seam against a real S3 server (moto on loopback, Tests/S3).
     .testTarget(
       name: "StorageTests", dependencies: ["CropStorage", "CropSupport", "TestSupport"], path: "Tests/StorageTests"),
-    .testTarget(name: "CLITests", dependencies: ["CropKit", "cropjob", "TestSupport"], path: "Tests/CLITests"),
+    // The command line's contract: arguments, exit codes, output text, through the binary.
+    .testTarget(
+      name: "CLITests", dependencies: ["CropKit", "cropjob", "RunSupport", "TestSupport"], path: "Tests/CLITests"),
   ]
 )

@@ -42,16 +42,18 @@ ALLOWED = {
         "CropPreview",
     },
     "cropjob": {"CropKit"},
-    # Tests may use anything but each other.
-    "TestSupport": {"CropKit"},
+    # Test targets: each stage's beside its stage (TestSupport holds no stage); whole jobs
+    # in-process (ExecuteTests, CLITests) through CropKit's composition (RunSupport).
+    "TestSupport": set(),
+    "RunSupport": {"CropKit", "TestSupport"},
     "GeometryTests": {"CropGeometry", "TestSupport"},
-    "SpecTests": {"CropKit", "TestSupport"},
-    "PlanTests": {"CropKit", "TestSupport"},
-    "ImagingTests": {"CropKit", "TestSupport"},
-    "StoreTests": {"CropKit", "TestSupport"},
-    "ExecuteTests": {"CropKit", "TestSupport"},
-    "PreviewTests": {"CropKit", "TestSupport"},
-    "CLITests": {"CropKit", "cropjob", "TestSupport"},
+    "SpecTests": {"CropSpec", "TestSupport"},
+    "PlanTests": {"CropPlan", "CropImaging", "TestSupport"},
+    "ImagingTests": {"CropImaging", "CVipsShim", "CPixels", "TestSupport"},
+    "StoreTests": {"CropStore", "TestSupport"},
+    "ExecuteTests": {"CropExecute", "CropKit", "RunSupport", "TestSupport"},
+    "PreviewTests": {"CropPreview", "TestSupport"},
+    "CLITests": {"CropKit", "cropjob", "RunSupport", "TestSupport"},
     "StorageTests": {"CropStorage", "CropSupport", "TestSupport"},
 }
 

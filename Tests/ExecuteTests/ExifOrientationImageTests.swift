@@ -1,6 +1,7 @@
 import CropGeometry
 import CropKit
 import Foundation
+import RunSupport
 import TestSupport
 import XCTest
 
@@ -109,7 +110,7 @@ final class ExifOrientationImageTests: XCTestCase {
     }
   }
 
-  static func line(_ label: String, mean: [Double], max: [Double], shift: Point) -> String {
+  static func line(_ label: String, mean: [Double], max: [Double], shift: (x: Double, y: Double)) -> String {
     let m = mean.map { String(format: "%.2f", $0) }.joined(separator: "/")
     let x = max.map { String(format: "%.0f", $0) }.joined(separator: "/")
     return String(

@@ -1,5 +1,6 @@
 import CropKit
 import Foundation
+import RunSupport
 import TestSupport
 import XCTest
 
@@ -8,7 +9,8 @@ import XCTest
 /// an independent search (numpy) finds it.
 final class RegionFocusTests: XCTestCase {
   static let folder = Corpora.root.appendingPathComponent("regions")
-  static let face = StoredRegionTests.face
+  /// The face region the corpus stores (as StoredRegionTests, ImagingTests, reads it).
+  static let face = Rect(x: 92.5, y: 38.5, width: 44, height: 47.5)
 
   func plan(_ files: [String], place: String, output: String = "out") throws -> Plan {
     let sources = files.map { "\"\(Self.folder.appendingPathComponent($0).path)\"" }.joined(separator: ", ")

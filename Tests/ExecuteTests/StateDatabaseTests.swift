@@ -1,6 +1,7 @@
 import CropGeometry
 import CropKit
 import Foundation
+import RunSupport
 import TestSupport
 import XCTest
 

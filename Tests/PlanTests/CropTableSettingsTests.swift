@@ -1,5 +1,7 @@
 import CropGeometry
-import CropKit
+import CropPlan
+import CropSpec
+import CropSupport
 import Foundation
 import TestSupport
 import XCTest

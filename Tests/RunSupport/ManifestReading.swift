@@ -1,5 +1,6 @@
 import CropKit
 import Foundation
+import TestSupport
 import XCTest
 
 extension XCTestCase {
