@@ -83,4 +83,13 @@ public struct JobPlan {
 
   /// What the executor runs (`Executor.run`).
   var workload: RunWorkload { RunWorkload(stream: stream, verdicts: verdicts) }
+
+  /// Whether the plan can run: no error stops it (path collisions, outputs outside the root).
+  public var isRunnable: Bool { stream.isRunnable }
+  /// The outputs planned (this run's shard's).
+  public var outputCount: Int { stream.selectedCount }
+  /// The sources the jobs read.
+  public var sourceCount: Int { stream.sourceCount }
+  /// The plan as `cropjob plan` prints it (text, without the up-to-date counts).
+  public var text: String { PlanRenderer.text(stream, upToDate: nil) }
 }

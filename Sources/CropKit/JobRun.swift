@@ -13,7 +13,7 @@ import Foundation
 ///     case .success(let summary): ...   // summary.failed > 0: some outputs failed
 ///     case .failure(let refusal): ...   // nothing was written; `refusal` says why
 ///     }
-public struct JobRun {
+public struct JobRun: Sendable {
   public let file: JobFile
   /// Workers, force, prune, fail-fast, overwrite, shard… (`RunOptions`).
   public var options: RunOptions

@@ -10,8 +10,6 @@ import XCTest
 final class DeliveryIndexRunTests: XCTestCase {
   static let photos = ["kite.jpg", "bridge.jpg", "cat.png"]
 
-  override func setUp() { Cancellation.reset() }
-
   static func job(index: String = "{path: \"pages/{stem}.html\"}", widths: String = "[64, 128]") -> String {
     """
     version: 1
