@@ -20,8 +20,8 @@ public struct JobPlan {
   }
 
   public let purpose: Purpose
-  public let stream: PlanStream
-  public let verdicts: VerdictPass
+  package let stream: PlanStream
+  package let verdicts: VerdictPass
   /// Every file cropjob did not write in the way of an output (sorted by path), then of an
   /// index file (sorted by path).
   public let filesInTheWay: [FileInTheWay]
