@@ -35,7 +35,7 @@ public struct RunWarning: Sendable, Hashable {
   private var given: String?
   private var issue: PlanIssue?
 
-  public init(kind: String, path: String?, job: String?, source: String?, message: String, text: String) {
+  package init(kind: String, path: String?, job: String?, source: String?, message: String, text: String) {
     self.kind = kind
     self.path = path
     self.job = job
@@ -45,7 +45,7 @@ public struct RunWarning: Sendable, Hashable {
   }
 
   /// The warning a plan issue makes.
-  public init(_ issue: PlanIssue) {
+  package init(_ issue: PlanIssue) {
     kind = issue.kind.rawValue
     path = issue.output ?? issue.source
     job = issue.job
@@ -77,7 +77,7 @@ public struct RunSummary: Sendable, Codable, Equatable {
     public var source: String
     public var reason: String
 
-    public init(output: String, source: String, reason: String) {
+    package init(output: String, source: String, reason: String) {
       self.output = output
       self.source = source
       self.reason = reason

@@ -3,7 +3,7 @@ import CropStore
 extension RunRefusal {
   /// Reports the refusal as a run that did not start (every file in the way, or the reason,
   /// a failure; nothing written) and returns its summary.
-  public func report(planned: Int, to reporter: RunReporter) -> RunSummary {
+  package func report(planned: Int, to reporter: RunReporter) -> RunSummary {
     var summary = RunSummary()
     summary.planned = planned
     reporter.report(.started(total: planned, upToDate: 0))
