@@ -17,7 +17,7 @@ public enum RunRefusal: Error, CustomStringConvertible, Sendable {
   /// The refusal of a planned stream, if any: the state could not be read while planning,
   /// an error stops the whole plan, or a file cropjob did not write is in the way of an
   /// output or an index file (unless `overwrite`).
-  public static func of(
+  package static func of(
     _ stream: PlanStream, state: StateReader, filesInTheWay: [FileInTheWay], overwrite: Bool
   ) -> RunRefusal? {
     if let failure = state.failure { return .state(failure) }
