@@ -6,14 +6,14 @@ import Foundation
 
 /// Expands a job file into a plan: sources, headers, geometry, names and checks.
 /// Pure apart from reading directories and image headers; never decodes pixels.
-public struct Planner: Sendable {
-  public var limits: InputLimits
+package struct Planner: Sendable {
+  package var limits: InputLimits
   /// Override of the output root (command line `--output`).
-  public var outputRoot: String?
+  package var outputRoot: String?
   /// Reads each source's header (the imaging stage's `VipsHeaderReader` in cropjob).
-  public var headers: any SourceHeaderReading
+  package var headers: any SourceHeaderReading
 
-  public init(limits: InputLimits? = nil, outputRoot: String? = nil, headers: any SourceHeaderReading) {
+  package init(limits: InputLimits? = nil, outputRoot: String? = nil, headers: any SourceHeaderReading) {
     self.limits = limits ?? InputLimits()
     self.outputRoot = outputRoot
     self.headers = headers
@@ -23,7 +23,7 @@ public struct Planner: Sendable {
   /// dependency order, shrink-on-load, then the checks over all output paths. The whole plan
   /// in memory: a batch of many sources is planned window by window (`PlanStream`), with
   /// the same outputs, issues and order.
-  public func plan(_ file: JobFile) -> Plan {
+  package func plan(_ file: JobFile) -> Plan {
     PlanStream.make(file, planner: self, window: Int.max, collect: true).plan!
   }
 
