@@ -1,3 +1,4 @@
+import CropSupport
 import Foundation
 
 /// One problem found in a job file, located at line:column, with the field it concerns.
@@ -29,6 +30,11 @@ public struct Diagnostic: Sendable, Hashable, Codable, CustomStringConvertible {
   public var description: String {
     let subject = field.isEmpty ? "" : "\(field): "
     return "\(file):\(line):\(column): \(severity.rawValue): \(subject)\(message)"
+  }
+
+  /// The diagnostic as a value to switch on (`CropError.jobFile`).
+  public var error: CropError {
+    .jobFile(file: file, line: line, column: column, field: field, message: message)
   }
 
   /// The one helper that words every type or range mismatch the same way.
