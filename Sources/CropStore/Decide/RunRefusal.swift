@@ -26,6 +26,17 @@ public enum RunRefusal: Error, CustomStringConvertible, Sendable {
     return nil
   }
 
+  /// The refusal as values to switch on: the state's failure, the plan's errors (its text),
+  /// or each file in the way.
+  public var errors: [CropError] {
+    switch self {
+    case .state(let error): return [.state(file: error.path, message: error.description)]
+    case .notRunnable(let plan): return [.plan(job: nil, output: nil, message: plan)]
+    case .filesInTheWay(let files):
+      return files.map { .fileInTheWay(path: $0.path, source: $0.source, message: $0.message) }
+    }
+  }
+
   public var description: String {
     switch self {
     case .state(let error): return "\(error)"
