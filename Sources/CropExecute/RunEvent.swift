@@ -1,4 +1,5 @@
 import CropPlan
+import CropSupport
 
 /// What the executor reports while it runs; reporters render these.
 public enum RunEvent: Sendable {
@@ -76,11 +77,25 @@ public struct RunSummary: Sendable, Codable, Equatable {
     public var output: String
     public var source: String
     public var reason: String
+    /// The failure as a value to switch on: the stage that found it and what it names (not in
+    /// the summary's JSON, whose fields are the three above).
+    public var error: CropError
 
-    package init(output: String, source: String, reason: String) {
+    /// A failure; `error` defaults to an output's (`CropError.output`).
+    package init(output: String, source: String, reason: String, error: CropError? = nil) {
       self.output = output
       self.source = source
       self.reason = reason
+      self.error = error ?? .output(path: output, source: source, message: reason)
+    }
+
+    enum CodingKeys: String, CodingKey { case output, source, reason }
+
+    public init(from decoder: any Decoder) throws {
+      let c = try decoder.container(keyedBy: CodingKeys.self)
+      self.init(
+        output: try c.decode(String.self, forKey: .output), source: try c.decode(String.self, forKey: .source),
+        reason: try c.decode(String.self, forKey: .reason))
     }
   }
 
