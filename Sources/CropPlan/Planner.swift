@@ -1,5 +1,6 @@
 import CropGeometry
 import CropSpec
+import CropStorage
 import CropSupport
 import Dispatch
 import Foundation
@@ -12,6 +13,9 @@ public struct Planner: Sendable {
   public var outputRoot: String?
   /// Reads each source's header (the imaging stage's `VipsHeaderReader` in cropjob).
   public var headers: any SourceHeaderReading
+  /// The stores sources in object storage (`s3://`) are listed and read through; local
+  /// files are walked and read as they always were.
+  public var storage = StorageSet()
 
   public init(limits: InputLimits? = nil, outputRoot: String? = nil, headers: any SourceHeaderReading) {
     self.limits = limits ?? InputLimits()

@@ -1,3 +1,4 @@
+import CropStorage
 import CropSupport
 import Foundation
 
@@ -38,6 +39,9 @@ struct SourceTable {
   /// For each file source with a recorded hash, its status then (`SourceFileStatus.stamp`;
   /// `PlannedSource.recordedStamp`).
   var recordedStamps: [UInt64] = []
+  /// What the listing said of each source in object storage (by its number): its key, size
+  /// and change token (ETag, size, last-modified); none for files.
+  var objects: [Int: ObjectInfo] = [:]
 
   var count: Int { paths.count }
 
