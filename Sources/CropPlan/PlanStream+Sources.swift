@@ -83,7 +83,8 @@ extension PlanStream {
       let range = start..<(start + min(window, table.fileCount - start))
       let absolutes = range.map { absolutePath($0, &paths) }
       planner.headers.prepare(paths: absolutes)
-      let results = ConcurrentMap.map(absolutes) { planner.readHeader($0) }
+      let objects = range.map { table.objects[$0] }
+      let results = ConcurrentMap.map(Array(zip(absolutes, objects))) { planner.readHeader($0.0, object: $0.1) }
       for (k, number) in range.enumerated() {
         table.setHeader(number, results[k].0)
         table.recordedHashes[number] = results[k].recordedHash.flatMap(SHA256Digest.init(hex:)) ?? .none

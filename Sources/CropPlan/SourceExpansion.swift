@@ -38,7 +38,7 @@ public enum SourceExpansion {
     package var regular: [Bool] = []
     /// What the listing said of the matches in object storage (key, size, change token), by
     /// their index here; none for files.
-    package var objects: [Int: ObjectInfo] = [:]
+    package var objects: [Int: SourceObject] = [:]
     package var count: Int { paths.count }
   }
 

@@ -41,7 +41,7 @@ struct SourceTable {
   var recordedStamps: [UInt64] = []
   /// What the listing said of each source in object storage (by its number): its key, size
   /// and change token (ETag, size, last-modified); none for files.
-  var objects: [Int: ObjectInfo] = [:]
+  var objects: [Int: SourceObject] = [:]
 
   var count: Int { paths.count }
 
@@ -91,6 +91,7 @@ struct SourceTable {
     source.recordedHash = index < recordedHashes.count ? recordedHashes[index].hexUnlessNone : nil
     if source.recordedHash != nil { source.recordedStamp = recordedStamps[index] }
     if withShrink, header != nil { source.loadShrink = max(1, Int(shrinks[index])) }
+    source.object = objects[index]
     return source
   }
 }
