@@ -39,11 +39,11 @@ public struct JobPlan {
     } catch {
       return .failure(.state(error))
     }
+    var planner = Planner(
+      limits: job.limits, outputRoot: job.outputRoot, state: state, jpegDecoder: job.options.jpegDecoder)
+    planner.storage = job.storage
     let plan = JobPlan(
-      job.file,
-      planner: Planner(
-        limits: job.limits, outputRoot: job.outputRoot, state: state, jpegDecoder: job.options.jpegDecoder),
-      state: state, options: job.options, window: job.window, for: purpose)
+      job.file, planner: planner, state: state, options: job.options, window: job.window, for: purpose)
     if case .state(let error) = plan.refusal { return .failure(.state(error)) }
     return .success(plan)
   }
