@@ -77,12 +77,14 @@ let package = Package(
     // Atomic writer, manifest, and the state database (SQLite) with its header cache.
     .target(
       name: "CropStore",
-      dependencies: ["CropPlan", "CropSpec", "CropGeometry", "CropSupport", "CSystem", "CSQLite"],
+      dependencies: ["CropPlan", "CropSpec", "CropGeometry", "CropSupport", "CropStorage", "CSystem", "CSQLite"],
       path: "Sources/CropStore"),
     // The concurrent executor: decode once per source, render, encode, commit.
     .target(
       name: "CropExecute",
-      dependencies: ["CropImaging", "CropStore", "CropPlan", "CropSpec", "CropGeometry", "CropSupport"],
+      dependencies: [
+        "CropImaging", "CropStore", "CropStorage", "CropPlan", "CropSpec", "CropGeometry", "CropSupport",
+      ],
       path: "Sources/CropExecute"),
     // Proof sheets: the plan's guides drawn over the photos, beside the outputs.
     .target(
@@ -93,8 +95,8 @@ let package = Package(
     .target(
       name: "CropKit",
       dependencies: [
-        "CropGeometry", "CropSupport", "CropSpec", "CropPlan", "CropImaging", "CropStore", "CropExecute",
-        "CropPreview",
+        "CropGeometry", "CropSupport", "CropSpec", "CropPlan", "CropImaging", "CropStore", "CropStorage",
+        "CropExecute", "CropPreview",
       ],
       path: "Sources/CropKit"),
     .executableTarget(name: "cropjob", dependencies: ["CropKit"], path: "Sources/cropjob"),

@@ -33,12 +33,12 @@ ALLOWED = {
     "CropSpec": {"CropGeometry", "CropSupport", "CYAML"},
     "CropPlan": {"CropSpec", "CropGeometry", "CropSupport"},
     "CropImaging": {"CropPlan", "CropSpec", "CropGeometry", "CropSupport", "CVipsShim", "CTurboJPEG", "CFaceDetect"},
-    "CropStore": {"CropPlan", "CropSpec", "CropGeometry", "CropSupport", "CSystem", "CSQLite"},
-    "CropExecute": {"CropImaging", "CropStore", "CropPlan", "CropSpec", "CropGeometry", "CropSupport"},
+    "CropStore": {"CropPlan", "CropSpec", "CropGeometry", "CropSupport", "CropStorage", "CSystem", "CSQLite"},
+    "CropExecute": {"CropImaging", "CropStore", "CropStorage", "CropPlan", "CropSpec", "CropGeometry", "CropSupport"},
     "CropPreview": {"CropImaging", "CropStore", "CropPlan", "CropSpec", "CropGeometry", "CropSupport"},
     "CropKit": {
-        "CropGeometry", "CropSupport", "CropSpec", "CropPlan", "CropImaging", "CropStore", "CropExecute",
-        "CropPreview",
+        "CropGeometry", "CropSupport", "CropSpec", "CropPlan", "CropImaging", "CropStore", "CropStorage",
+        "CropExecute", "CropPreview",
     },
     "cropjob": {"CropKit"},
     # Tests may use anything but each other.

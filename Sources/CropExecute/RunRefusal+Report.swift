@@ -16,6 +16,8 @@ extension RunRefusal {
       }
     case .state(let error):
       failures = [Run.statusFailure(error)]
+    case .storage(let error):
+      failures = [RunSummary.Failure(output: "", source: "", reason: "\(error) (nothing was written)")]
     case .notRunnable:
       failures = [RunSummary.Failure(output: "", source: "", reason: description)]
     }

@@ -2,6 +2,7 @@ import CropGeometry
 import CropImaging
 import CropPlan
 import CropSpec
+import CropStorage
 import CropStore
 import CropSupport
 import Foundation
@@ -147,7 +148,11 @@ struct WindowStep: Sendable {
       if let problem = run.escapes.withLock({ $0.problem(output.absolutePath) }) {
         throw AtomicWriter.WriteError(path: output.absolutePath, message: problem)
       }
-      try AtomicWriter.write(encoded.bytes, to: output.absolutePath, durable: false)
+      let written = try run.outputs.write(
+        encoded.bytes, to: output.path,
+        options: WriteOptions(
+          contentType: OutputStore.contentType(format: output.encode.options.format.rawValue),
+          overwrite: overwrite(index), durable: false))
       let entry = Manifest.Entry(
         path: output.path, job: output.job, key: key, bytes: encoded.bytes.count, width: geometry.outputSize.width,
         height: geometry.outputSize.height, sha256: SHA256.hex(encoded.bytes),
@@ -155,7 +160,7 @@ struct WindowStep: Sendable {
         source: record, geometry: Manifest.GeometryRecord(geometry, output: output, found: found.found),
         placeholders: encoded.placeholders, ssim: encoded.ssim, frames: encoded.frames)
       run.manifest.withLock { $0.addWritten(output.path) }
-      run.writer.record(entry)
+      run.writer.record(entry, etag: written.etag)
       run.summary.withLock {
         $0.written += 1
         $0.encodes += encoded.encodes
@@ -165,6 +170,19 @@ struct WindowStep: Sendable {
     } catch {
       fail(index, "\(error)")
     }
+  }
+
+  /// What writing output `index` may replace: anything with `--overwrite`; the object
+  /// cropjob last wrote there when the state has its ETag (an object store); whatever is
+  /// there when the state records or claims the output as cropjob's (a file: the first pass
+  /// found nothing else there); else nothing (a new output: a file or object that appeared
+  /// since the first pass is not replaced).
+  private func overwrite(_ index: Int) -> Overwrite {
+    if run.options.overwrite { return .always }
+    if let etag = run.etags[plan.outputs[index].path] {
+      return .ifUnchanged(.object(etag: etag, size: 0, lastModified: "", versionID: nil))
+    }
+    return verdicts.isRecorded(index) || verdicts.isClaimed(index) ? .always : .never
   }
 
   /// Records a source just hashed, with its header read again now: the plan's header may be

@@ -127,6 +127,8 @@ struct RunCommand: ParsableCommand {
     switch refusal {
     case .state(let error):
       Console.err("cropjob: \(error)")
+    case .storage:
+      Console.err("cropjob: \(refusal)")
     case .notRunnable(let plan):
       // Path collisions and outputs outside the root are job-file mistakes: nothing is done.
       Console.err(plan)
