@@ -39,12 +39,22 @@ struct WindowStep: Sendable {
     let plan = window.plan
     let selected = window.selected
     let step = WindowStep(run: run, plan: plan, selected: selected, verdicts: verdicts)
+    let claims = verdicts.toClaim(selected).map { plan.outputs[$0].path }
     do throws(StateError) {
-      try run.writer.claim(verdicts.toClaim(selected).map { plan.outputs[$0].path })
+      try run.writer.claim(claims)
     } catch {
       // What this window writes could not be claimed: the run stops here.
       run.stopped.withLock { $0 = true }
       run.recordFailure(error)
+      return
+    }
+    // An object store's state is put back with the claims before any of them is written: a
+    // worker killed in this window leaves keys the next one knows as cropjob's.
+    if let upload = run.upload, !claims.isEmpty, !upload.put() {
+      run.stopped.withLock { $0 = true }
+      run.recordFailure(
+        output: StateFiles.folderName, source: "",
+        reason: "cannot put the state in \(run.outputs.displayName(StateFiles.folderName)): \(upload.lastError ?? "")")
       return
     }
     for folder in plan.outputFolders(selected) where folders.insert(folder).inserted {
