@@ -61,11 +61,14 @@ let package = Package(
     // delete) with the local file system and S3 (through libcurl) behind it (docs/storage.md).
     .target(name: "CropStorage", dependencies: ["CropSupport", "CCurl"], path: "Sources/CropStorage"),
     // YAML reader, job model, schema table, decoder with located diagnostics. No libvips.
+    // CropStorage for `s3://` locations: parsed (no network) where a path is read or written.
     .target(
-      name: "CropSpec", dependencies: ["CropGeometry", "CropSupport", "CYAML"], path: "Sources/CropSpec"),
+      name: "CropSpec", dependencies: ["CropGeometry", "CropSupport", "CropStorage", "CYAML"],
+      path: "Sources/CropSpec"),
     // Source expansion, headers through a reader it is given, geometry, names, keys, shards.
     .target(
-      name: "CropPlan", dependencies: ["CropSpec", "CropGeometry", "CropSupport"], path: "Sources/CropPlan"),
+      name: "CropPlan", dependencies: ["CropSpec", "CropGeometry", "CropSupport", "CropStorage"],
+      path: "Sources/CropPlan"),
     // The only Swift target that sees libvips, libjpeg-turbo and the face detector: decode,
     // render, smart focus, faces, encode.
     .target(

@@ -2,9 +2,11 @@ import CropStorage
 import Foundation
 
 extension JobRun {
-  /// Where the outputs go, as written: `outputRoot` (`--output`), else the job file's
-  /// `output`.
-  public var outputLocation: String { outputRoot ?? file.outputRoot }
+  /// Where the outputs go: `outputRoot` (`--output`), else the job file's `output`.
+  public func outputLocation() throws(StorageError) -> StorageLocation {
+    guard let outputRoot else { return file.outputLocation }
+    return try StorageLocation.parse(outputRoot)
+  }
 
   /// Opens the store the outputs live in. A local folder: its files, at the output root
   /// (`root`). An `s3://bucket/prefix`: the bucket (credentials, region and endpoint from
@@ -18,11 +20,9 @@ extension JobRun {
     storageOptions: S3Storage.Options = S3Storage.Options()
   ) -> Result<OutputStore, RunRefusal> {
     do throws(StorageError) {
-      guard case .s3 = try StorageLocation.parse(outputLocation) else {
-        return .success(OutputStore(localRoot: root))
-      }
-      let (storage, prefix) = try StorageLocation.parse(outputLocation).open(
-        environment: environment, options: storageOptions)
+      let location = try outputLocation()
+      guard case .s3 = location else { return .success(OutputStore(localRoot: root)) }
+      let (storage, prefix) = try location.open(environment: environment, options: storageOptions)
       let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
         "cropjob-state-\(UUID().uuidString.prefix(12))"
       ).path

@@ -55,3 +55,22 @@ public enum StorageLocation: Sendable, Hashable, CustomStringConvertible {
     return nil
   }
 }
+
+extension StorageLocation {
+  /// The bucket of an `s3://` location; nil for a local path.
+  public var bucket: String? {
+    if case .s3(let bucket, _) = self { return bucket }
+    return nil
+  }
+
+  /// The key (or key prefix) in the bucket of an `s3://` location; a local path as written.
+  public var key: String {
+    switch self {
+    case .local(let path): return path
+    case .s3(_, let key): return key
+    }
+  }
+
+  /// Whether the location is a path on this machine's file system.
+  public var isLocal: Bool { bucket == nil }
+}

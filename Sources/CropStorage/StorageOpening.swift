@@ -29,3 +29,28 @@ extension StorageLocation {
     }
   }
 }
+
+/// Reads whole objects at storage locations, each location's store opened as
+/// `StorageLocation.open` does (credentials from `environment` and `home`, relative paths
+/// against `directory`): how `plan` and `run` read a crop table at an `s3://` location.
+public struct ObjectReading: Sendable {
+  public var environment: [String: String]
+  public var home: String
+  public var directory: String
+
+  public init(
+    environment: [String: String] = ProcessInfo.processInfo.environment, home: String = NSHomeDirectory(),
+    directory: String = FileManager.default.currentDirectoryPath
+  ) {
+    self.environment = environment
+    self.home = home
+    self.directory = directory
+  }
+
+  /// The object at `location`, with at most `maxBytes + 1` bytes read (one ranged GET), so
+  /// that a caller sees an object over its limit without reading it all.
+  public func read(_ location: StorageLocation, maxBytes: Int) throws(StorageError) -> [UInt8] {
+    let (storage, key) = try location.open(environment: environment, home: home, directory: directory)
+    return try storage.read(key, range: ByteRange(offset: 0, length: Int64(maxBytes) + 1))
+  }
+}
