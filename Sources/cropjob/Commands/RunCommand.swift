@@ -119,6 +119,7 @@ struct RunCommand: ParsableCommand {
       )
     }
     if summary.interrupted { return ExitCode.interrupted }
+    if summary.storageRefused { return ExitCode.invalidJob }
     return summary.failed > 0 ? ExitCode.failure : ExitCode.success
   }
 
