@@ -79,11 +79,12 @@ final class S3OutputTests: XCTestCase {
     return result
   }
 
-  /// The outputs under `prefix` (manifest and state left out) as path → MD5.
-  func outputs(_ prefix: String) throws -> [String: String] {
+  /// The outputs under `prefix` (manifest and state left out) as path → MD5, from a listing
+  /// of the whole bucket when given (one boto3 call for several prefixes).
+  func outputs(_ prefix: String, in all: [String: (size: Int, etag: String)]? = nil) throws -> [String: String] {
     var result: [String: String] = [:]
-    for (key, object) in try listed(prefix + "/")
-    where !key.contains("/.cropjob/") && !key.contains("cropjob-manifest") {
+    for (key, object) in try all ?? listed(prefix + "/")
+    where key.hasPrefix(prefix + "/") && !key.contains("/.cropjob/") && !key.contains("cropjob-manifest") {
       result[String(key.dropFirst(prefix.count + 1))] = object.etag
     }
     return result
@@ -101,7 +102,6 @@ final class S3OutputTests: XCTestCase {
       let run = try s.run(
         ["run", "job.yaml", "-q", "-j", workers, "--output", "s3://\(Self.bucket)/\(prefix)"], environment: env)
       XCTAssertEqual(run.status, 0, run.stderr)
-      XCTAssertEqual(try outputs(prefix), expected, "\(workers) workers")
     }
     // The manifest lists the same entries: its bytes are the disk run's.
     let manifest = s.path("manifest-s3.json")
@@ -115,8 +115,11 @@ final class S3OutputTests: XCTestCase {
         ["run", "job.yaml", "-q", "--shard", "\(index)/4", "--output", "s3://\(Self.bucket)/four"], environment: env)
       XCTAssertEqual(run.status, 0, run.stderr)
     }
-    XCTAssertEqual(try outputs("four"), expected)
-    XCTAssertEqual(try listed("four/.cropjob/").count, 4, "one state object per shard")
+    let all = try listed("")
+    XCTAssertEqual(try outputs("one", in: all), expected, "1 worker")
+    XCTAssertEqual(try outputs("two", in: all), expected, "2 workers")
+    XCTAssertEqual(try outputs("four", in: all), expected, "4 shards")
+    XCTAssertEqual(all.keys.filter { $0.hasPrefix("four/.cropjob/") }.count, 4, "one state object per shard")
     // An unsharded run over them folds the shards' states: all up to date, one state left.
     let whole = try s.run(["run", "job.yaml", "--json", "--output", "s3://\(Self.bucket)/four"], environment: env)
     XCTAssertEqual(whole.status, 0, whole.stderr)
