@@ -162,7 +162,7 @@ struct WindowStep: Sendable {
         encoded.bytes, to: output.path,
         options: WriteOptions(
           contentType: OutputStore.contentType(format: output.encode.options.format.rawValue),
-          overwrite: overwrite(index), durable: false))
+          cacheControl: output.cacheControl, overwrite: overwrite(index), durable: false))
       let entry = Manifest.Entry(
         path: output.path, job: output.job, key: key, bytes: encoded.bytes.count, width: geometry.outputSize.width,
         height: geometry.outputSize.height, sha256: SHA256.hex(encoded.bytes),

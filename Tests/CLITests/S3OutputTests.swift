@@ -41,6 +41,7 @@ final class S3OutputTests: XCTestCase {
           outputs:
             - path: "t/{stem}-{width}.jpg"
               widths: [64, 32]
+              cache_control: "public, max-age=60"
       """)
     return s
   }
@@ -109,6 +110,10 @@ final class S3OutputTests: XCTestCase {
     XCTAssertEqual(
       FileManager.default.contents(atPath: manifest),
       FileManager.default.contents(atPath: s.path("out/cropjob-manifest.json")))
+    // Each object has the format's Content-Type and the output's Cache-Control.
+    let object = try server().client(["get", Self.bucket, "one/t/cat-64.jpg", s.path("cat-64.jpg")]) as? [String: Any]
+    XCTAssertEqual(object?["content_type"] as? String, "image/jpeg")
+    XCTAssertEqual(object?["cache_control"] as? String, "public, max-age=60")
     // Four shards, each a worker with its own empty disk: the union is the whole.
     for index in 0..<4 {
       let run = try s.run(
