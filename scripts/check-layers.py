@@ -26,6 +26,7 @@ ALLOWED = {
     "CVipsShim": {"CVips"},
     "CSystem": set(),
     "CCurl": set(),
+    "CZstd": set(),
     "CFaceDetect": set(),
     "CropGeometry": set(),
     "CropSupport": {"CSystem"},
@@ -35,7 +36,7 @@ ALLOWED = {
     # CropStorage: sources listed through the storage seam (docs/storage.md).
     "CropPlan": {"CropSpec", "CropGeometry", "CropSupport", "CropStorage"},
     "CropImaging": {"CropPlan", "CropSpec", "CropGeometry", "CropSupport", "CVipsShim", "CTurboJPEG", "CFaceDetect"},
-    "CropStore": {"CropPlan", "CropSpec", "CropGeometry", "CropSupport", "CropStorage", "CSystem", "CSQLite"},
+    "CropStore": {"CropPlan", "CropSpec", "CropGeometry", "CropSupport", "CropStorage", "CSystem", "CSQLite", "CZstd"},
     "CropExecute": {"CropImaging", "CropStore", "CropStorage", "CropPlan", "CropSpec", "CropGeometry", "CropSupport"},
     "CropPreview": {"CropImaging", "CropStore", "CropPlan", "CropSpec", "CropGeometry", "CropSupport"},
     "CropKit": {
@@ -64,6 +65,7 @@ C_OWNERS = {
     "CTurboJPEG": ["Sources/CropImaging"],
     "CYAML": ["Sources/CropSpec/YAML"],
     "CSQLite": ["Sources/CropStore"],
+    "CZstd": ["Sources/CropStore"],
     "CSystem": ["Sources/CropSupport", "Sources/CropStore"],
     "CCurl": ["Sources/CropStorage/S3"],
 }

@@ -129,7 +129,7 @@ final class S3OutputTests: XCTestCase {
     let whole = try s.run(["run", "job.yaml", "--json", "--output", "s3://\(Self.bucket)/four"], environment: env)
     XCTAssertEqual(whole.status, 0, whole.stderr)
     XCTAssertEqual(CLIJob.events(whole.stdout).last?["upToDate"] as? Int, 6, whole.stdout)
-    XCTAssertEqual(Array(try listed("four/.cropjob/").keys), ["four/.cropjob/state.sqlite3"])
+    XCTAssertEqual(Array(try listed("four/.cropjob/").keys), ["four/.cropjob/state.sqlite3.zst"])
   }
 
   func testForeignKeysAreKeptAndPruneDeletesOnlyRecordedKeys() throws {

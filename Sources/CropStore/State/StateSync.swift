@@ -11,8 +11,9 @@ import Foundation
 /// (`OutputStore.root`): brought in before planning (`pull`), put back during the run and
 /// at its end (`push`, a compacted copy of what is committed).
 ///
-/// Each state object is the SQLite file as `VACUUM INTO` writes it: no free pages, about
-/// 330 bytes per output (docs/storage.md, "The state object").
+/// Each state object is the SQLite file as `VACUUM INTO` writes it (no free pages),
+/// compressed with Zstandard (`StateCompression`), named as the file plus `.zst`
+/// (docs/storage.md, "The state object").
 public struct StateSync: Sendable {
   public let outputs: OutputStore
   public let shard: Shard?
@@ -22,17 +23,21 @@ public struct StateSync: Sendable {
     self.shard = shard
   }
 
-  /// The path of a state file relative to the output root (also its key after the prefix).
+  /// The path of a state file relative to the output root.
   static func relativePath(shard: Shard?) -> String {
     StateFiles.folderName + "/" + PathText.lastComponent(StateFiles.path(root: "/", shard: shard))
   }
+
+  /// What a state object's name ends with after the file's name.
+  static let suffix = ".zst"
 
   /// The state objects a run of `shard` reads (as `StateFiles.readable` for files): the main
   /// one, and those of shards of another count or of this shard, as listed when the store
   /// opened (no request of its own).
   func readable() -> [String] {
     outputs.listedPaths(under: StateFiles.folderName + "/").filter { path in
-      let name = PathText.lastComponent(path)
+      guard path.hasSuffix(Self.suffix) else { return false }
+      let name = String(PathText.lastComponent(path).dropLast(Self.suffix.count))
       if name == "state.sqlite3" { return true }
       guard let other = StateFiles.shard(ofFileNamed: name) else { return false }
       guard let shard, shard.count > 1 else { return true }
@@ -46,15 +51,20 @@ public struct StateSync: Sendable {
   public func pull() throws(StorageError) -> Int {
     var total = 0
     for path in readable() {
-      let bytes = try outputs.storage.read(outputs.key(path))
-      let local = PathText.appending(outputs.root, path)
+      let compressed = try outputs.storage.read(outputs.key(path))
+      guard let bytes = StateCompression.decompress(compressed) else {
+        throw StorageError(
+          .server, location: outputs.displayName(path),
+          message: "not a state object of cropjob (not one Zstandard frame): remove it, and run again")
+      }
+      let local = PathText.appending(outputs.root, String(path.dropLast(Self.suffix.count)))
       do throws(AtomicWriter.WriteError) {
         StateFiles.remove(local)
         try AtomicWriter.write(bytes, to: local, durable: false)
       } catch {
         throw StorageError(.local, location: local, message: error.message)
       }
-      total += bytes.count
+      total += compressed.count
     }
     return total
   }
@@ -73,16 +83,17 @@ public struct StateSync: Sendable {
     guard let data = FileManager.default.contents(atPath: copy) else {
       throw StorageError(.local, location: copy, message: "cannot read the state's copy")
     }
-    let options = WriteOptions(contentType: "application/vnd.sqlite3", overwrite: .always)
-    try outputs.write(Array(data), to: Self.relativePath(shard: shard), options: options)
-    return data.count
+    let compressed = StateCompression.compress(Array(data))
+    let options = WriteOptions(contentType: "application/zstd", overwrite: .always)
+    try outputs.write(compressed, to: Self.relativePath(shard: shard) + Self.suffix, options: options)
+    return compressed.count
   }
 
   /// After an unsharded run folded the shard objects into its own: they are removed from
   /// the prefix, as their files are from a local root.
   package func removeFoldedShards() throws(StorageError) {
     guard (shard?.count ?? 1) == 1 else { return }
-    for path in readable() where PathText.lastComponent(path) != "state.sqlite3" {
+    for path in readable() where PathText.lastComponent(path) != "state.sqlite3" + Self.suffix {
       try outputs.delete(path)
     }
   }
