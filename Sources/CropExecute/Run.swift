@@ -18,6 +18,9 @@ final class Run: Sendable {
   /// For an object store: the state kept in the output prefix, put back every
   /// `RunOptions.stateUploadInterval` and at the end (`StateUpload`).
   let upload: StateUpload?
+  /// For a store whose writes are requests: the PUTs of encoded outputs, made while the
+  /// workers encode the next ones (`OutputUploads`).
+  let uploads: OutputUploads?
   let engineVersion: String
   let options: RunOptions
   let reporter: RunReporter
@@ -53,6 +56,9 @@ final class Run: Sendable {
     self.outputs = outputs
     self.etags = etags
     self.upload = upload
+    uploads =
+      outputs.isListed
+      ? OutputUploads(maxBytes: options.maxUploadBytesInFlight, uploaders: options.uploaders) : nil
     self.upToDateWindows = upToDateWindows
     self.indexFiles = indexFiles
     self.root = root

@@ -74,6 +74,8 @@ struct WindowStep: Sendable {
       WorkerPool.run(
         tasks, workers: run.options.jobs, stop: { run.shouldStop }, body: { task in step.perform(task, budget: budget) }
       )
+      // The stage's outputs are all put (or failed) before the next stage or the manifest.
+      run.uploads?.drain()
     }
     step.gatherManifestEntries(writtenBefore: writtenBefore)
   }
@@ -158,25 +160,32 @@ struct WindowStep: Sendable {
       if let problem = run.escapes.withLock({ $0.problem(output.absolutePath) }) {
         throw AtomicWriter.WriteError(path: output.absolutePath, message: problem)
       }
-      let written = try run.outputs.write(
-        encoded.bytes, to: output.path,
-        options: WriteOptions(
-          contentType: OutputStore.contentType(format: output.encode.options.format.rawValue),
-          cacheControl: output.cacheControl, overwrite: overwrite(index), durable: false))
       let entry = Manifest.Entry(
         path: output.path, job: output.job, key: key, bytes: encoded.bytes.count, width: geometry.outputSize.width,
         height: geometry.outputSize.height, sha256: SHA256.hex(encoded.bytes),
         format: output.encode.options.format.rawValue, quality: encoded.quality, encodes: encoded.encodes,
         source: record, geometry: Manifest.GeometryRecord(geometry, output: output, found: found.found),
         placeholders: encoded.placeholders, ssim: encoded.ssim, frames: encoded.frames)
-      run.manifest.withLock { $0.addWritten(output.path) }
-      run.writer.record(entry, etag: written.etag)
-      run.summary.withLock {
-        $0.written += 1
-        $0.encodes += encoded.encodes
+      let options = WriteOptions(
+        contentType: OutputStore.contentType(format: output.encode.options.format.rawValue),
+        cacheControl: output.cacheControl, overwrite: overwrite(index), durable: false)
+      let bytes = encoded.bytes
+      let put: @Sendable () throws(StorageError) -> Void = {
+        let written = try run.outputs.write(bytes, to: output.path, options: options)
+        run.manifest.withLock { $0.addWritten(output.path) }
+        run.writer.record(entry, etag: written.etag)
+        run.summary.withLock {
+          $0.written += 1
+          $0.encodes += entry.encodes
+        }
+        run.reporter.report(
+          .wrote(path: output.path, bytes: bytes.count, quality: entry.quality, encodes: entry.encodes))
       }
-      run.reporter.report(
-        .wrote(path: output.path, bytes: encoded.bytes.count, quality: encoded.quality, encodes: encoded.encodes))
+      guard let uploads = run.uploads else { return try put() }
+      // An object store: the PUT overlaps the next encodes (`OutputUploads`, bounded).
+      uploads.submit(bytes: bytes.count) {
+        do throws(StorageError) { try put() } catch { fail(index, "\(error)") }
+      }
     } catch {
       fail(index, "\(error)")
     }
