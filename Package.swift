@@ -24,6 +24,10 @@ let package = Package(
     .systemLibrary(
       name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
       providers: [.apt(["libsqlite3-dev"])]),
+    // Zstandard: the state object an object store's output prefix keeps is compressed
+    // (docs/storage.md, "The state object").
+    .systemLibrary(
+      name: "CZstd", path: "Sources/CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
     // libjpeg-turbo's TurboJPEG API: JPEGs decoded without libvips (docs/decoding.md).
     .systemLibrary(
       name: "CTurboJPEG", path: "Sources/CTurboJPEG", pkgConfig: "libturbojpeg",
@@ -83,12 +87,16 @@ let package = Package(
     // Atomic writer, manifest, and the state database (SQLite) with its header cache.
     .target(
       name: "CropStore",
-      dependencies: ["CropPlan", "CropSpec", "CropGeometry", "CropSupport", "CSystem", "CSQLite"],
+      dependencies: [
+        "CropPlan", "CropSpec", "CropGeometry", "CropSupport", "CropStorage", "CSystem", "CSQLite", "CZstd",
+      ],
       path: "Sources/CropStore"),
     // The concurrent executor: decode once per source, render, encode, commit.
     .target(
       name: "CropExecute",
-      dependencies: ["CropImaging", "CropStore", "CropPlan", "CropSpec", "CropGeometry", "CropSupport"],
+      dependencies: [
+        "CropImaging", "CropStore", "CropStorage", "CropPlan", "CropSpec", "CropGeometry", "CropSupport",
+      ],
       path: "Sources/CropExecute"),
     // Proof sheets: the plan's guides drawn over the photos, beside the outputs.
     .target(
@@ -99,7 +107,7 @@ let package = Package(
     .target(
       name: "CropKit",
       dependencies: [
-        "CropGeometry", "CropSupport", "CropStorage", "CropSpec", "CropPlan", "CropImaging", "CropStore",
+        "CropGeometry", "CropSupport", "CropSpec", "CropPlan", "CropImaging", "CropStore", "CropStorage",
         "CropExecute", "CropPreview",
       ],
       path: "Sources/CropKit"),

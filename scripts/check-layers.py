@@ -27,6 +27,7 @@ ALLOWED = {
     "CPixels": {"CVipsShim", "CVips"},
     "CSystem": set(),
     "CCurl": set(),
+    "CZstd": set(),
     "CFaceDetect": set(),
     "CropGeometry": set(),
     "CropSupport": {"CSystem"},
@@ -36,12 +37,12 @@ ALLOWED = {
     # CropStorage: sources listed through the storage seam (docs/storage.md).
     "CropPlan": {"CropSpec", "CropGeometry", "CropSupport", "CropStorage"},
     "CropImaging": {"CropPlan", "CropSpec", "CropGeometry", "CropSupport", "CVipsShim", "CPixels", "CTurboJPEG", "CFaceDetect"},
-    "CropStore": {"CropPlan", "CropSpec", "CropGeometry", "CropSupport", "CSystem", "CSQLite"},
-    "CropExecute": {"CropImaging", "CropStore", "CropPlan", "CropSpec", "CropGeometry", "CropSupport"},
+    "CropStore": {"CropPlan", "CropSpec", "CropGeometry", "CropSupport", "CropStorage", "CSystem", "CSQLite", "CZstd"},
+    "CropExecute": {"CropImaging", "CropStore", "CropStorage", "CropPlan", "CropSpec", "CropGeometry", "CropSupport"},
     "CropPreview": {"CropImaging", "CropStore", "CropPlan", "CropSpec", "CropGeometry", "CropSupport"},
     "CropKit": {
-        "CropGeometry", "CropSupport", "CropStorage", "CropSpec", "CropPlan", "CropImaging", "CropStore", "CropExecute",
-        "CropPreview",
+        "CropGeometry", "CropSupport", "CropSpec", "CropPlan", "CropImaging", "CropStore", "CropStorage",
+        "CropExecute", "CropPreview",
     },
     "cropjob": {"CropKit"},
     # Test targets: each stage's beside its stage (TestSupport holds no stage); whole jobs
@@ -68,6 +69,7 @@ C_OWNERS = {
     "CTurboJPEG": ["Sources/CropImaging"],
     "CYAML": ["Sources/CropSpec/YAML"],
     "CSQLite": ["Sources/CropStore"],
+    "CZstd": ["Sources/CropStore"],
     "CSystem": ["Sources/CropSupport", "Sources/CropStore"],
     "CCurl": ["Sources/CropStorage/S3"],
 }

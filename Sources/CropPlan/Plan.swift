@@ -124,6 +124,9 @@ public struct PlannedOutput: Sendable {
   public var stage: Int
   /// The placeholders computed from the output's pixels and recorded beside it (nil: none).
   public var placeholders: PlaceholderSpec? = nil
+  /// The Cache-Control its object is stored with in an object store (`OutputSpec`); not in
+  /// the recipe.
+  public var cacheControl: String? = nil
 
   /// Recipe identity: everything but the source's content (see `OutputKey`). Computed when
   /// needed rather than stored: a batch plans millions of outputs, and the text is most of

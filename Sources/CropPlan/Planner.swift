@@ -188,7 +188,8 @@ public struct Planner: Sendable {
         absolutePath: PathText.appending(root, relative), guide: job.guide, place: place,
         outputScale: outputScale, geometry: geometry, smartFocus: smart, regionBoxes: regionBoxes,
         regionsPlaced: regionsPlaced, encode: encode,
-        metadata: spec.metadata, style: style, stage: stage, placeholders: spec.placeholders))
+        metadata: spec.metadata, style: style, stage: stage, placeholders: spec.placeholders,
+        cacheControl: spec.cacheControl))
   }
 
   struct PlanProblem: Error { var message: String }

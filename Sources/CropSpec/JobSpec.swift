@@ -111,6 +111,10 @@ public struct OutputSpec: Sendable, Hashable {
   public var mark: SourceMark
   /// The placeholders recorded beside each file (nil: none).
   public var placeholders: PlaceholderSpec? = nil
+  /// `cache_control`: the Cache-Control stored with each object in an object store (nil:
+  /// none). Not part of the output's key: a change applies to the objects written from then
+  /// on (`--force` writes them all again).
+  public var cacheControl: String? = nil
 }
 
 /// The sizes one output entry expands to.

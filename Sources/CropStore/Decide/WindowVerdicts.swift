@@ -46,6 +46,9 @@ public struct WindowVerdicts: Sendable {
   /// Whether the state records output `k` (an earlier run wrote it).
   public func isRecorded(_ k: Int) -> Bool { flags[k] & Flags.recorded != 0 }
 
+  /// Whether the state claims output `k` as cropjob's (a run was about to write it).
+  public func isClaimed(_ k: Int) -> Bool { flags[k] & Flags.claimed != 0 }
+
   /// The outputs among `selected` that the run must claim before it writes them: neither
   /// recorded nor claimed yet.
   public func toClaim(_ selected: [Int]) -> [Int] {
