@@ -123,9 +123,11 @@ let package = Package(
     // that stage (docs/testing.md); tests that run whole jobs in-process are ExecuteTests.
     // Fixtures (Tests/Fixtures) and the Python oracles (Tests/Oracle) are read by path.
     .testTarget(name: "GeometryTests", dependencies: ["CropGeometry", "TestSupport"], path: "Tests/GeometryTests"),
-    .testTarget(name: "SpecTests", dependencies: ["CropSpec", "TestSupport"], path: "Tests/SpecTests"),
+    .testTarget(name: "SpecTests", dependencies: ["CropSpec", "CropStorage", "TestSupport"], path: "Tests/SpecTests"),
     // The planner reads real photos' headers through libvips (CropImaging's VipsHeaderReader).
-    .testTarget(name: "PlanTests", dependencies: ["CropPlan", "CropImaging", "TestSupport"], path: "Tests/PlanTests"),
+    .testTarget(
+      name: "PlanTests", dependencies: ["CropPlan", "CropImaging", "CropStorage", "TestSupport"],
+      path: "Tests/PlanTests"),
     .testTarget(
       name: "ImagingTests", dependencies: ["CropImaging", "CVipsShim", "CPixels", "TestSupport"],
       path: "Tests/ImagingTests"),
