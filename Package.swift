@@ -24,6 +24,10 @@ let package = Package(
     .systemLibrary(
       name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
       providers: [.apt(["libsqlite3-dev"])]),
+    // Zstandard: the state object an object store's output prefix keeps is compressed
+    // (docs/storage.md, "The state object").
+    .systemLibrary(
+      name: "CZstd", path: "Sources/CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
     // libjpeg-turbo's TurboJPEG API: JPEGs decoded without libvips (docs/decoding.md).
     .systemLibrary(
       name: "CTurboJPEG", path: "Sources/CTurboJPEG", pkgConfig: "libturbojpeg",
@@ -63,11 +67,14 @@ let package = Package(
     // delete) with the local file system and S3 (through libcurl) behind it (docs/storage.md).
     .target(name: "CropStorage", dependencies: ["CropSupport", "CCurl"], path: "Sources/CropStorage"),
     // YAML reader, job model, schema table, decoder with located diagnostics. No libvips.
+    // CropStorage for `s3://` locations: parsed (no network) where a path is read or written.
     .target(
-      name: "CropSpec", dependencies: ["CropGeometry", "CropSupport", "CYAML"], path: "Sources/CropSpec"),
+      name: "CropSpec", dependencies: ["CropGeometry", "CropSupport", "CropStorage", "CYAML"],
+      path: "Sources/CropSpec"),
     // Source expansion, headers through a reader it is given, geometry, names, keys, shards.
     .target(
-      name: "CropPlan", dependencies: ["CropSpec", "CropGeometry", "CropSupport"], path: "Sources/CropPlan"),
+      name: "CropPlan", dependencies: ["CropSpec", "CropGeometry", "CropSupport", "CropStorage"],
+      path: "Sources/CropPlan"),
     // The only Swift target that sees libvips, libjpeg-turbo and the face detector: decode,
     // render, smart focus, faces, encode.
     .target(
@@ -80,12 +87,16 @@ let package = Package(
     // Atomic writer, manifest, and the state database (SQLite) with its header cache.
     .target(
       name: "CropStore",
-      dependencies: ["CropPlan", "CropSpec", "CropGeometry", "CropSupport", "CSystem", "CSQLite"],
+      dependencies: [
+        "CropPlan", "CropSpec", "CropGeometry", "CropSupport", "CropStorage", "CSystem", "CSQLite", "CZstd",
+      ],
       path: "Sources/CropStore"),
     // The concurrent executor: decode once per source, render, encode, commit.
     .target(
       name: "CropExecute",
-      dependencies: ["CropImaging", "CropStore", "CropPlan", "CropSpec", "CropGeometry", "CropSupport"],
+      dependencies: [
+        "CropImaging", "CropStore", "CropStorage", "CropPlan", "CropSpec", "CropGeometry", "CropSupport",
+      ],
       path: "Sources/CropExecute"),
     // Proof sheets: the plan's guides drawn over the photos, beside the outputs.
     .target(
@@ -96,8 +107,8 @@ let package = Package(
     .target(
       name: "CropKit",
       dependencies: [
-        "CropGeometry", "CropSupport", "CropSpec", "CropPlan", "CropImaging", "CropStore", "CropExecute",
-        "CropPreview",
+        "CropGeometry", "CropSupport", "CropSpec", "CropPlan", "CropImaging", "CropStore", "CropStorage",
+        "CropExecute", "CropPreview",
       ],
       path: "Sources/CropKit"),
     .executableTarget(name: "cropjob", dependencies: ["CropKit"], path: "Sources/cropjob"),
@@ -112,9 +123,11 @@ let package = Package(
     // that stage (docs/testing.md); tests that run whole jobs in-process are ExecuteTests.
     // Fixtures (Tests/Fixtures) and the Python oracles (Tests/Oracle) are read by path.
     .testTarget(name: "GeometryTests", dependencies: ["CropGeometry", "TestSupport"], path: "Tests/GeometryTests"),
-    .testTarget(name: "SpecTests", dependencies: ["CropSpec", "TestSupport"], path: "Tests/SpecTests"),
+    .testTarget(name: "SpecTests", dependencies: ["CropSpec", "CropStorage", "TestSupport"], path: "Tests/SpecTests"),
     // The planner reads real photos' headers through libvips (CropImaging's VipsHeaderReader).
-    .testTarget(name: "PlanTests", dependencies: ["CropPlan", "CropImaging", "TestSupport"], path: "Tests/PlanTests"),
+    .testTarget(
+      name: "PlanTests", dependencies: ["CropPlan", "CropImaging", "CropStorage", "TestSupport"],
+      path: "Tests/PlanTests"),
     .testTarget(
       name: "ImagingTests", dependencies: ["CropImaging", "CVipsShim", "CPixels", "TestSupport"],
       path: "Tests/ImagingTests"),

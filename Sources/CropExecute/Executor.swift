@@ -13,10 +13,14 @@ import Foundation
 package struct RunWorkload {
   package let stream: PlanStream
   package let verdicts: VerdictPass
+  /// Where the outputs, manifest and index files are written (and, for an object store,
+  /// the state kept: `StateSync`).
+  package let outputs: OutputStore
 
-  package init(stream: PlanStream, verdicts: VerdictPass) {
+  package init(stream: PlanStream, verdicts: VerdictPass, outputs: OutputStore) {
     self.stream = stream
     self.verdicts = verdicts
+    self.outputs = outputs
   }
 }
 

@@ -18,6 +18,13 @@ extension RunRefusal {
       }
     case .state(let error):
       failures = [Run.statusFailure(error)]
+    case .storage(let error):
+      summary.storageRefused = true
+      failures = [
+        RunSummary.Failure(
+          output: "", source: "", reason: "\(error) (nothing was written)",
+          error: .storage(location: error.location, message: error.message))
+      ]
     case .notRunnable:
       failures = [
         RunSummary.Failure(

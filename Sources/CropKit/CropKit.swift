@@ -6,6 +6,7 @@
 @_exported import CropPlan
 @_exported import CropPreview
 @_exported import CropSpec
+@_exported import CropStorage
 @_exported import CropStore
 @_exported import CropSupport
 

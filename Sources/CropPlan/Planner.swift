@@ -1,5 +1,6 @@
 import CropGeometry
 import CropSpec
+import CropStorage
 import CropSupport
 import Dispatch
 import Foundation
@@ -12,6 +13,9 @@ package struct Planner: Sendable {
   package var outputRoot: String?
   /// Reads each source's header (the imaging stage's `VipsHeaderReader` in cropjob).
   package var headers: any SourceHeaderReading
+  /// The stores sources in object storage (`s3://`) are listed and read through; local
+  /// files are walked and read as they always were.
+  package var storage = StorageSet()
 
   package init(limits: InputLimits? = nil, outputRoot: String? = nil, headers: any SourceHeaderReading) {
     self.limits = limits ?? InputLimits()
@@ -84,8 +88,15 @@ package struct Planner: Sendable {
             spec: spec, entry: entry, sizeIndex: sizeIndex, outputScale: outputScale, root: draft.root, stage: stage)
           switch result {
           case .failure(let problem):
+            // The file it would have written (the size the job asks for), not the template.
+            let requested = PixelSize(
+              rounding: Size(
+                width: Double(job.guide.size.width) * outputScale, height: Double(job.guide.size.height) * outputScale))
+            let path = OutputPaths.render(
+              spec.pathTemplate, job: job.name, sourcePath: source.path, subdirectory: subdirectory,
+              size: requested, scale: outputScale, format: spec.encode.options.format)
             draft.issue(
-              .error, job: job.name, source: source.path, output: spec.pathTemplate,
+              .error, job: job.name, source: source.path, output: path,
               "invalid placement: \(problem.message)", kind: .source)
           case .success(let planned):
             if let problem = Self.framesProblem(planned, header: header, limits: limits) {
@@ -95,13 +106,15 @@ package struct Planner: Sendable {
             }
           }
         }
-        let (kept, dropped) = Self.collapsedSizes(sizes, skip: place.upscaleSkip == true)
-        for message in dropped {
+        let collapsed = Self.collapsedSizes(sizes, skip: place.upscaleSkip == true)
+        for message in collapsed.warnings {
           draft.issue(.warning, job: job.name, source: source.path, output: message.path, message.text, kind: .upscale)
         }
-        for planned in kept {
+        for planned in collapsed.kept {
           for note in planned.geometry.notes {
             if case .guideNotCovered = note, place.overflow != .clamp { continue }
+            // A capped size that others fold onto is in `collapsed.warnings`, once.
+            if case .upscaleCapped = note, collapsed.folded.contains(planned.path) { continue }
             draft.issue(
               .warning, job: job.name, source: source.path, output: planned.path, note.description,
               kind: note.issueKind)
@@ -121,47 +134,6 @@ package struct Planner: Sendable {
         }
       }
     }
-  }
-
-  /// The sizes of one output entry for one photo, less those it cannot fill: with the upscale
-  /// capped, sizes that collapse onto one path are written once (the first); with `upscale:
-  /// skip`, a capped size (the photo's own size) is written once, and not at all when another
-  /// size of the entry has its pixel size. A warning per size left out names it and the
-  /// output that stands for it. (Different entries or photos on one path stay a collision.)
-  static func collapsedSizes(_ sizes: [PlannedOutput], skip: Bool) -> (
-    kept: [PlannedOutput], dropped: [(path: String, text: String)]
-  ) {
-    var kept: [PlannedOutput] = []
-    var dropped: [(path: String, text: String)] = []
-    func capped(_ output: PlannedOutput) -> Bool {
-      output.geometry.notes.contains { if case .upscaleCapped = $0 { true } else { false } }
-    }
-    func requested(_ output: PlannedOutput) -> String {
-      for note in output.geometry.notes { if case .upscaleCapped(let size, _) = note { return "\(size)" } }
-      return "\(output.geometry.outputSize)"
-    }
-    for output in sizes {
-      let size = output.geometry.outputSize
-      if skip, capped(output),
-        let other = kept.first(where: { $0.geometry.outputSize == size })
-          ?? sizes.first(where: { !capped($0) && $0.geometry.outputSize == size })
-      {
-        dropped.append(
-          (
-            output.path,
-            "upscale: skip: the photo cannot fill \(requested(output)); \(other.path) (\(size)) stands for it"
-          ))
-      } else if let first = kept.first(where: { $0.path == output.path }) {
-        dropped.append(
-          (
-            output.path,
-            "the \(requested(output)) size collapses onto \(first.path) (\(size), upscale is off): written once"
-          ))
-      } else {
-        kept.append(output)
-      }
-    }
-    return (kept, dropped)
   }
 
   private func plannedOutput(
@@ -216,7 +188,8 @@ package struct Planner: Sendable {
         absolutePath: PathText.appending(root, relative), guide: job.guide, place: place,
         outputScale: outputScale, geometry: geometry, smartFocus: smart, regionBoxes: regionBoxes,
         regionsPlaced: regionsPlaced, encode: encode,
-        metadata: spec.metadata, style: style, stage: stage, placeholders: spec.placeholders))
+        metadata: spec.metadata, style: style, stage: stage, placeholders: spec.placeholders,
+        cacheControl: spec.cacheControl))
   }
 
   struct PlanProblem: Error { var message: String }
@@ -271,8 +244,13 @@ package struct Planner: Sendable {
   /// ctime, inode and device as recorded), which records this content hash; `stamp`: the
   /// file's status then (`SourceFileStatus.stamp`; 0 when it could not be read).
   /// Called from several threads at once, after `headers.start()`.
-  func readHeader(_ path: String) -> (SourceHeader?, String?, recordedHash: String?, stamp: UInt64) {
-    guard let status = SourceFileStatus.of(path: path) else {
+  /// A source in object storage (`object`, as listed) has the identity of its change token
+  /// (no request); its header, unless known, is read from a ranged GET of its head
+  /// (`objectHeader`).
+  func readHeader(_ path: String, object: SourceObject? = nil) -> (
+    SourceHeader?, String?, recordedHash: String?, stamp: UInt64
+  ) {
+    guard let status = object?.identity ?? SourceFileStatus.of(path: path) else {
       return (nil, "cannot read the file (missing or permission denied)", nil, 0)
     }
     if status.size > limits.maxFileBytes {
@@ -286,6 +264,8 @@ package struct Planner: Sendable {
       if let known = headers.knownHeader(path: path, status: status) {
         header = known.header
         recordedHash = known.sha256
+      } else if let object {
+        header = try objectHeader(path, object)
       } else {
         guard access(path, R_OK) == 0 else { return (nil, "permission denied", nil, 0) }
         header = try headers.header(path: path)
@@ -303,6 +283,26 @@ package struct Planner: Sendable {
       return (header, nil, recordedHash, status.stamp)
     } catch {
       return (nil, String(describing: error), nil, 0)
+    }
+  }
+}
+
+extension Planner {
+  /// The bytes of an object's head read for its header: enough for JPEG, PNG, WebP, GIF and
+  /// most TIFF and HEIF headers (an EXIF block with a large thumbnail may need more).
+  package static let objectHeadBytes: Int64 = 64 << 10
+
+  /// The header of the object `location` from a ranged GET of its first `objectHeadBytes`,
+  /// widened to the whole object when the header needs more.
+  func objectHeader(_ location: String, _ source: SourceObject) throws -> SourceHeader {
+    let (store, key, object) = (source.store, source.info.key, source.info)
+    var length = min(Self.objectHeadBytes, max(1, object.size))
+    while true {
+      let bytes = try store.read(key, range: ByteRange(offset: 0, length: length))
+      let complete = Int64(bytes.count) < length || length >= object.size
+      if let header = try headers.header(bytes: bytes, location: location, complete: complete) { return header }
+      guard !complete else { throw ObjectHeaderUnsupported(location: location) }
+      length = object.size
     }
   }
 }

@@ -1,5 +1,5 @@
 /// What went wrong in a job, as a value a program can switch on: one case per stage that
-/// finds failures, each carrying what names it — the file (with line, column and field for a
+/// finds failures (job file, plan, source, output, state, storage, files in the way), each carrying what names it — the file (with line, column and field for a
 /// job file), the source photo, the output. `description` is the one line `cropjob` prints.
 /// The job loader's diagnostics (`Diagnostic.error`), a refused run (`RunRefusal.errors`) and
 /// each failure of a run (`RunSummary.Failure.error`) give one.
@@ -17,6 +17,9 @@ public enum CropError: Error, Sendable, Hashable, CustomStringConvertible {
   case output(path: String, source: String, message: String)
   /// The state database (`.cropjob/`) cannot be opened, read or written: its file.
   case state(file: String, message: String)
+  /// The store the sources or outputs live in cannot be used (credentials, a missing bucket,
+  /// no permission): its `location` (`s3://bucket/prefix`, or a path) and what the store said.
+  case storage(location: String, message: String)
   /// A file cropjob did not write is in the way of an output or an index file; the run was
   /// refused and nothing was written (`--overwrite` replaces it).
   case fileInTheWay(path: String, source: String, message: String)
@@ -32,6 +35,7 @@ public enum CropError: Error, Sendable, Hashable, CustomStringConvertible {
     case .output(let path, let source, let message):
       return source.isEmpty ? "\(path): \(message)" : "\(path) (from \(source)): \(message)"
     case .state(let file, let message): return "\(file): \(message)"
+    case .storage(let location, let message): return location.isEmpty ? message : "\(location): \(message)"
     case .fileInTheWay(_, _, let message): return message
     }
   }
