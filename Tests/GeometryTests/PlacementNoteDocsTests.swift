@@ -9,7 +9,7 @@ final class PlacementNoteDocsTests: XCTestCase {
   func testEveryPlacementNoteCaseHasARowInGeometryDocs() throws {
     let enumFile = TestPaths.repoRoot.appendingPathComponent("Sources/CropGeometry/PlacementNote.swift")
     let source = try String(contentsOf: enumFile, encoding: .utf8)
-    let declarations = source.components(separatedBy: "public var description")[0]
+    let declarations = source.components(separatedBy: "var description")[0]
     let cases = declarations.split(separator: "\n").compactMap { line -> String? in
       let words = line.trimmingCharacters(in: .whitespaces).split(separator: " ", maxSplits: 1)
       guard words.count == 2, words[0] == "case" else { return nil }
