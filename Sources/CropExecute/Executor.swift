@@ -13,10 +13,14 @@ import Foundation
 public struct RunWorkload {
   public let stream: PlanStream
   public let verdicts: VerdictPass
+  /// Where the outputs, manifest and index files are written (and, for an object store,
+  /// the state kept: `StateSync`).
+  public let outputs: OutputStore
 
-  package init(stream: PlanStream, verdicts: VerdictPass) {
+  package init(stream: PlanStream, verdicts: VerdictPass, outputs: OutputStore) {
     self.stream = stream
     self.verdicts = verdicts
+    self.outputs = outputs
   }
 }
 
@@ -62,7 +66,7 @@ public struct Executor: Sendable {
       WindowStep.run(window, verdicts: verdicts.verdicts(of: window), in: run, folders: &folders)
     }
     stream.forEachRunWindow(skipping: { run.upToDateWindows[$0] != nil }, skipped: skipped, step)
-    if Cancellation.isCancelled { run.summary.withLock { $0.interrupted = true } }
+    if run.options.cancellation.isCancelled { run.summary.withLock { $0.interrupted = true } }
     let root = stream.outputRoot
     // The sources the plan could not use: their earlier outputs are kept, not stale.
     let failedSources = Set(stream.issues.compactMap { $0.severity == .error && !$0.blocksRun ? $0.source : nil })

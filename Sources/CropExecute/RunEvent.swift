@@ -70,6 +70,9 @@ public struct RunSummary: Sendable, Codable, Equatable {
   /// Delivery index files written (HTML and JSON each count).
   public var indexed = 0
   public var interrupted = false
+  /// The store the outputs live in could not be used (`RunRefusal.storage`): the run did
+  /// not start and nothing was written (`cropjob run` exits 2, as for a refused plan).
+  public var storageRefused = false
   public var failures: [Failure] = []
 
   public struct Failure: Sendable, Codable, Equatable {

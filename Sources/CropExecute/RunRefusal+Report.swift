@@ -16,6 +16,9 @@ extension RunRefusal {
       }
     case .state(let error):
       failures = [Run.statusFailure(error)]
+    case .storage(let error):
+      summary.storageRefused = true
+      failures = [RunSummary.Failure(output: "", source: "", reason: "\(error) (nothing was written)")]
     case .notRunnable:
       failures = [RunSummary.Failure(output: "", source: "", reason: description)]
     }

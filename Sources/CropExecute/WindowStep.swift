@@ -2,6 +2,7 @@ import CropGeometry
 import CropImaging
 import CropPlan
 import CropSpec
+import CropStorage
 import CropStore
 import CropSupport
 import Foundation
@@ -38,12 +39,22 @@ struct WindowStep: Sendable {
     let plan = window.plan
     let selected = window.selected
     let step = WindowStep(run: run, plan: plan, selected: selected, verdicts: verdicts)
+    let claims = verdicts.toClaim(selected).map { plan.outputs[$0].path }
     do throws(StateError) {
-      try run.writer.claim(verdicts.toClaim(selected).map { plan.outputs[$0].path })
+      try run.writer.claim(claims)
     } catch {
       // What this window writes could not be claimed: the run stops here.
       run.stopped.withLock { $0 = true }
       run.recordFailure(error)
+      return
+    }
+    // An object store's state is put back with the claims before any of them is written: a
+    // worker killed in this window leaves keys the next one knows as cropjob's.
+    if let upload = run.upload, !claims.isEmpty, !upload.put() {
+      run.stopped.withLock { $0 = true }
+      run.recordFailure(
+        output: StateFiles.folderName, source: "",
+        reason: "cannot put the state in \(run.outputs.displayName(StateFiles.folderName)): \(upload.lastError ?? "")")
       return
     }
     for folder in plan.outputFolders(selected) where folders.insert(folder).inserted {
@@ -60,9 +71,21 @@ struct WindowStep: Sendable {
         Task(source: $0.sourceIndex, colour: $0.colour, frames: $0.frames, outputs: byDecode[$0]!)
       }
       let budget = PixelBudget(limit: run.options.maxPixelsInFlight)
+      // The sources in object storage the tasks will read, fetched ahead in task order.
+      let fetches = tasks.compactMap { task -> (source: Int, object: SourceObject)? in
+        let source = plan.sources[task.source]
+        guard let object = source.object, source.error == nil, source.header != nil,
+          verdicts.mayReadSource(task.outputs, plan: plan)
+        else { return nil }
+        return (task.source, object)
+      }
+      let prefetch = ObjectPrefetch(order: fetches, maxAhead: 2 * max(1, run.options.jobs))
       WorkerPool.run(
-        tasks, workers: run.options.jobs, stop: { run.shouldStop }, body: { task in step.perform(task, budget: budget) }
-      )
+        tasks, workers: run.options.jobs, stop: { run.shouldStop },
+        body: { task in step.perform(task, budget: budget, prefetch: prefetch) })
+      prefetch.stop()
+      // The stage's outputs are all put (or failed) before the next stage or the manifest.
+      run.uploads?.drain()
     }
     step.gatherManifestEntries(writtenBefore: writtenBefore)
   }
@@ -76,8 +99,17 @@ struct WindowStep: Sendable {
 
   /// Decodes one source (unless all of the task's outputs are up to date: settled by the
   /// window's verdicts against the source as it is now) and writes each of its outputs.
-  func perform(_ task: Task, budget: PixelBudget) {
+  func perform(_ task: Task, budget: PixelBudget, prefetch: ObjectPrefetch) {
     let source = plan.sources[task.source]
+    // A source in object storage is fetched at most once for the task (hash and decode).
+    var contents: [UInt8]? = nil
+    func read() throws -> [UInt8] {
+      if let contents { return contents }
+      guard let object = source.object else { return [] }
+      let bytes = try prefetch.bytes(of: task.source, object)
+      contents = bytes
+      return bytes
+    }
     func failAll(_ outputs: [Int], _ reason: String) {
       for i in outputs { fail(i, reason) }
     }
@@ -88,9 +120,9 @@ struct WindowStep: Sendable {
       if let upstream = source.producedBy, !FileManager.default.fileExists(atPath: source.absolutePath) {
         return failAll(task.outputs, "its source was not produced: job \(upstream) failed to write \(source.path)")
       }
-      settled = try verdicts.settle(task.outputs, plan: plan)
+      settled = try verdicts.settle(task.outputs, plan: plan, read: read)
       if let sourceState = settled.source, sourceState.hashed && source.producedBy == nil {
-        recordSource(source, sourceState)
+        recordSource(source, sourceState, contents: contents)
       }
     } catch {
       return failAll(
@@ -105,7 +137,7 @@ struct WindowStep: Sendable {
       self.upToDate.withLock { $0 += upToDate }
       run.summary.withLock { $0.upToDate += upToDate.count }
     }
-    guard !pending.isEmpty, !Cancellation.isCancelled, let record = settled.source?.record else { return }
+    guard !pending.isEmpty, !run.options.cancellation.isCancelled, let record = settled.source?.record else { return }
     // `frames: all` holds every frame, unshrunk (DecodedSource.decodeFrames).
     let pixels =
       task.frames == .all
@@ -114,19 +146,22 @@ struct WindowStep: Sendable {
     budget.acquire(pixels)
     defer { budget.release(pixels) }
     // The wait for the budget can be long: do not start a decode after an interrupt.
-    guard !Cancellation.isCancelled else { return }
+    guard !run.options.cancellation.isCancelled else { return }
     let decoded: DecodedSource
     do {
+      let bytes = source.object == nil ? nil : try read()
       decoded = try DecodedSource.decode(
         path: source.absolutePath, header: header, shrink: source.loadShrink, strictness: run.options.strictness,
-        colour: task.colour, jpegDecoder: run.options.jpegDecoder, frames: task.frames)
-    } catch {
+        colour: task.colour, jpegDecoder: run.options.jpegDecoder, frames: task.frames, contents: bytes)
+    } catch let error as ImagingError {
       return failAll(pending.map(\.0), error.description)
+    } catch {
+      return failAll(pending.map(\.0), "cannot read the source: \(error)")
     }
     run.summary.withLock { $0.decodes += 1 }
     run.reporter.report(.decoded(source: source.path))
     for (i, key) in pending {
-      if Cancellation.isCancelled { return }
+      if run.options.cancellation.isCancelled { return }
       write(i, key: key, from: decoded, record: record)
     }
   }
@@ -147,34 +182,65 @@ struct WindowStep: Sendable {
       if let problem = run.escapes.withLock({ $0.problem(output.absolutePath) }) {
         throw AtomicWriter.WriteError(path: output.absolutePath, message: problem)
       }
-      try AtomicWriter.write(encoded.bytes, to: output.absolutePath, durable: false)
       let entry = Manifest.Entry(
         path: output.path, job: output.job, key: key, bytes: encoded.bytes.count, width: geometry.outputSize.width,
         height: geometry.outputSize.height, sha256: SHA256.hex(encoded.bytes),
         format: output.encode.options.format.rawValue, quality: encoded.quality, encodes: encoded.encodes,
         source: record, geometry: Manifest.GeometryRecord(geometry, output: output, found: found.found),
         placeholders: encoded.placeholders, ssim: encoded.ssim, frames: encoded.frames)
-      run.manifest.withLock { $0.addWritten(output.path) }
-      run.writer.record(entry)
-      run.summary.withLock {
-        $0.written += 1
-        $0.encodes += encoded.encodes
+      let options = WriteOptions(
+        contentType: OutputStore.contentType(format: output.encode.options.format.rawValue),
+        cacheControl: output.cacheControl, overwrite: overwrite(index), durable: false)
+      let bytes = encoded.bytes
+      let put: @Sendable () throws(StorageError) -> Void = {
+        let written = try run.outputs.write(bytes, to: output.path, options: options)
+        run.manifest.withLock { $0.addWritten(output.path) }
+        run.writer.record(entry, etag: written.etag)
+        run.summary.withLock {
+          $0.written += 1
+          $0.encodes += entry.encodes
+        }
+        run.reporter.report(
+          .wrote(path: output.path, bytes: bytes.count, quality: entry.quality, encodes: entry.encodes))
       }
-      run.reporter.report(
-        .wrote(path: output.path, bytes: encoded.bytes.count, quality: encoded.quality, encodes: encoded.encodes))
+      guard let uploads = run.uploads else { return try put() }
+      // An object store: the PUT overlaps the next encodes (`OutputUploads`, bounded).
+      uploads.submit(bytes: bytes.count) {
+        do throws(StorageError) { try put() } catch { fail(index, "\(error)") }
+      }
     } catch {
       fail(index, "\(error)")
     }
+  }
+
+  /// What writing output `index` may replace: anything with `--overwrite`; the object
+  /// cropjob last wrote there when the state has its ETag (an object store); whatever is
+  /// there when the state records or claims the output as cropjob's (a file: the first pass
+  /// found nothing else there); else nothing (a new output: a file or object that appeared
+  /// since the first pass is not replaced).
+  private func overwrite(_ index: Int) -> Overwrite {
+    if run.options.overwrite { return .always }
+    if let etag = run.etags[plan.outputs[index].path] {
+      return .ifUnchanged(.object(etag: etag, size: 0, lastModified: "", versionID: nil))
+    }
+    return verdicts.isRecorded(index) || verdicts.isClaimed(index) ? .always : .never
   }
 
   /// Records a source just hashed, with its header read again now: the plan's header may be
   /// of another version of the file (changed after planning), and the state must never pair
   /// a header with an identity it was not read under. Not recorded when the file changed
   /// while it was hashed or read (its identity differs afterwards).
-  private func recordSource(_ source: PlannedSource, _ sourceState: UpToDateCheck.SourceState) {
-    guard let header = try? SourceHeader.read(path: source.absolutePath, jpegDecoder: run.options.jpegDecoder),
-      FileIdentity.of(path: source.absolutePath) == sourceState.identity
-    else { return }
+  /// A source in object storage is recorded with its header read from the bytes that were
+  /// hashed (`contents`), under the identity of the listing's change token.
+  private func recordSource(_ source: PlannedSource, _ sourceState: UpToDateCheck.SourceState, contents: [UInt8]?) {
+    let header: SourceHeader?
+    if let contents, source.object != nil {
+      header = try? SourceHeader.read(
+        bytes: contents, location: source.absolutePath, complete: true, jpegDecoder: run.options.jpegDecoder)
+    } else {
+      header = try? SourceHeader.read(path: source.absolutePath, jpegDecoder: run.options.jpegDecoder)
+    }
+    guard let header, source.currentIdentity == sourceState.identity else { return }
     run.writer.recordSource(
       path: source.absolutePath,
       facts: SourceFacts(identity: sourceState.identity, sha256: sourceState.record.sha256, header: header))

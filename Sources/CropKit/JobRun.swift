@@ -13,7 +13,7 @@ import Foundation
 ///     case .success(let summary): ...   // summary.failed > 0: some outputs failed
 ///     case .failure(let refusal): ...   // nothing was written; `refusal` says why
 ///     }
-public struct JobRun {
+public struct JobRun: Sendable {
   public let file: JobFile
   /// Workers, force, prune, fail-fast, overwrite, shard… (`RunOptions`).
   public var options: RunOptions
@@ -38,6 +38,10 @@ public struct JobRun {
   public typealias Refusal = RunRefusal
 
   /// The absolute output root.
+  /// The stores sources in object storage are listed and read through (one per bucket,
+  /// connections reused); its options' `onEvent` hears every retried request.
+  public var storage = StorageSet()
+
   public var root: String { Planner(outputRoot: outputRoot).outputRoot(of: file) }
 
   /// The first pass (`JobPlan`, for a run): the state opened, every output planned and

@@ -1,4 +1,5 @@
 import CropSpec
+import CropStorage
 
 /// The verdict on a job that reads files and matches none: it cannot produce anything, so it
 /// is an error for `validate`, `plan`, `run --dry-run` and `run` alike, unless the job says
@@ -27,10 +28,14 @@ public enum EmptyJobs {
 
   /// The jobs of `file` whose sources match no file, in the file's order: the folders and
   /// globs are listed (the file system is read, no photo is opened). What `validate` checks;
-  /// the planner finds the same from the expansion it makes anyway.
+  /// the planner finds the same from the expansion it makes anyway. A job with a source in
+  /// object storage (`s3://`) is not judged here: `validate` makes no request; `plan` and
+  /// `run` find it empty from their listing.
   public static func find(in file: JobFile) -> [Finding] {
     file.jobs.compactMap { job in
-      guard case .sources(let include, let exclude) = job.input else { return nil }
+      guard case .sources(let include, let exclude) = job.input,
+        include.allSatisfy({ (try? StorageLocation.parse($0))?.isLocal ?? true })
+      else { return nil }
       let matches = SourceExpansion.expandCompact(include: include, exclude: exclude, base: file.baseDirectory).matches
       return matches.count == 0 ? finding(job) : nil
     }

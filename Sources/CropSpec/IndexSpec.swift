@@ -1,3 +1,5 @@
+import CropStorage
+
 /// A job's delivery index (`index:`): an HTML page of `<picture>` elements and the same data
 /// as JSON, written after the job's outputs, per source or one file for the job.
 public struct IndexSpec: Sendable, Hashable {
@@ -18,6 +20,13 @@ public struct IndexSpec: Sendable, Hashable {
     self.loading = loading
     self.decoding = decoding
     self.baseURL = baseURL
+  }
+
+  /// Where the index is written: `.local(path:)` is the template relative to the output
+  /// root (wherever that root is, disk or S3); `.s3(bucket:key:)` (an `index.path` written
+  /// `s3://bucket/key.html`) puts it at that key template in that bucket, whatever the root.
+  public var location: StorageLocation {
+    (try? StorageLocation.parse(path)) ?? .local(path: path)
   }
 
   /// One file per source: the template names the source.

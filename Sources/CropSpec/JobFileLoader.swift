@@ -1,3 +1,4 @@
+import CropStorage
 import Foundation
 
 /// Reads, parses and validates a job file: the only entry point from a path to a `JobFile`.
@@ -10,18 +11,20 @@ public enum JobFileLoader {
 
   /// Loads the job file at `path`, and its crop table if it names one. Output formats are
   /// checked against `formats`: the default accepts every format (a pure check); `cropjob`
-  /// passes what libvips can write.
+  /// passes what libvips can write. A crop table at an `s3://` location is read through
+  /// `objects` (plan, run); without it (validate) only its location's syntax is checked and
+  /// nothing is sent over the network.
   public static func load(
     path: String, limits: YAMLLimits = YAMLLimits(), formats: FormatAvailability = .unchecked,
-    tableLimits: CropTableLimits = CropTableLimits()
+    tableLimits: CropTableLimits = CropTableLimits(), objects: ObjectReading? = nil
   ) -> Result {
-    load(path: path, limits: limits, formats: formats, tableLimits: tableLimits, tableDecoding: .fast)
+    load(path: path, limits: limits, formats: formats, tableLimits: tableLimits, tableDecoding: .fast, objects: objects)
   }
 
   /// `load(path:…)` with the crop table's rows read by `tableDecoding` (tests compare the two).
   package static func load(
     path: String, limits: YAMLLimits = YAMLLimits(), formats: FormatAvailability = .unchecked,
-    tableLimits: CropTableLimits = CropTableLimits(), tableDecoding: CropTableDecoding
+    tableLimits: CropTableLimits = CropTableLimits(), tableDecoding: CropTableDecoding, objects: ObjectReading? = nil
   ) -> Result {
     let origin = SourceMark(line: 0, column: 0)
     func failure(_ message: String) -> Result {
@@ -36,7 +39,7 @@ public enum JobFileLoader {
     case .success(let bytes):
       return load(
         bytes: bytes, path: path, limits: limits, formats: formats, tableLimits: tableLimits,
-        tableDecoding: tableDecoding)
+        tableDecoding: tableDecoding, objects: objects)
     case .failure(let problem): return failure(problem.message)
     }
   }
@@ -79,14 +82,16 @@ public enum JobFileLoader {
   /// table it names is read relative to its folder.
   public static func load(
     bytes: [UInt8], path: String, limits: YAMLLimits = YAMLLimits(), formats: FormatAvailability = .unchecked,
-    tableLimits: CropTableLimits = CropTableLimits()
+    tableLimits: CropTableLimits = CropTableLimits(), objects: ObjectReading? = nil
   ) -> Result {
-    load(bytes: bytes, path: path, limits: limits, formats: formats, tableLimits: tableLimits, tableDecoding: .fast)
+    load(
+      bytes: bytes, path: path, limits: limits, formats: formats, tableLimits: tableLimits, tableDecoding: .fast,
+      objects: objects)
   }
 
   package static func load(
     bytes: [UInt8], path: String, limits: YAMLLimits = YAMLLimits(), formats: FormatAvailability = .unchecked,
-    tableLimits: CropTableLimits = CropTableLimits(), tableDecoding: CropTableDecoding
+    tableLimits: CropTableLimits = CropTableLimits(), tableDecoding: CropTableDecoding, objects: ObjectReading? = nil
   ) -> Result {
     if let kind = imageKind(bytes) {
       // `cropjob run photo.jpg`: a clear word rather than the YAML reader's on its bytes.
@@ -108,6 +113,7 @@ public enum JobFileLoader {
     }
     var decoder = SpecDecoder(file: path, formats: formats, tableLimits: tableLimits)
     decoder.tableDecoding = tableDecoding
+    decoder.objects = objects
     let file = decoder.decode(root: root, path: path)
     let diagnostics = decoder.reader.diagnostics.sortedByPosition()
     return Result(jobFile: diagnostics.hasErrors ? nil : file, diagnostics: diagnostics)

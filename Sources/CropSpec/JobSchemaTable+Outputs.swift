@@ -22,6 +22,10 @@ extension JobSchema {
         "metadata", .ref("metadata"), "Which metadata this output keeps (over the job's and the defaults').",
         default: "strip"),
       SchemaField("placeholders", placeholdersType, placeholdersDescription + " Over the job's and the defaults'."),
+      SchemaField(
+        "cache_control", .string(),
+        "The Cache-Control stored with each object written to an s3:// output, e.g. "
+          + "\"public, max-age=31536000, immutable\" (local files have none)."),
     ],
     rules: [
       SchemaRule(

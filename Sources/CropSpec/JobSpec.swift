@@ -1,4 +1,5 @@
 import CropGeometry
+import CropStorage
 
 /// A whole job file, decoded and validated.
 public struct JobFile: Sendable {
@@ -7,8 +8,12 @@ public struct JobFile: Sendable {
   /// Folder that relative paths in the file are resolved against (the job file's folder).
   public var baseDirectory: String
   public var version: Int
-  /// Output root: every output path resolves inside it.
+  /// Output root: every output path resolves inside it (as written in the file).
   public var outputRoot: String
+  /// The output root parsed: `.local(path:)` (relative to `baseDirectory` unless absolute)
+  /// or `.s3(bucket:key:)`, the key a prefix ("" for the whole bucket, else usually ending
+  /// in `/`; outputs are written at `key` + their path under the root).
+  public var outputLocation: StorageLocation
   public var limits: InputLimits
   /// Jobs in file order.
   public var jobs: [Job]
@@ -106,6 +111,10 @@ public struct OutputSpec: Sendable, Hashable {
   public var mark: SourceMark
   /// The placeholders recorded beside each file (nil: none).
   public var placeholders: PlaceholderSpec? = nil
+  /// `cache_control`: the Cache-Control stored with each object in an object store (nil:
+  /// none). Not part of the output's key: a change applies to the objects written from then
+  /// on (`--force` writes them all again).
+  public var cacheControl: String? = nil
 }
 
 /// The sizes one output entry expands to.

@@ -1,3 +1,5 @@
+import CropStorage
+
 extension SpecDecoder {
   /// A job's `index` mapping: its path template (relative, no `..`, ending in `.html`, with
   /// only `{job}`, `{stem}` and `{name}`), sizes, loading, decoding and base URL.
@@ -10,7 +12,9 @@ extension SpecDecoder {
       indexPathMarks[field] = entry.mark
       path = reader.string(entry, join(field, "path"), what: "an index path ending in .html")
       if path == nil { ok = false }
-      if let text = path, let problem = Self.indexPathProblem(text) {
+      if let text = path, location(text, entry, join(field, "path"), use: .file(what: "an index file")) == nil {
+        path = nil
+      } else if let text = path, let problem = Self.indexPathProblem(text) {
         reader.error(entry.mark, join(field, "path"), problem)
         path = nil
       }

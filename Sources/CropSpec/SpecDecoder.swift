@@ -1,4 +1,5 @@
 import CropGeometry
+import CropStorage
 import CropSupport
 import Foundation
 
@@ -22,6 +23,9 @@ package struct SpecDecoder {
   let tableLimits: CropTableLimits
   /// Which decoder reads the crop table's rows.
   package var tableDecoding = CropTableDecoding.fast
+  /// Reads a crop table at an `s3://` location (plan, run); nil: such a table's syntax is
+  /// checked, its rows are not read (validate makes no request).
+  var objects: ObjectReading? = nil
   /// The settings of the crop table being read (nil outside one): the units of its crops.
   var tableSettings: CropTableSettings? = nil
 
@@ -109,8 +113,10 @@ package struct SpecDecoder {
       reader.error(root.mark, "version", Diagnostic.missing("version", "the language version (version: 1)"))
     }
     var outputRoot = ""
+    var outputLocation = StorageLocation.local(path: "")
     if let node = top["output"] {
       outputRoot = reader.string(node, "output", what: "a folder path") ?? ""
+      if let parsed = location(outputRoot, node, "output", use: .outputRoot) { outputLocation = parsed }
     } else {
       reader.error(
         root.mark, "output", Diagnostic.missing("output", "the output root (the folder every output is written inside)")
@@ -152,7 +158,8 @@ package struct SpecDecoder {
     checkFromSizes(jobs)
     checkIndexPaths(jobs)
     return JobFile(
-      path: path, baseDirectory: base.isEmpty ? "." : base, version: version, outputRoot: outputRoot, limits: limits,
+      path: path, baseDirectory: base.isEmpty ? "." : base, version: version, outputRoot: outputRoot,
+      outputLocation: outputLocation, limits: limits,
       jobs: jobs, overrides: OverrideList(table: table?.rows ?? CropTableRows(), inline: overrides),
       cropTable: table?.file, cropTableRows: table?.rows.count ?? 0,
       cropTableSettings: table?.settings ?? CropTableSettings())
@@ -223,8 +230,10 @@ package struct SpecDecoder {
       if let from = entries["from"] {
         reader.error(from.mark, join(field, "from"), Diagnostic.expected("either sources or from", received: "both"))
       }
-      let include = patterns(sources, join(field, "sources"), JobSchema.job["sources"].list)
-      let exclude = entries["exclude"].map { patterns($0, join(field, "exclude"), JobSchema.job["exclude"].list) } ?? []
+      let include = patterns(sources, join(field, "sources"), JobSchema.job["sources"].list, use: .sources)
+      let exclude =
+        entries["exclude"].map { patterns($0, join(field, "exclude"), JobSchema.job["exclude"].list, use: .exclude) }
+        ?? []
       if let include, let exclude { input = .sources(include: include, exclude: exclude) }
       if let node = entries["allow_empty"] { allowEmpty = reader.bool(node, join(field, "allow_empty")) ?? false }
     } else if let from = entries["from"] {
@@ -280,9 +289,11 @@ package struct SpecDecoder {
   }
 
   /// Files, globs and folders: a string or a list of strings, as many as `rule` asks.
-  mutating func patterns(_ node: YAMLNode, _ field: String, _ rule: ListRule) -> [String]? {
+  /// Each is checked as a storage location (`s3://bucket/key` or a local path) for `use`.
+  mutating func patterns(_ node: YAMLNode, _ field: String, _ rule: ListRule, use: LocationUse) -> [String]? {
     if case .scalar = node.value {
-      return reader.string(node, field, what: "a file, glob or folder, or a list of them").map { [$0] }
+      guard let text = reader.string(node, field, what: "a file, glob or folder, or a list of them") else { return nil }
+      return location(text, node, field, use: use) == nil ? nil : [text]
     }
     guard let items = reader.list(node, field, single: true, what: "a file, glob or folder, or a list of them") else {
       return nil
@@ -292,10 +303,12 @@ package struct SpecDecoder {
       return nil
     }
     var result: [String] = []
+    var ok = true
     for (index, item) in items.enumerated() {
       guard let text = reader.string(item, "\(field)[\(index)]", what: "a file, glob or folder") else { return nil }
+      if location(text, item, "\(field)[\(index)]", use: use) == nil { ok = false }
       result.append(text)
     }
-    return result
+    return ok ? result : nil
   }
 }

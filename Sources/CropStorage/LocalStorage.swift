@@ -18,6 +18,8 @@ public struct LocalStorage: ObjectStorage {
 
   public var displayName: String { root.isEmpty ? "." : root }
 
+  public var statsAreRequests: Bool { false }
+
   /// The path of `key`, or an error for a key that would leave the root.
   public func path(of key: String) throws(StorageError) -> String {
     let parts = key.split(separator: "/", omittingEmptySubsequences: false)
@@ -25,6 +27,13 @@ public struct LocalStorage: ObjectStorage {
       throw StorageError(.local, location: key, message: "not a key: keys are relative paths without '.' or '..'")
     }
     return root.isEmpty || root == "." ? key : PathText.appending(root, key)
+  }
+
+  /// A key ending in `/` (a folder, as a prefix) is the folder's path.
+  public func filePath(_ key: String) -> String? {
+    var key = Substring(key)
+    while key.hasSuffix("/") { key = key.dropLast() }
+    return key.isEmpty ? (root.isEmpty ? "." : root) : try? path(of: String(key))
   }
 
   public func list(prefix: String, pageSize: Int) -> any ObjectPages {

@@ -202,6 +202,11 @@ public struct Manifest: Codable, Sendable, Equatable {
 
   /// Removes the per-shard manifests in `root` (after an unsharded run wrote the whole one),
   /// and journals an earlier cropjob left.
+  /// Whether `name` (a path relative to the root) is a shard's manifest.
+  public static func isShardManifest(_ name: String) -> Bool {
+    name.hasPrefix("cropjob-manifest.shard-") && name.hasSuffix(".json")
+  }
+
   public static func removeShardManifests(root: String) {
     guard let names = try? FileManager.default.contentsOfDirectory(atPath: root) else { return }
     unlink(PathText.appending(root, "cropjob-manifest.journal"))

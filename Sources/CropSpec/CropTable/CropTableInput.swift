@@ -1,3 +1,4 @@
+import CropStorage
 import Foundation
 
 /// Limits on a crop table (`overrides_from`): a table is the way to give millions of
@@ -78,6 +79,27 @@ protocol TableSink {
 /// only a regular file (a FIFO or a device is refused, as for job files).
 enum TableFile {
   struct Problem: Error { var message: String }
+
+  /// `read(path:maxBytes:chunk:)` for a table at `location`: a local one at `path`, one in
+  /// object storage read whole through `objects` (one GET) and given to `chunk` at once.
+  static func read(
+    _ location: StorageLocation, path: String, objects: ObjectReading?, maxBytes: Int,
+    chunk: (UnsafeBufferPointer<UInt8>) -> Bool
+  ) -> Problem? {
+    guard !location.isLocal, let objects else { return read(path: path, maxBytes: maxBytes, chunk: chunk) }
+    let bytes: [UInt8]
+    do {
+      bytes = try objects.read(location, maxBytes: maxBytes)
+    } catch {
+      return Problem(message: "cannot read the crop table: \(error.message)")
+    }
+    if bytes.count > maxBytes {
+      return Problem(message: "the crop table is larger than the limit of \(maxBytes) bytes")
+    }
+    let bom = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+    _ = bytes.withUnsafeBufferPointer { chunk(UnsafeBufferPointer(rebasing: $0[bom...])) }
+    return nil
+  }
 
   /// Calls `chunk` with the file's bytes in order, a UTF-8 byte order mark left out;
   /// `chunk` returns false to stop.

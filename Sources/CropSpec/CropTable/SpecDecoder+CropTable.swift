@@ -1,4 +1,5 @@
 import CropGeometry
+import CropStorage
 import CropSupport
 import Foundation
 
@@ -27,13 +28,18 @@ extension SpecDecoder {
     let what = "a crop table: a .csv or .jsonl file"
     guard let (pathNode, settings) = cropTableSettings(node) else { return nil }
     let field = pathNode.mark == node.mark ? "overrides_from" : "overrides_from.path"
-    guard let name = reader.string(pathNode, field, what: what) else { return nil }
+    guard let name = reader.string(pathNode, field, what: what),
+      let location = location(name, pathNode, field, use: .file(what: what))
+    else { return nil }
     let format = PathText.pathExtension(name).lowercased()
     guard format == "csv" || format == "jsonl" else {
       reader.expected(pathNode, field, what)
       return nil
     }
-    let file = name.hasPrefix("/") || base == "." ? name : base + "/" + name
+    // A table in object storage is read only when the caller gives a reader (plan, run):
+    // `validate` checks its syntax without the network, and its rows at plan time.
+    guard location.isLocal || objects != nil else { return (name, CropTableRows(), settings) }
+    let file = !location.isLocal || name.hasPrefix("/") || base == "." ? name : base + "/" + name
     let mainReader = reader
     var info = stat()
     let size = stat(file, &info) == 0 ? Int(info.st_size) : 0
@@ -43,7 +49,7 @@ extension SpecDecoder {
     var csv = CSVTableReader(limits: tableLimits)
     var jsonl = JSONLinesTableReader(limits: tableLimits)
     var finished = true
-    let problem = TableFile.read(path: file, maxBytes: tableLimits.maxBytes) { chunk in
+    let problem = TableFile.read(location, path: file, objects: objects, maxBytes: tableLimits.maxBytes) { chunk in
       finished = format == "csv" ? csv.feed(chunk, into: &rows) : jsonl.feed(chunk, into: &rows)
       return finished
     }

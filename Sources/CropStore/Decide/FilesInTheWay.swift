@@ -43,10 +43,16 @@ public struct FileInTheWay: Sendable, Equatable {
   /// The index files of `files` (their HTML and JSON paths) in the way: files there that are
   /// not indexes cropjob wrote (sorted by path).
   public static func indexFiles(_ files: [IndexFile], root: String) -> [FileInTheWay] {
+    indexFiles(files, in: OutputStore(localRoot: root))
+  }
+
+  /// The index files of `files` in the way in `store` (read through it: the first bytes of
+  /// each one there).
+  public static func indexFiles(_ files: [IndexFile], in store: OutputStore) -> [FileInTheWay] {
     files.flatMap { [$0.path, IndexSpec.jsonPath($0.path)] }.sorted().compactMap { path in
-      let absolute = PathText.appending(root, path)
-      guard !isCropjobIndex(at: absolute) else { return nil }
-      return FileInTheWay(kind: .index, path: path, absolutePath: absolute, source: "")
+      guard let head = store.read(path, limit: DeliveryIndex.markerBytes), !DeliveryIndex.isCropjobIndex(head)
+      else { return nil }
+      return FileInTheWay(kind: .index, path: path, absolutePath: store.displayName(path), source: "")
     }
   }
 

@@ -1,4 +1,5 @@
 import CropPlan
+import CropStorage
 import CropSupport
 
 /// Why a run does not start: nothing is written. The one place that decides it, once, after
@@ -13,6 +14,10 @@ public enum RunRefusal: Error, CustomStringConvertible, Sendable {
   /// Outputs or index files in the way of files cropjob did not write, without
   /// `--overwrite` (`FileInTheWay`).
   case filesInTheWay([FileInTheWay])
+  /// The store the outputs live in cannot be used: credentials, a missing bucket, no
+  /// permission to list or to write (found by the listing, or by the state's first upload,
+  /// before any output is written).
+  case storage(StorageError)
 
   /// The refusal of a planned stream, if any: the state could not be read while planning,
   /// an error stops the whole plan, or a file cropjob did not write is in the way of an
@@ -29,6 +34,7 @@ public enum RunRefusal: Error, CustomStringConvertible, Sendable {
   public var description: String {
     switch self {
     case .state(let error): return "\(error)"
+    case .storage(let error): return "\(error) (nothing was written)"
     case .notRunnable(let plan): return plan
     case .filesInTheWay(let files):
       return (files.map(\.message) + ["nothing was written; --overwrite replaces these files"])

@@ -21,6 +21,8 @@ import Foundation
 /// to date.
 public final class VerdictPass {
   public let state: StateReader
+  /// Where the outputs live: a store whose stats are requests answers from its listing.
+  let outputs: OutputStore?
   let force: Bool
   let exact: Bool
   /// Each job's upstream job (`from:`).
@@ -42,8 +44,10 @@ public final class VerdictPass {
   package private(set) var paths = StringTable()
 
   /// `exact`: `plan`'s verdicts (see the type); else `run`'s.
-  public init(state: StateReader, jobs: [Job], force: Bool = false, exact: Bool) {
+  /// `outputs`: the store the outputs live in (nil: files at their absolute paths).
+  public init(state: StateReader, jobs: [Job], force: Bool = false, exact: Bool, outputs: OutputStore? = nil) {
     self.state = state
+    self.outputs = outputs?.isListed == true ? outputs : nil
     self.force = force
     self.exact = exact
     var upstream: [String: String] = [:]
@@ -84,10 +88,16 @@ public final class VerdictPass {
     guard !window.selected.isEmpty else { return }
     // The files of the window's outputs: in the way, or up to date.
     let groups = Dictionary(grouping: window.selected, by: { plan.outputs[$0].sourceIndex }).values.map { $0 }
-    let present = ConcurrentMap.flatMap(groups) { outputs in
-      outputs.map { (index: $0, identity: window.outputFile($0)) }
+    let present: [(index: Int, size: Int64?)]
+    if let store = outputs {
+      // An object store: the sizes its listing gave, no request per output.
+      present = window.selected.map { (index: $0, size: store.size(of: plan.outputs[$0].path)) }
+    } else {
+      present = ConcurrentMap.flatMap(groups) { outputs in
+        outputs.map { (index: $0, size: window.outputFile($0)?.size) }
+      }
     }
-    let existing = present.filter { $0.identity != nil }
+    let existing = present.filter { $0.size != nil }
     guard !existing.isEmpty else {
       touched.insert(window.job)
       return
@@ -99,15 +109,17 @@ public final class VerdictPass {
     // Each existing file's record, looked up once: in the way, or of the recorded size.
     var recorded = [RecordedOutput?](repeating: nil, count: plan.outputs.count)
     var sized = 0
-    for (index, identity) in existing {
+    for (index, size) in existing {
       let output = plan.outputs[index]
       guard let row = known.outputs[output.path] else {
         guard !known.claims.contains(output.path) else { continue }
-        found.append(FileInTheWay(output: output, source: plan.sources[output.sourceIndex].path))
+        var inTheWay = FileInTheWay(output: output, source: plan.sources[output.sourceIndex].path)
+        if let store = outputs { inTheWay.absolutePath = store.displayName(output.path) }
+        found.append(inTheWay)
         verdict[index] |= Verdict.foreign.rawValue
         continue
       }
-      if row.bytes == Int(identity!.size) {
+      if row.bytes == Int(size!) {
         recorded[index] = row
         sized += 1
       }

@@ -25,13 +25,18 @@ public enum StateFiles {
     let folder = PathText.appending(root, folderName)
     guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return [] }
     return names.sorted().compactMap { name in
-      guard name.hasPrefix("state.shard-"), name.hasSuffix(".sqlite3") else { return nil }
-      let fields = name.dropFirst("state.shard-".count).dropLast(".sqlite3".count).split(separator: "-")
-      guard fields.count == 3, fields[1] == "of", let index = Int(fields[0]), let count = Int(fields[2]),
-        count > 1, index < count
-      else { return nil }
-      return (PathText.appending(folder, name), Shard(index: index, count: count))
+      shard(ofFileNamed: name).map { (PathText.appending(folder, name), $0) }
     }
+  }
+
+  /// The shard a state file of this name belongs to (`state.shard-I-of-N.sqlite3`), or nil.
+  static func shard(ofFileNamed name: String) -> Shard? {
+    guard name.hasPrefix("state.shard-"), name.hasSuffix(".sqlite3") else { return nil }
+    let fields = name.dropFirst("state.shard-".count).dropLast(".sqlite3".count).split(separator: "-")
+    guard fields.count == 3, fields[1] == "of", let index = Int(fields[0]), let count = Int(fields[2]),
+      count > 1, index < count
+    else { return nil }
+    return Shard(index: index, count: count)
   }
 
   /// How many shard files `root` holds (what `cropjob state merge` folds).

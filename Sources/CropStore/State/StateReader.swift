@@ -29,7 +29,7 @@ public final class StateReader: @unchecked Sendable {
   /// The state held whole: JSON manifests only, or given.
   let whole: StateView<Manifest.Entry>?
   let lock = NSLock()
-  private var files: [String]
+  private(set) var files: [String]
   private var writer: StateWriter?
   private var kept: StateError?
 
@@ -162,7 +162,7 @@ public final class StateReader: @unchecked Sendable {
 
   /// Runs `body` on `file`: through the writer for its own file, else opened for this alone
   /// (the caller holds `lock`).
-  private func read(_ file: String, _ body: (SQLiteConnection) throws(SQLiteConnection.Failure) -> Void)
+  func read(_ file: String, _ body: (SQLiteConnection) throws(SQLiteConnection.Failure) -> Void)
     throws(StateError)
   {
     if let writer, file == writer.path {

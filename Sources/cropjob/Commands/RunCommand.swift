@@ -99,9 +99,21 @@ struct RunCommand: ParsableCommand {
     guard let file = JobLoading.load(jobFile) else { return ExitCode.invalidJob }
     // The library's job (`JobRun`): the state batch, codecs from `EnvironmentSettings`.
     var job = planning.job(file, options: execution)
+    job.options.cancellation = SignalHandling.runToken
     job.verifySources = verifySources
     if dryRun { return PlanCommand.printPlan(job, format: planFormat) }
     job.rebuildState = rebuildState
+    let mode: ConsoleReporter.Mode = json ? .json : quiet ? .quiet : Console.stderrIsTerminal ? .bar : .lines
+    let reporter = ConsoleReporter(mode: mode)
+    // Each retried request to object storage is a warning (what failed, the attempt, the wait).
+    job.storage = StorageSet(
+      options: S3Storage.Options(onEvent: { event in
+        reporter.report(
+          .warning(
+            RunWarning(
+              kind: "storage-retry", path: nil, job: nil, source: nil, message: event.description,
+              text: "warning: \(event)")))
+      }))
     // The first pass plans and judges every output, and finds the files in the way of outputs
     // and index files, before any is written (`JobPlan`).
     let plan: JobPlan
@@ -109,8 +121,6 @@ struct RunCommand: ParsableCommand {
     case .success(let planned): plan = planned
     case .failure(let refusal): return Self.refused(refusal, shard: execution.shard)
     }
-    let mode: ConsoleReporter.Mode = json ? .json : quiet ? .quiet : Console.stderrIsTerminal ? .bar : .lines
-    let reporter = ConsoleReporter(mode: mode)
     SignalHandling.install()
     let summary = job.execute(plan, reporter: reporter)
     if stats && mode != .json {
@@ -119,6 +129,7 @@ struct RunCommand: ParsableCommand {
       )
     }
     if summary.interrupted { return ExitCode.interrupted }
+    if summary.storageRefused { return ExitCode.invalidJob }
     return summary.failed > 0 ? ExitCode.failure : ExitCode.success
   }
 
@@ -127,6 +138,8 @@ struct RunCommand: ParsableCommand {
     switch refusal {
     case .state(let error):
       Console.err("cropjob: \(error)")
+    case .storage:
+      Console.err("cropjob: \(refusal)")
     case .notRunnable(let plan):
       // Path collisions and outputs outside the root are job-file mistakes: nothing is done.
       Console.err(plan)
