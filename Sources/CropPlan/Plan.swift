@@ -167,9 +167,10 @@ extension PlannedOutput {
 
 /// A source in object storage as the listing found it: the store it is in and what the
 /// listing said of it (key, size, change token).
-public struct SourceObject: Sendable {
-  public var store: any ObjectStorage
-  public var info: ObjectInfo
+/// A class: a plan's sources are copied often, and a file's carries only a nil reference.
+public final class SourceObject: Sendable {
+  public let store: any ObjectStorage
+  public let info: ObjectInfo
 
   public init(store: any ObjectStorage, info: ObjectInfo) {
     self.store = store
