@@ -32,6 +32,16 @@ public struct JobPlan {
   /// overwrite, `verifySources`; `rebuildState` for `.run` only). Fails when the state
   /// cannot be opened or read; every other refusal is the plan's `refusal`.
   public static func make(_ job: JobRun, for purpose: Purpose = .run) -> Result<JobPlan, RunRefusal> {
+    // Outputs, state and manifest in object storage are the writing side of issue 38 (branch
+    // s3-out); until it lands an s3:// output root is refused before anything is made, rather
+    // than written to a local folder named "s3:".
+    if StorageLocation.hasScheme(job.root) {
+      return .failure(
+        .state(
+          StateError(
+            kind: .io, path: job.root,
+            detail: "writing outputs to object storage is not built yet; give a local output folder")))
+    }
     if purpose == .run && job.rebuildState { StateFiles.removeAll(root: job.root) }
     let state: StateReader
     do throws(StateError) {
