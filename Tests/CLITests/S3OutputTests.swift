@@ -125,11 +125,15 @@ final class S3OutputTests: XCTestCase {
     XCTAssertEqual(try outputs("two", in: all), expected, "2 workers")
     XCTAssertEqual(try outputs("four", in: all), expected, "4 shards")
     XCTAssertEqual(all.keys.filter { $0.hasPrefix("four/.cropjob/") }.count, 4, "one state object per shard")
-    // An unsharded run over them folds the shards' states: all up to date, one state left.
+    // `state merge` folds the shards' states in the prefix into one; an unsharded run then
+    // finds every output up to date.
+    let merge = try s.run(["state", "merge", "job.yaml", "--output", "s3://\(Self.bucket)/four"], environment: env)
+    XCTAssertEqual(merge.status, 0, merge.stderr)
+    XCTAssertTrue(merge.stdout.contains("merged 4 shard state files into s3://\(Self.bucket)/four/"), merge.stdout)
+    XCTAssertEqual(Array(try listed("four/.cropjob/").keys), ["four/.cropjob/state.sqlite3.zst"])
     let whole = try s.run(["run", "job.yaml", "--json", "--output", "s3://\(Self.bucket)/four"], environment: env)
     XCTAssertEqual(whole.status, 0, whole.stderr)
     XCTAssertEqual(CLIJob.events(whole.stdout).last?["upToDate"] as? Int, 6, whole.stdout)
-    XCTAssertEqual(Array(try listed("four/.cropjob/").keys), ["four/.cropjob/state.sqlite3.zst"])
   }
 
   func testForeignKeysAreKeptAndPruneDeletesOnlyRecordedKeys() throws {
