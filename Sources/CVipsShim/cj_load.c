@@ -277,6 +277,18 @@ int cj_open_bytes(void *data, size_t length, int shrink, int fail_on, int *forma
   return rc;
 }
 
+int cj_open_bytes_header(void *data, size_t length, int fail_on, int *format, VipsImage **out) {
+  *out = NULL;
+  *format = -1;
+  VipsBlob *blob = vips_blob_new((VipsCallbackFn)cj_blob_free, data, length);
+  VipsSource *source = vips_source_new_from_blob(blob);
+  vips_area_unref(VIPS_AREA(blob));
+  if (!source) return -1;
+  int rc = cj_open_source(source, 1, 1, fail_on, 0, 1, format, out, NULL);
+  VIPS_UNREF(source);
+  return rc;
+}
+
 int cj_decode_here(VipsImage *in, VipsImage **out) {
   *out = NULL;
   // Rendered straight into the memory image's buffer, strip by strip, as vips_sink_memory

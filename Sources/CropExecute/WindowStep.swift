@@ -71,9 +71,19 @@ struct WindowStep: Sendable {
         Task(source: $0.sourceIndex, colour: $0.colour, frames: $0.frames, outputs: byDecode[$0]!)
       }
       let budget = PixelBudget(limit: run.options.maxPixelsInFlight)
+      // The sources in object storage the tasks will read, fetched ahead in task order.
+      let fetches = tasks.compactMap { task -> (source: Int, object: SourceObject)? in
+        let source = plan.sources[task.source]
+        guard let object = source.object, source.error == nil, source.header != nil,
+          verdicts.mayReadSource(task.outputs, plan: plan)
+        else { return nil }
+        return (task.source, object)
+      }
+      let prefetch = ObjectPrefetch(order: fetches, maxAhead: 2 * max(1, run.options.jobs))
       WorkerPool.run(
-        tasks, workers: run.options.jobs, stop: { run.shouldStop }, body: { task in step.perform(task, budget: budget) }
-      )
+        tasks, workers: run.options.jobs, stop: { run.shouldStop },
+        body: { task in step.perform(task, budget: budget, prefetch: prefetch) })
+      prefetch.stop()
       // The stage's outputs are all put (or failed) before the next stage or the manifest.
       run.uploads?.drain()
     }
@@ -89,8 +99,17 @@ struct WindowStep: Sendable {
 
   /// Decodes one source (unless all of the task's outputs are up to date: settled by the
   /// window's verdicts against the source as it is now) and writes each of its outputs.
-  func perform(_ task: Task, budget: PixelBudget) {
+  func perform(_ task: Task, budget: PixelBudget, prefetch: ObjectPrefetch) {
     let source = plan.sources[task.source]
+    // A source in object storage is fetched at most once for the task (hash and decode).
+    var contents: [UInt8]? = nil
+    func read() throws -> [UInt8] {
+      if let contents { return contents }
+      guard let object = source.object else { return [] }
+      let bytes = try prefetch.bytes(of: task.source, object)
+      contents = bytes
+      return bytes
+    }
     func failAll(_ outputs: [Int], _ reason: String) {
       for i in outputs { fail(i, reason) }
     }
@@ -101,9 +120,9 @@ struct WindowStep: Sendable {
       if let upstream = source.producedBy, !FileManager.default.fileExists(atPath: source.absolutePath) {
         return failAll(task.outputs, "its source was not produced: job \(upstream) failed to write \(source.path)")
       }
-      settled = try verdicts.settle(task.outputs, plan: plan)
+      settled = try verdicts.settle(task.outputs, plan: plan, read: read)
       if let sourceState = settled.source, sourceState.hashed && source.producedBy == nil {
-        recordSource(source, sourceState)
+        recordSource(source, sourceState, contents: contents)
       }
     } catch {
       return failAll(
@@ -130,11 +149,14 @@ struct WindowStep: Sendable {
     guard !Cancellation.isCancelled else { return }
     let decoded: DecodedSource
     do {
+      let bytes = source.object == nil ? nil : try read()
       decoded = try DecodedSource.decode(
         path: source.absolutePath, header: header, shrink: source.loadShrink, strictness: run.options.strictness,
-        colour: task.colour, jpegDecoder: run.options.jpegDecoder, frames: task.frames)
-    } catch {
+        colour: task.colour, jpegDecoder: run.options.jpegDecoder, frames: task.frames, contents: bytes)
+    } catch let error as ImagingError {
       return failAll(pending.map(\.0), error.description)
+    } catch {
+      return failAll(pending.map(\.0), "cannot read the source: \(error)")
     }
     run.summary.withLock { $0.decodes += 1 }
     run.reporter.report(.decoded(source: source.path))
@@ -208,10 +230,17 @@ struct WindowStep: Sendable {
   /// of another version of the file (changed after planning), and the state must never pair
   /// a header with an identity it was not read under. Not recorded when the file changed
   /// while it was hashed or read (its identity differs afterwards).
-  private func recordSource(_ source: PlannedSource, _ sourceState: UpToDateCheck.SourceState) {
-    guard let header = try? SourceHeader.read(path: source.absolutePath, jpegDecoder: run.options.jpegDecoder),
-      FileIdentity.of(path: source.absolutePath) == sourceState.identity
-    else { return }
+  /// A source in object storage is recorded with its header read from the bytes that were
+  /// hashed (`contents`), under the identity of the listing's change token.
+  private func recordSource(_ source: PlannedSource, _ sourceState: UpToDateCheck.SourceState, contents: [UInt8]?) {
+    let header: SourceHeader?
+    if let contents, source.object != nil {
+      header = try? SourceHeader.read(
+        bytes: contents, location: source.absolutePath, complete: true, jpegDecoder: run.options.jpegDecoder)
+    } else {
+      header = try? SourceHeader.read(path: source.absolutePath, jpegDecoder: run.options.jpegDecoder)
+    }
+    guard let header, source.currentIdentity == sourceState.identity else { return }
     run.writer.recordSource(
       path: source.absolutePath,
       facts: SourceFacts(identity: sourceState.identity, sha256: sourceState.record.sha256, header: header))

@@ -93,17 +93,25 @@ public final class DecodedSource: @unchecked Sendable {
   /// by libvips from those bytes (docs/decoding.md); `jpegDecoder: .libvips` sends every JPEG
   /// to libvips. With `frames: all` a GIF or WebP of several frames decodes every frame
   /// (`decodeFrames`, `animation`).
+  /// `contents`: the source's bytes, read from a store (`path` then only names it): decoded
+  /// from memory the same way a file's bytes are.
   public static func decode(
     path: String, header: SourceHeader, shrink: Int, strictness: DecodeStrictness = .warning,
-    colour: ColourPolicy = .srgb, jpegDecoder: JPEGDecoder = .auto, frames: FramesPolicy = .first
+    colour: ColourPolicy = .srgb, jpegDecoder: JPEGDecoder = .auto, frames: FramesPolicy = .first,
+    contents: [UInt8]? = nil
   ) throws(ImagingError) -> DecodedSource {
     if frames == .all && header.pages > 1 && header.format.animates {
+      guard contents == nil else {
+        throw ImagingError(
+          operation: "load", path: path, message: "frames: all is not supported for sources in object storage yet")
+      }
       return try decodeFrames(path: path, header: header, strictness: strictness, colour: colour)
     }
     var shrink = max(1, shrink)
     while shrink > header.largestShrink { shrink /= 2 }
-    var bytes: FileBytes? = nil
-    if header.format == .jpeg && jpegDecoder == .auto, let read = try FileBytes.read(path: path) {
+    var bytes: FileBytes? = contents.map(FileBytes.init(copying:))
+    if header.format == .jpeg && jpegDecoder == .auto && bytes == nil { bytes = try FileBytes.read(path: path) }
+    if header.format == .jpeg && jpegDecoder == .auto, let read = bytes {
       if let direct = try JPEGDirect.decode(read, path: path, header: header, shrink: shrink, colour: colour) {
         return direct
       }

@@ -26,6 +26,13 @@ final class FileBytes: @unchecked Sendable {
 
   deinit { if let pointer { cj_free(pointer) } }
 
+  /// A copy of `bytes` (an object read from a store) in a buffer libvips can take over.
+  convenience init(copying bytes: [UInt8]) {
+    let pointer = cj_alloc(max(1, bytes.count))!
+    bytes.withUnsafeBytes { if let base = $0.baseAddress { pointer.copyMemory(from: base, byteCount: $0.count) } }
+    self.init(pointer: pointer, count: bytes.count)
+  }
+
   /// Files larger than this are not read into memory (nil): libvips streams them from the
   /// path as before. The planner's default file limit (limits.max_file_bytes) is the same.
   static let maxBytes = 256 << 20

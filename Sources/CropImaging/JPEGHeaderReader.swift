@@ -37,7 +37,7 @@ package enum JPEGHeaderReader {
   }
 
   /// The header in a file's first bytes, or nil.
-  private static func header(_ bytes: UnsafeRawBufferPointer) -> SourceHeader? {
+  static func header(_ bytes: UnsafeRawBufferPointer) -> SourceHeader? {
     guard let data = bytes.baseAddress else { return nil }
     let length = bytes.count
     var width: Int32 = 0

@@ -48,10 +48,11 @@ public struct JobPlan {
     }
     // An object store's outputs are planned in the local folder that stands for its prefix.
     let root = outputs.isListed ? outputs.root : job.outputRoot
+    var planner = Planner(limits: job.limits, outputRoot: root, state: state, jpegDecoder: job.options.jpegDecoder)
+    planner.storage = job.storage
     let plan = JobPlan(
-      job.file,
-      planner: Planner(limits: job.limits, outputRoot: root, state: state, jpegDecoder: job.options.jpegDecoder),
-      state: state, options: job.options, window: job.window, for: purpose, outputs: outputs)
+      job.file, planner: planner, state: state, options: job.options, window: job.window, for: purpose,
+      outputs: outputs)
     if case .state(let error) = plan.refusal { return .failure(.state(error)) }
     return .success(plan)
   }

@@ -38,6 +38,10 @@ public struct JobRun {
   public typealias Refusal = RunRefusal
 
   /// The absolute output root.
+  /// The stores sources in object storage are listed and read through (one per bucket,
+  /// connections reused); its options' `onEvent` hears every retried request.
+  public var storage = StorageSet()
+
   public var root: String { Planner(outputRoot: outputRoot).outputRoot(of: file) }
 
   /// The first pass (`JobPlan`, for a run): the state opened, every output planned and

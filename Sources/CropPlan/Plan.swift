@@ -1,5 +1,6 @@
 import CropGeometry
 import CropSpec
+import CropStorage
 import Foundation
 
 /// The whole batch, computed before any pixel is decoded: a value that can be printed,
@@ -83,6 +84,10 @@ public struct PlannedSource: Sendable {
   /// With `recordedHash`: the file's status then (`SourceFileStatus.stamp`), what the run
   /// checks the file against before it takes that hash.
   public var recordedStamp: UInt64? = nil
+  /// A source in object storage: its store, and its key, size and change token as the
+  /// listing gave them (nil for a file). Its identity is `SourceFileStatus(object:)`; its
+  /// bytes are read through the store, never by path.
+  public var object: SourceObject? = nil
 }
 
 /// One file to write.
@@ -161,4 +166,23 @@ extension PlannedOutput {
   public var decodeKey: DecodeKey {
     DecodeKey(sourceIndex: sourceIndex, colour: encode.colour, frames: encode.frames)
   }
+}
+
+/// A source in object storage as the listing found it: the store it is in and what the
+/// listing said of it (key, size, change token).
+/// A class: a plan's sources are copied often, and a file's carries only a nil reference.
+public final class SourceObject: Sendable {
+  public let store: any ObjectStorage
+  public let info: ObjectInfo
+
+  public init(store: any ObjectStorage, info: ObjectInfo) {
+    self.store = store
+    self.info = info
+  }
+
+  /// Its identity as the state records it (`SourceFileStatus(object:)`).
+  public var identity: SourceFileStatus { SourceFileStatus(object: info) }
+
+  /// All of its bytes (one GET).
+  public func read() throws(StorageError) -> [UInt8] { try store.read(info.key) }
 }

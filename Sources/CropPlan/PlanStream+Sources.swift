@@ -12,12 +12,19 @@ extension PlanStream {
     var hashes: [Int] = []
     for job in jobFile.jobs {
       guard case .sources(let include, let exclude) = job.input else { continue }
-      let (matches, unmatched) = SourceExpansion.expandCompact(
-        include: include, exclude: exclude, base: jobFile.baseDirectory)
+      let (matches, unmatched, failures) = SourceExpansion.expandCompact(
+        include: include, exclude: exclude, base: jobFile.baseDirectory, storage: planner.storage)
+      for failure in failures {
+        // A listing refused (no such bucket, no permission, wrong key): nothing is done.
+        issues.append(
+          PlanIssue(
+            severity: .error, job: job.name, source: failure.location, output: nil,
+            message: "cannot list the sources: \(failure.message)", blocksRun: true, kind: .source))
+      }
       if matches.count > 0 {
         for pattern in unmatched { issue(.warning, job: job.name, source: pattern, "matches no file", kind: .noMatch) }
       }
-      if matches.count == 0, let empty = EmptyJobs.finding(job) {
+      if matches.count == 0, failures.isEmpty, let empty = EmptyJobs.finding(job) {
         // Blocks the run: a job that cannot produce anything is refused before anything is done.
         issues.append(
           PlanIssue(
@@ -45,6 +52,7 @@ extension PlanStream {
           number = existing
         } else {
           number = table.count
+          if !matches.objects.isEmpty, let object = matches.objects[m] { table.objects[table.count] = object }
           table.append(path: path, header: nil)
           table.plainPaths.append(plain)
           table.recordedHashes.append(.none)
@@ -75,7 +83,12 @@ extension PlanStream {
       let range = start..<(start + min(window, table.fileCount - start))
       let absolutes = range.map { absolutePath($0, &paths) }
       planner.headers.prepare(paths: absolutes)
-      let results = ConcurrentMap.map(absolutes) { planner.readHeader($0) }
+      let results =
+        table.objects.isEmpty
+        ? ConcurrentMap.map(absolutes) { planner.readHeader($0) }
+        : ConcurrentMap.map(Array(zip(absolutes, range.map { table.objects[$0] }))) {
+          planner.readHeader($0.0, object: $0.1)
+        }
       for (k, number) in range.enumerated() {
         table.setHeader(number, results[k].0)
         table.recordedHashes[number] = results[k].recordedHash.flatMap(SHA256Digest.init(hex:)) ?? .none

@@ -1,5 +1,6 @@
 import CropGeometry
 import CropSpec
+import CropStorage
 import CropSupport
 import Dispatch
 import Foundation
@@ -12,6 +13,9 @@ public struct Planner: Sendable {
   public var outputRoot: String?
   /// Reads each source's header (the imaging stage's `VipsHeaderReader` in cropjob).
   public var headers: any SourceHeaderReading
+  /// The stores sources in object storage (`s3://`) are listed and read through; local
+  /// files are walked and read as they always were.
+  public var storage = StorageSet()
 
   public init(limits: InputLimits? = nil, outputRoot: String? = nil, headers: any SourceHeaderReading) {
     self.limits = limits ?? InputLimits()
@@ -272,8 +276,13 @@ public struct Planner: Sendable {
   /// ctime, inode and device as recorded), which records this content hash; `stamp`: the
   /// file's status then (`SourceFileStatus.stamp`; 0 when it could not be read).
   /// Called from several threads at once, after `headers.start()`.
-  func readHeader(_ path: String) -> (SourceHeader?, String?, recordedHash: String?, stamp: UInt64) {
-    guard let status = SourceFileStatus.of(path: path) else {
+  /// A source in object storage (`object`, as listed) has the identity of its change token
+  /// (no request); its header, unless known, is read from a ranged GET of its head
+  /// (`objectHeader`).
+  func readHeader(_ path: String, object: SourceObject? = nil) -> (
+    SourceHeader?, String?, recordedHash: String?, stamp: UInt64
+  ) {
+    guard let status = object?.identity ?? SourceFileStatus.of(path: path) else {
       return (nil, "cannot read the file (missing or permission denied)", nil, 0)
     }
     if status.size > limits.maxFileBytes {
@@ -287,6 +296,8 @@ public struct Planner: Sendable {
       if let known = headers.knownHeader(path: path, status: status) {
         header = known.header
         recordedHash = known.sha256
+      } else if let object {
+        header = try objectHeader(path, object)
       } else {
         guard access(path, R_OK) == 0 else { return (nil, "permission denied", nil, 0) }
         header = try headers.header(path: path)
@@ -304,6 +315,26 @@ public struct Planner: Sendable {
       return (header, nil, recordedHash, status.stamp)
     } catch {
       return (nil, String(describing: error), nil, 0)
+    }
+  }
+}
+
+extension Planner {
+  /// The bytes of an object's head read for its header: enough for JPEG, PNG, WebP, GIF and
+  /// most TIFF and HEIF headers (an EXIF block with a large thumbnail may need more).
+  public static let objectHeadBytes: Int64 = 64 << 10
+
+  /// The header of the object `location` from a ranged GET of its first `objectHeadBytes`,
+  /// widened to the whole object when the header needs more.
+  func objectHeader(_ location: String, _ source: SourceObject) throws -> SourceHeader {
+    let (store, key, object) = (source.store, source.info.key, source.info)
+    var length = min(Self.objectHeadBytes, max(1, object.size))
+    while true {
+      let bytes = try store.read(key, range: ByteRange(offset: 0, length: length))
+      let complete = Int64(bytes.count) < length || length >= object.size
+      if let header = try headers.header(bytes: bytes, location: location, complete: complete) { return header }
+      guard !complete else { throw ObjectHeaderUnsupported(location: location) }
+      length = object.size
     }
   }
 }

@@ -1,3 +1,4 @@
+import CropStorage
 import CropSupport
 import Foundation
 
@@ -18,10 +19,11 @@ public enum SourceExpansion {
 
   /// Expands patterns relative to `base`. Patterns that match nothing are returned in
   /// `unmatched` so that the planner can report them.
+  /// An `s3://` pattern whose listing fails is among `unmatched` (the planner reports why).
   public static func expand(include: [String], exclude: [String], base: String) -> (
     matches: [Match], unmatched: [String]
   ) {
-    let (list, unmatched) = expandCompact(include: include, exclude: exclude, base: base)
+    let (list, unmatched, _) = expandCompact(include: include, exclude: exclude, base: base)
     return ((0..<list.count).map { Match(path: list.paths[$0], subdirectory: list.subdirectories[$0]) }, unmatched)
   }
 
@@ -34,20 +36,30 @@ public enum SourceExpansion {
     /// its name is no symlink, and making it absolute needs no `lstat` of it
     /// (`StandardPaths.standard(_:plain:)`). False for a file named as such.
     package var regular: [Bool] = []
+    /// What the listing said of the matches in object storage (key, size, change token), by
+    /// their index here; none for files.
+    package var objects: [Int: SourceObject] = [:]
     package var count: Int { paths.count }
   }
 
   /// `expand`, with the matches in one buffer each for paths and subfolders: the same
   /// files in the same order (sorted by path; a file matched by several patterns takes the
-  /// first pattern's subfolder).
-  package static func expandCompact(include: [String], exclude: [String], base: String) -> (
-    matches: MatchList, unmatched: [String]
-  ) {
+  /// first pattern's subfolder). A pattern in object storage (`s3://bucket/key`) is listed
+  /// through `storage`; a listing that fails (no such bucket, no permission) is in
+  /// `failures` and its pattern matches nothing.
+  package static func expandCompact(
+    include: [String], exclude: [String], base: String, storage: StorageSet = StorageSet()
+  ) -> (matches: MatchList, unmatched: [String], failures: [StorageError]) {
     var all = MatchList()
     var unmatched: [String] = []
+    var failures: [StorageError] = []
     for pattern in include {
       let before = all.count
-      expandOne(pattern, base: base, into: &all)
+      do throws(StorageError) {
+        try expandOne(pattern, base: base, storage: storage, into: &all)
+      } catch {
+        failures.append(error)
+      }
       if all.count == before { unmatched.append(pattern) }
     }
     // Sorted by path; for equal paths, the first pattern's match (a stable sort) is kept.
@@ -70,13 +82,14 @@ public enum SourceExpansion {
       previous = index
       let path = all.paths[index]
       if exclude.contains(where: { excludeMatches($0, path: path, base: base) }) { continue }
+      if !all.objects.isEmpty, let object = all.objects[index] { result.objects[result.count] = object }
       result.paths.append(path)
       result.subdirectories.append(all.subdirectories[index])
       result.regular.append(all.regular[index])
     }
     result.paths.shrink()
     result.subdirectories.shrink()
-    return (result, unmatched)
+    return (result, unmatched, failures)
   }
 
   static func excludeMatches(_ pattern: String, path: String, base: String) -> Bool {
@@ -90,13 +103,16 @@ public enum SourceExpansion {
 
   /// `path` joined to `base`, made absolute against the current folder when `base` is
   /// relative (a job file given as `jobs/x.yaml`), and standardised (`a/../b` → `b`).
+  /// A location with a scheme (`s3://bucket/key`) is absolute as it is.
   package static func absolute(_ path: String, base: String) -> String {
-    (joined(path, base: base) as NSString).standardizingPath
+    if StorageLocation.hasScheme(path) { return path }
+    return (joined(path, base: base) as NSString).standardizingPath
   }
 
   /// `absolute(_:base:)` for many paths, each folder standardised once.
   static func absolute(_ path: String, base: String, paths: inout StandardPaths) -> String {
-    paths.standard(joined(path, base: base))
+    if StorageLocation.hasScheme(path) { return path }
+    return paths.standard(joined(path, base: base))
   }
 
   /// `absolute(_:base:paths:)`, with `StandardPaths.standard(_:plain:)`'s `plain`; `cwd`:
@@ -105,7 +121,8 @@ public enum SourceExpansion {
   static func absolute(
     _ path: String, base: String, cwd: String? = nil, paths: inout StandardPaths, plain: inout Bool
   ) -> String {
-    paths.standard(joined(path, base: base, cwd: cwd), plain: &plain)
+    if StorageLocation.hasScheme(path) { return path }
+    return paths.standard(joined(path, base: base, cwd: cwd), plain: &plain)
   }
 
   private static func joined(_ path: String, base: String, cwd: String? = nil) -> String {
@@ -116,7 +133,13 @@ public enum SourceExpansion {
     return joined
   }
 
-  private static func expandOne(_ pattern: String, base: String, into list: inout MatchList) {
+  private static func expandOne(
+    _ pattern: String, base: String, storage: StorageSet, into list: inout MatchList
+  ) throws(StorageError) {
+    // A store that is a file system is walked as it always was (readdir, no stat per file);
+    // any other is listed through the storage seam.
+    let (store, key) = try storage.open(pattern, directory: base)
+    guard store.filePath(key) != nil else { return try listObjects(pattern, store: store, key: key, into: &list) }
     func add(_ path: String, _ subdirectory: String, regular: Bool) {
       list.paths.append(joinKeepingForm(path))
       list.subdirectories.append(subdirectory)

@@ -1,4 +1,5 @@
 import CropSpec
+import CropStorage
 import Foundation
 
 #if canImport(Glibc)
@@ -104,6 +105,58 @@ public struct SourceFileStatus: Sendable, Hashable {
     return SourceFileStatus(info)
   }
 
+  /// The identity of an object in a store, from its change token, in the fields the state
+  /// records for a file (so that "unchanged since recorded" is the same comparison): the
+  /// size; the last-modified time (as the listing wrote it, ISO 8601) in nanoseconds as
+  /// mtime; the ETag's FNV-1a hash as inode; ctime 0; and `objectDevice` as device, which no
+  /// file has, so a file's status never equals an object's. A rewrite with the same size
+  /// gets a new ETag, so a new identity.
+  public init(object: ObjectInfo) {
+    var etag = ""
+    var modified = ""
+    if case .object(let tag, _, let lastModified, _) = object.token { (etag, modified) = (tag, lastModified) }
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in etag.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+    self.init(
+      size: object.size, mtime: Self.nanoseconds(iso8601: modified), inode: hash, ctime: 0, device: Self.objectDevice)
+  }
+
+  /// The device of every object's identity ("S3OBJECT" in ASCII).
+  public static let objectDevice: UInt64 = 0x5333_4F42_4A45_4354
+
+  /// `2026-12-07T01:02:03.456Z` in nanoseconds since 1970 (0 when it is not that form).
+  static func nanoseconds(iso8601 text: String) -> Int64 {
+    let digits = Array(text.utf8)
+    func number(_ start: Int, _ count: Int) -> Int64? {
+      guard start + count <= digits.count else { return nil }
+      var value: Int64 = 0
+      for byte in digits[start..<start + count] {
+        guard byte >= 0x30 && byte <= 0x39 else { return nil }
+        value = value * 10 + Int64(byte - 0x30)
+      }
+      return value
+    }
+    guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2), let hour = number(11, 2),
+      let minute = number(14, 2), let second = number(17, 2), (1...12).contains(month)
+    else { return 0 }
+    var fraction: Int64 = 0
+    if digits.count > 20, digits[19] == UInt8(ascii: ".") {
+      var scale: Int64 = 100_000_000
+      for byte in digits[20...] where byte >= 0x30 && byte <= 0x39 && scale > 0 {
+        fraction += Int64(byte - 0x30) * scale
+        scale /= 10
+      }
+    }
+    // Days from 1970-01-01 (the civil-from-days inverse, proleptic Gregorian).
+    let y = month <= 2 ? year - 1 : year
+    let era = (y >= 0 ? y : y - 399) / 400
+    let yoe = y - era * 400
+    let doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+    let days = era * 146_097 + doe - 719_468
+    return ((days * 24 + hour) * 60 + minute) * 60_000_000_000 + second * 1_000_000_000 + fraction
+  }
+
   /// The status `stat` (or `lstat`) filled in.
   init(_ info: stat) {
     self.init(
@@ -133,6 +186,10 @@ public protocol SourceHeaderReading: Sendable {
   func start()
   /// The header of the file at `path`; the error's description names the problem.
   func header(path: String) throws -> SourceHeader
+  /// The header from the first bytes of a source in object storage (`location` names it in
+  /// errors; `complete`: `bytes` are the whole object); nil when they are not complete and
+  /// the header could not be read from them (more are needed).
+  func header(bytes: [UInt8], location: String, complete: Bool) throws -> SourceHeader?
   /// The header of the file at `path` when it is known without reading the file (a cache
   /// keyed by `status`), with the content hash recorded beside it if any, else nil: the
   /// planner then checks that the file is readable and calls `header(path:)`.
@@ -146,6 +203,11 @@ public protocol SourceHeaderReading: Sendable {
 }
 
 extension SourceHeaderReading {
+  /// A reader of files only: a source in object storage has no header.
+  public func header(bytes: [UInt8], location: String, complete: Bool) throws -> SourceHeader? {
+    throw ObjectHeaderUnsupported(location: location)
+  }
+
   /// No cache: every header is read.
   public func knownHeader(path: String, status: SourceFileStatus) -> KnownHeader? { nil }
   /// No cache: nothing to prepare.
@@ -165,4 +227,10 @@ public struct KnownHeader: Sendable {
     self.header = header
     self.sha256 = sha256
   }
+}
+
+/// What a header reader of files only says of a source in object storage.
+public struct ObjectHeaderUnsupported: Error, CustomStringConvertible {
+  public var location: String
+  public var description: String { "\(location): this header reader reads files only" }
 }

@@ -1,3 +1,4 @@
+import CropStorage
 import CropSupport
 import Foundation
 
@@ -38,6 +39,9 @@ struct SourceTable {
   /// For each file source with a recorded hash, its status then (`SourceFileStatus.stamp`;
   /// `PlannedSource.recordedStamp`).
   var recordedStamps: [UInt64] = []
+  /// What the listing said of each source in object storage (by its number): its key, size
+  /// and change token (ETag, size, last-modified); none for files.
+  var objects: [Int: SourceObject] = [:]
 
   var count: Int { paths.count }
 
@@ -87,6 +91,7 @@ struct SourceTable {
     source.recordedHash = index < recordedHashes.count ? recordedHashes[index].hexUnlessNone : nil
     if source.recordedHash != nil { source.recordedStamp = recordedStamps[index] }
     if withShrink, header != nil { source.loadShrink = max(1, Int(shrinks[index])) }
+    if !objects.isEmpty { source.object = objects[index] }
     return source
   }
 }

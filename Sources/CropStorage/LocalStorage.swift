@@ -29,6 +29,13 @@ public struct LocalStorage: ObjectStorage {
     return root.isEmpty || root == "." ? key : PathText.appending(root, key)
   }
 
+  /// A key ending in `/` (a folder, as a prefix) is the folder's path.
+  public func filePath(_ key: String) -> String? {
+    var key = Substring(key)
+    while key.hasSuffix("/") { key = key.dropLast() }
+    return key.isEmpty ? (root.isEmpty ? "." : root) : try? path(of: String(key))
+  }
+
   public func list(prefix: String, pageSize: Int) -> any ObjectPages {
     LocalPages(storage: self, prefix: prefix, pageSize: max(1, pageSize))
   }

@@ -34,6 +34,16 @@ public protocol ObjectStorage: Sendable {
 
   /// Removes the object at `key`; a key that is already gone is not an error.
   func delete(_ key: String) throws(StorageError)
+
+  /// The local file-system path of `key` when the store is a file system (its files can be
+  /// walked, opened by path and identified by `stat`, as cropjob always did); nil for a
+  /// store that is only reached through this protocol (S3). Callers branch on this
+  /// capability, never on a scheme.
+  func filePath(_ key: String) -> String?
+}
+
+extension ObjectStorage {
+  public func filePath(_ key: String) -> String? { nil }
 }
 
 extension ObjectStorage {

@@ -73,4 +73,24 @@ extension StorageLocation {
 
   /// Whether the location is a path on this machine's file system.
   public var isLocal: Bool { bucket == nil }
+
+  /// Whether `text` starts with a scheme (`s3://`, or another that `parse` refuses), as
+  /// `parse` decides, without making a value: what tells a location from a path in a loop
+  /// over a million paths (it reads only up to the first `/`).
+  public static func hasScheme(_ text: String) -> Bool {
+    var utf8 = text.utf8.makeIterator()
+    var count = 0
+    var last: UInt8 = 0
+    while let byte = utf8.next() {
+      if byte == UInt8(ascii: "/") { return count > 1 && last == UInt8(ascii: ":") && utf8.next() == byte }
+      let isSchemeByte =
+        (byte >= 0x30 && byte <= 0x39) || ((byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A) || byte == 0x2B
+        || byte == 0x2D || byte >= 0x80
+      if !isSchemeByte && !(byte == UInt8(ascii: ":") && count > 0) { return false }
+      if last == UInt8(ascii: ":") { return false }
+      last = byte
+      count += 1
+    }
+    return false
+  }
 }

@@ -12,21 +12,28 @@ extension StorageLocation {
     options: S3Storage.Options = S3Storage.Options()
   ) throws(StorageError) -> (storage: any ObjectStorage, key: String) {
     switch self {
-    case .local(let path):
-      var parts: [Substring] = []
-      for part in ((path.hasPrefix("/") ? "" : directory + "/") + path).split(separator: "/") {
-        if part == ".." {
-          _ = parts.popLast()
-        } else if part != "." {
-          parts.append(part)
-        }
-      }
-      let key = parts.joined(separator: "/") + (path.hasSuffix("/") && !parts.isEmpty ? "/" : "")
-      return (LocalStorage(root: "/"), key)
+    case .local:
+      return (LocalStorage(root: "/"), open(localIn: directory))
     case .s3(let bucket, let key):
       let settings = try S3Settings.resolve(environment: environment, home: home)
       return (S3Storage(bucket: bucket, settings: settings, options: options), key)
     }
+  }
+
+  /// The key of a local path in a `LocalStorage` rooted at `/`: the absolute path (relative
+  /// to `directory`) without its leading `/`, `.` and `..` resolved by name, a trailing `/`
+  /// kept.
+  func open(localIn directory: String) -> String {
+    let path = key
+    var parts: [Substring] = []
+    for part in ((path.hasPrefix("/") ? "" : directory + "/") + path).split(separator: "/") {
+      if part == ".." {
+        _ = parts.popLast()
+      } else if part != "." {
+        parts.append(part)
+      }
+    }
+    return parts.joined(separator: "/") + (path.hasSuffix("/") && !parts.isEmpty ? "/" : "")
   }
 }
 

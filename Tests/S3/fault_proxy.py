@@ -18,7 +18,8 @@ The plan (JSON), faults decided by the request's arrival number n (1-based):
   "slow": {"every": k, "seconds": s} otherwise, every k-th request is forwarded and its
                                     answer held back s seconds (a client timeout)
 Prints its port on its first line; after each request, writes its counts to STATS_FILE as
-JSON: {"requests", "methods": {GET: ...}, "faults": {kind: ...}, "forwarded", "connections"}
+JSON: {"requests", "methods": {GET: ...}, "operations": {LIST: ..., GET: ...}, "faults": {kind: ...},
+"forwarded", "connections"} ("operations" names a GET with list-type in its query LIST)
 (connections accepted). Serves until
 standard input closes."""
 import http.client
@@ -38,7 +39,7 @@ stats_path = sys.argv[2]
 plan = json.loads(sys.argv[3])
 lock = threading.Lock()
 rng = random.Random(plan.get("seed", 1))
-stats = {"requests": 0, "methods": {}, "faults": {}, "forwarded": 0, "connections": 0}
+stats = {"requests": 0, "methods": {}, "operations": {}, "faults": {}, "forwarded": 0, "connections": 0}
 
 SLOWDOWN = b"<?xml version='1.0' encoding='UTF-8'?><Error><Code>SlowDown</Code><Message>Please reduce your request rate.</Message></Error>"
 UNAVAILABLE = b"<?xml version='1.0' encoding='UTF-8'?><Error><Code>ServiceUnavailable</Code><Message>Service is unable to handle request.</Message></Error>"
@@ -106,6 +107,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             stats["requests"] += 1
             n = stats["requests"]
             stats["methods"][self.command] = stats["methods"].get(self.command, 0) + 1
+            operation = "LIST" if self.command == "GET" and "list-type=" in self.path else self.command
+            stats["operations"][operation] = stats["operations"].get(operation, 0) + 1
             fault = decide(n)
             if fault:
                 stats["faults"][fault] = stats["faults"].get(fault, 0) + 1

@@ -6,6 +6,8 @@ environment the test gives it; results are printed as JSON.
   s3_client.py ENDPOINT make-bucket BUCKET
   s3_client.py ENDPOINT seed BUCKET PREFIX COUNT SEED   objects PREFIX00000.bin ... (1-3000 bytes each)
   s3_client.py ENDPOINT put BUCKET KEY FILE
+  s3_client.py ENDPOINT put-tree BUCKET PREFIX FOLDER   every file below FOLDER at PREFIX + its path
+  s3_client.py ENDPOINT delete BUCKET KEY
   s3_client.py ENDPOINT get BUCKET KEY FILE             writes the body, prints its headers
   s3_client.py ENDPOINT list BUCKET PREFIX              every key with size and ETag
   s3_client.py ENDPOINT uploads BUCKET                  keys of multipart uploads in progress
@@ -57,6 +59,19 @@ elif command == "seed":
 elif command == "put":
     with open(args[2], "rb") as f:
         client().put_object(Bucket=args[0], Key=args[1], Body=f.read())
+    print("{}")
+elif command == "put-tree":
+    import os
+    bucket, prefix, folder = args
+    s3 = client()
+    for root, _, names in os.walk(folder):
+        for name in names:
+            path = os.path.join(root, name)
+            with open(path, "rb") as f:
+                s3.put_object(Bucket=bucket, Key=prefix + os.path.relpath(path, folder), Body=f.read())
+    print("{}")
+elif command == "delete":
+    client().delete_object(Bucket=args[0], Key=args[1])
     print("{}")
 elif command == "get":
     answer = client().get_object(Bucket=args[0], Key=args[1])

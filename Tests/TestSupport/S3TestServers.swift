@@ -129,6 +129,8 @@ public final class FaultProxy: @unchecked Sendable {
   public struct Stats: Sendable {
     public var requests: Int
     public var methods: [String: Int]
+    /// `methods` with the GETs that list (`list-type` in the query) counted as `LIST`.
+    public var operations: [String: Int]
     public var faults: [String: Int]
     /// Requests passed on to the server (the faults that answer themselves are not).
     public var forwarded: Int
@@ -140,6 +142,7 @@ public final class FaultProxy: @unchecked Sendable {
     let object = try JSONSerialization.jsonObject(with: Data(contentsOf: statsFile)) as? [String: Any] ?? [:]
     return Stats(
       requests: object["requests"] as? Int ?? 0, methods: object["methods"] as? [String: Int] ?? [:],
+      operations: object["operations"] as? [String: Int] ?? [:],
       faults: object["faults"] as? [String: Int] ?? [:], forwarded: object["forwarded"] as? Int ?? 0,
       connections: object["connections"] as? Int ?? 0)
   }

@@ -87,6 +87,9 @@ int cj_jpeg_header_facts(const void *data, size_t length, int *width, int *heigh
 /// (freed when the image and the loader are done with them, or at once on failure).
 int cj_open_bytes(void *data, size_t length, int shrink, int fail_on, int *format,
                   VipsImage **out, int *stored);
+/// cj_open_bytes header only (no shrink): the header of an object read from a store, from
+/// its first bytes or all of them; takes ownership of `data` as cj_open_bytes does.
+int cj_open_bytes_header(void *data, size_t length, int fail_on, int *format, VipsImage **out);
 
 /// cj_open (not header-only, no shrink) of the frames `page` to `page + n - 1` of a GIF or WebP
 /// (`n` -1: to the last) as one image `n` frames tall, with libvips' `page-height`, `delay`

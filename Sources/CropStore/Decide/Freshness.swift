@@ -44,8 +44,7 @@ public enum Freshness {
   /// only when its job wrote nothing.
   static func isUnchanged(_ source: PlannedSource) -> Bool {
     guard source.producedBy == nil else { return true }
-    guard source.recordedHash != nil, let stamp = source.recordedStamp,
-      let identity = FileIdentity.of(path: source.absolutePath)
+    guard source.recordedHash != nil, let stamp = source.recordedStamp, let identity = source.currentIdentity
     else { return false }
     return identity.stamp == stamp
   }
@@ -53,8 +52,11 @@ public enum Freshness {
   /// A source's record as the run writes from it: the plan's recorded hash while the photo
   /// is unchanged (`isUnchanged`), else the file hashed now. An earlier job's output is
   /// hashed every time.
-  static func currentState(of source: PlannedSource) throws -> UpToDateCheck.SourceState {
-    guard let identity = FileIdentity.of(path: source.absolutePath) else {
+  /// `read` gives an object's bytes (once fetched, the executor decodes the same bytes).
+  static func currentState(of source: PlannedSource, read: (() throws -> [UInt8])? = nil) throws
+    -> UpToDateCheck.SourceState
+  {
+    guard let identity = source.currentIdentity else {
       throw AtomicWriter.WriteError(path: source.absolutePath, message: AtomicWriter.errnoText())
     }
     let bytes = Int(identity.size)
@@ -62,14 +64,23 @@ public enum Freshness {
       let record = Manifest.SourceRecord(path: source.path, sha256: sha256, bytes: bytes, mtime: identity.mtime)
       return UpToDateCheck.SourceState(record: record, identity: identity, hashed: false)
     }
-    return try hashed(source, identity: identity)
+    return try hashed(source, identity: identity, read: read)
   }
 
   /// The source hashed now. An earlier job's output was just written: its time says nothing
   /// about its content and would make manifests differ from run to run (it is recorded as 0).
-  static func hashed(_ source: PlannedSource, identity: FileIdentity) throws -> UpToDateCheck.SourceState {
+  /// A source in object storage is hashed from its bytes (`read`, else one GET).
+  static func hashed(_ source: PlannedSource, identity: FileIdentity, read: (() throws -> [UInt8])? = nil) throws
+    -> UpToDateCheck.SourceState
+  {
+    let sha256: String
+    if let object = source.object {
+      sha256 = SHA256.hex(try read?() ?? object.read())
+    } else {
+      sha256 = try SHA256.hex(fileAt: source.absolutePath)
+    }
     let record = Manifest.SourceRecord(
-      path: source.path, sha256: try SHA256.hex(fileAt: source.absolutePath), bytes: Int(identity.size),
+      path: source.path, sha256: sha256, bytes: Int(identity.size),
       mtime: source.producedBy != nil ? 0 : identity.mtime)
     return UpToDateCheck.SourceState(record: record, identity: identity, hashed: true)
   }
@@ -151,7 +162,7 @@ public struct UpToDateCheck: Sendable {
 
   /// `sourceRecord`, saying whether the file was hashed.
   public func sourceState(_ source: PlannedSource, outputs: [Int]) throws -> SourceState {
-    guard let identity = FileIdentity.of(path: source.absolutePath) else {
+    guard let identity = source.currentIdentity else {
       throw AtomicWriter.WriteError(path: source.absolutePath, message: AtomicWriter.errnoText())
     }
     // An earlier job's output is hashed every time (`Freshness.hashed`). A photo's hash is
@@ -167,4 +178,10 @@ public struct UpToDateCheck: Sendable {
     }
     return try Freshness.hashed(source, identity: identity)
   }
+}
+
+extension PlannedSource {
+  /// The source's identity now: a file's `stat`; an object's from the change token its
+  /// listing gave (no request: an unchanged photo in S3 costs no GET).
+  public var currentIdentity: FileIdentity? { object?.identity ?? FileIdentity.of(path: absolutePath) }
 }

@@ -85,12 +85,22 @@ extension WindowVerdicts {
   /// not hold for it any more (a photo that changed since it was planned: its outputs found
   /// up to date are written after all) or none is known (a `keyed` output then is up to date
   /// when its key is the recorded one). An earlier job's output is hashed every time.
-  public func settle(_ outputs: [Int], plan: Plan) throws -> Settled {
+  /// Whether settling `outputs` (of one source) may read the source: false when they are
+  /// all up to date and the source is unchanged since planned (its identity now, for an
+  /// object the listing's change token, is the recorded one), so nothing is read or fetched.
+  public func mayReadSource(_ outputs: [Int], plan: Plan) -> Bool {
+    let source = plan.sources[plan.outputs[outputs[0]].sourceIndex]
+    return !(outputs.allSatisfy({ verdict($0) == .upToDate }) && Freshness.isUnchanged(source))
+  }
+
+  /// `read` gives the bytes of a source in object storage when it must be hashed (the
+  /// caller keeps them for the decode).
+  public func settle(_ outputs: [Int], plan: Plan, read: (() throws -> [UInt8])? = nil) throws -> Settled {
     let source = plan.sources[plan.outputs[outputs[0]].sourceIndex]
     if outputs.allSatisfy({ verdict($0) == .upToDate }), Freshness.isUnchanged(source) {
       return Settled(source: nil, upToDate: outputs, toBuild: [])
     }
-    let state = try Freshness.currentState(of: source)
+    let state = try Freshness.currentState(of: source, read: read)
     // The photo's hash is not the one the verdicts were made with: it changed since.
     let changed = source.producedBy == nil && state.hashed
     var settled = Settled(source: state, upToDate: [], toBuild: [])

@@ -49,6 +49,12 @@ public final class CachingHeaderReader: SourceHeaderReading {
     return KnownHeader(header: facts.header, sha256: facts.sha256)
   }
 
+  /// An object's header not known by its change token (`knownHeader`) is read by the
+  /// wrapped reader.
+  public func header(bytes: [UInt8], location: String, complete: Bool) throws -> SourceHeader? {
+    try reader.header(bytes: bytes, location: location, complete: complete)
+  }
+
   public func header(path: String) throws -> SourceHeader {
     if let facts = sources.withLock({ $0[path] }), let identity = FileIdentity.of(path: path),
       identity == facts.identity

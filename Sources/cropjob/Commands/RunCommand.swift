@@ -102,6 +102,17 @@ struct RunCommand: ParsableCommand {
     job.verifySources = verifySources
     if dryRun { return PlanCommand.printPlan(job, format: planFormat) }
     job.rebuildState = rebuildState
+    let mode: ConsoleReporter.Mode = json ? .json : quiet ? .quiet : Console.stderrIsTerminal ? .bar : .lines
+    let reporter = ConsoleReporter(mode: mode)
+    // Each retried request to object storage is a warning (what failed, the attempt, the wait).
+    job.storage = StorageSet(
+      options: S3Storage.Options(onEvent: { event in
+        reporter.report(
+          .warning(
+            RunWarning(
+              kind: "storage-retry", path: nil, job: nil, source: nil, message: event.description,
+              text: "warning: \(event)")))
+      }))
     // The first pass plans and judges every output, and finds the files in the way of outputs
     // and index files, before any is written (`JobPlan`).
     let plan: JobPlan
@@ -109,8 +120,6 @@ struct RunCommand: ParsableCommand {
     case .success(let planned): plan = planned
     case .failure(let refusal): return Self.refused(refusal, shard: execution.shard)
     }
-    let mode: ConsoleReporter.Mode = json ? .json : quiet ? .quiet : Console.stderrIsTerminal ? .bar : .lines
-    let reporter = ConsoleReporter(mode: mode)
     SignalHandling.install()
     let summary = job.execute(plan, reporter: reporter)
     if stats && mode != .json {
