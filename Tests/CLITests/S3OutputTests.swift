@@ -208,9 +208,9 @@ final class S3OutputTests: XCTestCase {
     try s.copySamples(["astronaut.jpg", "bridge.jpg", "cat.png"], into: "photos", copies: 3)
     let clean = try s.run(["run", "job.yaml", "-q"])
     XCTAssertEqual(clean.status, 0, clean.stderr)
-    // Every request held 0.2 s at the proxy: the run is still putting outputs when killed.
+    // Every request held 0.4 s at the proxy: the run is still putting outputs when killed.
     let proxy = try FaultProxy(
-      upstreamPort: try server().service.port, plan: ["slow": ["every": 1, "seconds": 0.2]], folder: try server().folder
+      upstreamPort: try server().service.port, plan: ["slow": ["every": 1, "seconds": 0.4]], folder: try server().folder
     )
     defer { proxy.stop() }
     var env = try environment(proxy.endpoint)
@@ -225,7 +225,8 @@ final class S3OutputTests: XCTestCase {
     process.standardError = FileHandle.nullDevice
     try process.run()
     let deadline = Date().addingTimeInterval(20)
-    while Date() < deadline, (try? listed("killed/t/").count) ?? 0 < 4 { usleep(100_000) }
+    // Killed once the state (opening, claims) and two outputs are put, as the proxy counts.
+    while Date() < deadline, process.isRunning, (try? proxy.stats().methods["PUT"]) ?? 0 < 4 { usleep(10_000) }
     kill(process.processIdentifier, SIGKILL)
     process.waitUntilExit()
     let putBefore = try listed("killed/t/").count
