@@ -104,6 +104,18 @@ final class S3OutputTests: XCTestCase {
         ["run", "job.yaml", "-q", "-j", workers, "--output", "s3://\(Self.bucket)/\(prefix)"], environment: env)
       XCTAssertEqual(run.status, 0, run.stderr)
     }
+    // S3 → S3: the same photos put in the bucket by boto3, read from there (the reading
+    // side), the outputs put beside the others.
+    for name in ["astronaut.jpg", "bridge.jpg", "cat.png"] {
+      try server().client(["put", Self.bucket, "in/\(name)", s.path("photos/\(name)")])
+    }
+    try s.write(
+      String(contentsOfFile: s.path("job.yaml"), encoding: .utf8).replacingOccurrences(
+        of: "sources: [photos/*]", with: "sources: [\"s3://\(Self.bucket)/in/*\"]"),
+      to: "s3-job.yaml")
+    let s3ToS3 = try s.run(
+      ["run", "s3-job.yaml", "-q", "-j2", "--output", "s3://\(Self.bucket)/s3s3"], environment: env)
+    XCTAssertEqual(s3ToS3.status, 0, s3ToS3.stderr)
     // The manifest lists the same entries: its bytes are the disk run's.
     let manifest = s.path("manifest-s3.json")
     try server().client(["get", Self.bucket, "one/cropjob-manifest.json", manifest])
@@ -124,6 +136,7 @@ final class S3OutputTests: XCTestCase {
     XCTAssertEqual(try outputs("one", in: all), expected, "1 worker")
     XCTAssertEqual(try outputs("two", in: all), expected, "2 workers")
     XCTAssertEqual(try outputs("four", in: all), expected, "4 shards")
+    XCTAssertEqual(try outputs("s3s3", in: all), expected, "S3 sources to S3 outputs")
     XCTAssertEqual(all.keys.filter { $0.hasPrefix("four/.cropjob/") }.count, 4, "one state object per shard")
     // `state merge` folds the shards' states in the prefix into one; an unsharded run then
     // finds every output up to date.
