@@ -36,19 +36,21 @@ let package = Package(
     // opens the prebuilt library scripts/install-deps.sh installs (from a PyPI wheel) with dlopen
     // on first use, so that nothing else loads it or its OpenMP runtime.
     .target(name: "CFaceDetect", path: "Sources/CFaceDetect", linkerSettings: [.linkedLibrary("dl")]),
-    // C over libvips and the codecs: fixed-arity wrappers over libvips' variadic API (Swift
-    // cannot call C variadics; 0 or -1 as libvips), and pixel kernels and encoders (libjpeg,
-    // libpng, SSIM, placeholders) whose headers state their own return values. gmodule: cj_init
-    // opens libvips' heif module itself (the others are not loaded); jpeg:
-    // libjpeg (Debian libjpeg-dev, which libvips-dev depends on) for JPEG outputs written
-    // directly and JPEG headers read directly (docs/decoding.md); png16: libpng (Debian
-    // libpng-dev, which libvips-dev depends on) for PNG outputs written directly.
+    // Fixed-arity C wrappers over libvips' variadic API (Swift cannot call C variadics), with
+    // libvips' start-up and log capture; they return 0 or -1 as libvips does, the exceptions
+    // named in cvips_shim.h. gmodule: cj_init opens libvips' heif module itself (the others
+    // are not loaded).
     .target(
       name: "CVipsShim", dependencies: ["CVips"], path: "Sources/CVipsShim",
-      linkerSettings: [
-        .linkedLibrary("vips"), .linkedLibrary("gobject-2.0"), .linkedLibrary("gmodule-2.0"), .linkedLibrary("jpeg"),
-        .linkedLibrary("png16"),
-      ]),
+      linkerSettings: [.linkedLibrary("vips"), .linkedLibrary("gobject-2.0"), .linkedLibrary("gmodule-2.0")]),
+    // Pixel kernels and codecs in C: box shrink, separable resample, area average, the last
+    // pass, SSIM, JPEG headers read and JPEG/PNG written with libjpeg and libpng directly.
+    // They return 0, 1 ("nothing done: take libvips' path") or -1 (cpixels.h). jpeg: libjpeg
+    // (Debian libjpeg-dev, which libvips-dev depends on); png16: libpng (Debian libpng-dev,
+    // likewise) (docs/decoding.md).
+    .target(
+      name: "CPixels", dependencies: ["CVipsShim", "CVips"], path: "Sources/CPixels",
+      linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16")]),
     // C calls that are not libvips': SHA-256 through libcrypto when present, syncfs.
     .target(name: "CSystem", path: "Sources/CSystem"),
     // libcurl (Debian libcurl4-openssl-dev) with fixed-arity wrappers over its variadic calls:
@@ -78,7 +80,8 @@ let package = Package(
     .target(
       name: "CropImaging",
       dependencies: [
-        "CropPlan", "CropSpec", "CropGeometry", "CropSupport", "CVipsShim", "CTurboJPEG", "CFaceDetect",
+        "CropPlan", "CropSpec", "CropGeometry", "CropSupport", "CVipsShim", "CPixels", "CTurboJPEG",
+        "CFaceDetect",
       ],
       path: "Sources/CropImaging"),
     // Atomic writer, manifest, and the state database (SQLite) with its header cache.
@@ -110,21 +113,34 @@ let package = Package(
       path: "Sources/CropKit"),
     .executableTarget(name: "cropjob", dependencies: ["CropKit"], path: "Sources/cropjob"),
 
-    // What the test targets share: paths and scratch folders, running other programs (the
-    // oracles), seeded randomness, the public corpora, and a job run in-process (RunHarness).
-    .target(name: "TestSupport", dependencies: ["CropKit"], path: "Tests/TestSupport"),
-    .testTarget(name: "GeometryTests", dependencies: ["CropGeometry", "TestSupport"], path: "Tests/GeometryTests"),
-    // One test target per stage, named after the stage whose code it checks (docs/testing.md).
+    // What the test targets share, none of the stages: paths and scratch folders (RunHarness's
+    // folder), running other programs (the oracles), seeded randomness, the public corpora.
+    .target(name: "TestSupport", path: "Tests/TestSupport"),
+    // A harness's job loaded, planned and run in-process through CropKit's composition
+    // (`JobPlan`, `JobRun`), with the events collected: for ExecuteTests and CLITests.
+    .target(name: "RunSupport", dependencies: ["CropKit", "TestSupport"], path: "Tests/RunSupport"),
+    // One test target per stage, named after the stage whose code it checks and depending on
+    // that stage (docs/testing.md); tests that run whole jobs in-process are ExecuteTests.
     // Fixtures (Tests/Fixtures) and the Python oracles (Tests/Oracle) are read by path.
-    .testTarget(name: "SpecTests", dependencies: ["CropKit", "TestSupport"], path: "Tests/SpecTests"),
-    .testTarget(name: "PlanTests", dependencies: ["CropKit", "TestSupport"], path: "Tests/PlanTests"),
-    .testTarget(name: "ImagingTests", dependencies: ["CropKit", "TestSupport"], path: "Tests/ImagingTests"),
-    .testTarget(name: "StoreTests", dependencies: ["CropKit", "TestSupport"], path: "Tests/StoreTests"),
-    .testTarget(name: "ExecuteTests", dependencies: ["CropKit", "TestSupport"], path: "Tests/ExecuteTests"),
-    .testTarget(name: "PreviewTests", dependencies: ["CropKit", "TestSupport"], path: "Tests/PreviewTests"),
+    .testTarget(name: "GeometryTests", dependencies: ["CropGeometry", "TestSupport"], path: "Tests/GeometryTests"),
+    .testTarget(name: "SpecTests", dependencies: ["CropSpec", "CropStorage", "TestSupport"], path: "Tests/SpecTests"),
+    // The planner reads real photos' headers through libvips (CropImaging's VipsHeaderReader).
+    .testTarget(
+      name: "PlanTests", dependencies: ["CropPlan", "CropImaging", "CropStorage", "TestSupport"],
+      path: "Tests/PlanTests"),
+    .testTarget(
+      name: "ImagingTests", dependencies: ["CropImaging", "CVipsShim", "CPixels", "TestSupport"],
+      path: "Tests/ImagingTests"),
+    .testTarget(name: "StoreTests", dependencies: ["CropStore", "TestSupport"], path: "Tests/StoreTests"),
+    .testTarget(
+      name: "ExecuteTests", dependencies: ["CropExecute", "CropKit", "RunSupport", "TestSupport"],
+      path: "Tests/ExecuteTests"),
+    .testTarget(name: "PreviewTests", dependencies: ["CropPreview", "TestSupport"], path: "Tests/PreviewTests"),
     // The storage seam against a real S3 server (moto on loopback, Tests/S3).
     .testTarget(
       name: "StorageTests", dependencies: ["CropStorage", "CropSupport", "TestSupport"], path: "Tests/StorageTests"),
-    .testTarget(name: "CLITests", dependencies: ["CropKit", "cropjob", "TestSupport"], path: "Tests/CLITests"),
+    // The command line's contract: arguments, exit codes, output text, through the binary.
+    .testTarget(
+      name: "CLITests", dependencies: ["CropKit", "cropjob", "RunSupport", "TestSupport"], path: "Tests/CLITests"),
   ]
 )

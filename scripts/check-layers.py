@@ -24,6 +24,7 @@ ALLOWED = {
     "CSQLite": set(),
     "CTurboJPEG": set(),
     "CVipsShim": {"CVips"},
+    "CPixels": {"CVipsShim", "CVips"},
     "CSystem": set(),
     "CCurl": set(),
     "CZstd": set(),
@@ -35,7 +36,7 @@ ALLOWED = {
     "CropSpec": {"CropGeometry", "CropSupport", "CropStorage", "CYAML"},
     # CropStorage: sources listed through the storage seam (docs/storage.md).
     "CropPlan": {"CropSpec", "CropGeometry", "CropSupport", "CropStorage"},
-    "CropImaging": {"CropPlan", "CropSpec", "CropGeometry", "CropSupport", "CVipsShim", "CTurboJPEG", "CFaceDetect"},
+    "CropImaging": {"CropPlan", "CropSpec", "CropGeometry", "CropSupport", "CVipsShim", "CPixels", "CTurboJPEG", "CFaceDetect"},
     "CropStore": {"CropPlan", "CropSpec", "CropGeometry", "CropSupport", "CropStorage", "CSystem", "CSQLite", "CZstd"},
     "CropExecute": {"CropImaging", "CropStore", "CropStorage", "CropPlan", "CropSpec", "CropGeometry", "CropSupport"},
     "CropPreview": {"CropImaging", "CropStore", "CropPlan", "CropSpec", "CropGeometry", "CropSupport"},
@@ -44,22 +45,25 @@ ALLOWED = {
         "CropExecute", "CropPreview",
     },
     "cropjob": {"CropKit"},
-    # Tests may use anything but each other.
-    "TestSupport": {"CropKit"},
+    # Test targets: each stage's beside its stage (TestSupport holds no stage); whole jobs
+    # in-process (ExecuteTests, CLITests) through CropKit's composition (RunSupport).
+    "TestSupport": set(),
+    "RunSupport": {"CropKit", "TestSupport"},
     "GeometryTests": {"CropGeometry", "TestSupport"},
-    "SpecTests": {"CropKit", "TestSupport"},
-    "PlanTests": {"CropKit", "TestSupport"},
-    "ImagingTests": {"CropKit", "TestSupport"},
-    "StoreTests": {"CropKit", "TestSupport"},
-    "ExecuteTests": {"CropKit", "TestSupport"},
-    "PreviewTests": {"CropKit", "TestSupport"},
-    "CLITests": {"CropKit", "cropjob", "TestSupport"},
+    "SpecTests": {"CropSpec", "CropStorage", "TestSupport"},
+    "PlanTests": {"CropPlan", "CropImaging", "CropStorage", "TestSupport"},
+    "ImagingTests": {"CropImaging", "CVipsShim", "CPixels", "TestSupport"},
+    "StoreTests": {"CropStore", "TestSupport"},
+    "ExecuteTests": {"CropExecute", "CropKit", "RunSupport", "TestSupport"},
+    "PreviewTests": {"CropPreview", "TestSupport"},
+    "CLITests": {"CropKit", "cropjob", "RunSupport", "TestSupport"},
     "StorageTests": {"CropStorage", "CropSupport", "TestSupport"},
 }
 
 # C modules and the only source folders that may import them.
 C_OWNERS = {
     "CVipsShim": ["Sources/CropImaging"],
+    "CPixels": ["Sources/CropImaging"],
     "CFaceDetect": ["Sources/CropImaging"],
     "CVips": [],
     "CTurboJPEG": ["Sources/CropImaging"],

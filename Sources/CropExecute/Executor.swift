@@ -66,7 +66,7 @@ public struct Executor: Sendable {
       WindowStep.run(window, verdicts: verdicts.verdicts(of: window), in: run, folders: &folders)
     }
     stream.forEachRunWindow(skipping: { run.upToDateWindows[$0] != nil }, skipped: skipped, step)
-    if Cancellation.isCancelled { run.summary.withLock { $0.interrupted = true } }
+    if run.options.cancellation.isCancelled { run.summary.withLock { $0.interrupted = true } }
     let root = stream.outputRoot
     // The sources the plan could not use: their earlier outputs are kept, not stale.
     let failedSources = Set(stream.issues.compactMap { $0.severity == .error && !$0.blocksRun ? $0.source : nil })

@@ -125,7 +125,7 @@ final class Run: Sendable {
 
   /// Interrupted, `--fail-fast` after a failure, or the state can no longer record outputs.
   var shouldStop: Bool {
-    Cancellation.isCancelled || (options.failFast && summary.withLock { $0.failed > 0 })
+    options.cancellation.isCancelled || (options.failFast && summary.withLock { $0.failed > 0 })
       || writer.failed || stopped.withLock { $0 }
   }
 
@@ -184,7 +184,7 @@ final class Run: Sendable {
     }
     let committed = writer.finish() == nil
     // The indexes read the state as this run left it, once its file is closed.
-    if !indexFiles.isEmpty && committed && !result.interrupted && !Cancellation.isCancelled {
+    if !indexFiles.isEmpty && committed && !result.interrupted && !options.cancellation.isCancelled {
       writeIndexes()
       result = summary.withLock { $0 }
     }

@@ -35,6 +35,9 @@ public struct RunOptions: Sendable {
   public var jpegDecoder = JPEGDecoder.auto
   /// Which encoder writes stripped JPEG and PNG outputs.
   public var jpegEncoder = JPEGEncoder.auto
+  /// This run's stop switch (a new one per `RunOptions`): `cancel()` it from any thread or a
+  /// signal handler to stop the run (`CancellationToken`).
+  public var cancellation = CancellationToken()
 
   public init() {}
 }

@@ -137,7 +137,7 @@ struct WindowStep: Sendable {
       self.upToDate.withLock { $0 += upToDate }
       run.summary.withLock { $0.upToDate += upToDate.count }
     }
-    guard !pending.isEmpty, !Cancellation.isCancelled, let record = settled.source?.record else { return }
+    guard !pending.isEmpty, !run.options.cancellation.isCancelled, let record = settled.source?.record else { return }
     // `frames: all` holds every frame, unshrunk (DecodedSource.decodeFrames).
     let pixels =
       task.frames == .all
@@ -146,7 +146,7 @@ struct WindowStep: Sendable {
     budget.acquire(pixels)
     defer { budget.release(pixels) }
     // The wait for the budget can be long: do not start a decode after an interrupt.
-    guard !Cancellation.isCancelled else { return }
+    guard !run.options.cancellation.isCancelled else { return }
     let decoded: DecodedSource
     do {
       let bytes = source.object == nil ? nil : try read()
@@ -161,7 +161,7 @@ struct WindowStep: Sendable {
     run.summary.withLock { $0.decodes += 1 }
     run.reporter.report(.decoded(source: source.path))
     for (i, key) in pending {
-      if Cancellation.isCancelled { return }
+      if run.options.cancellation.isCancelled { return }
       write(i, key: key, from: decoded, record: record)
     }
   }

@@ -1,5 +1,6 @@
 internal import CVipsShim
 import CropPlan
+import CropSpec
 
 extension InputFormat {
   /// Maps a libvips loader class name to the format, or nil when cropjob does not accept it.
@@ -73,5 +74,12 @@ public struct VipsHeaderReader: SourceHeaderReading {
   public func storedRegions(path: String) throws -> XMPRegionParser.Reading {
     guard let packet = try XMPPacket.read(path: path) else { return XMPRegionParser.Reading() }
     return XMPRegionParser.parse(packet)
+  }
+}
+
+extension Planner {
+  /// A planner that reads headers with libvips (`VipsHeaderReader`), as `cropjob` does.
+  public init(limits: InputLimits? = nil, outputRoot: String? = nil, jpegDecoder: JPEGDecoder = .auto) {
+    self.init(limits: limits, outputRoot: outputRoot, headers: VipsHeaderReader(jpegDecoder: jpegDecoder))
   }
 }

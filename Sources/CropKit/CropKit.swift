@@ -11,11 +11,6 @@
 @_exported import CropSupport
 
 extension Planner {
-  /// A planner that reads headers with libvips (`VipsHeaderReader`), as `cropjob` does.
-  public init(limits: InputLimits? = nil, outputRoot: String? = nil, jpegDecoder: JPEGDecoder = .auto) {
-    self.init(limits: limits, outputRoot: outputRoot, headers: VipsHeaderReader(jpegDecoder: jpegDecoder))
-  }
-
   /// A planner that takes the headers of sources unchanged since `state` recorded them from
   /// the state (one `stat` each) and reads the others with libvips (`CachingHeaderReader`).
   public init<Output>(

@@ -48,7 +48,8 @@ public struct JobPlan {
     }
     // An object store's outputs are planned in the local folder that stands for its prefix.
     let root = outputs.isListed ? outputs.root : job.outputRoot
-    var planner = Planner(limits: job.limits, outputRoot: root, state: state, jpegDecoder: job.options.jpegDecoder)
+    var planner = Planner(
+      limits: job.limits, outputRoot: root, state: state, jpegDecoder: job.options.jpegDecoder)
     planner.storage = job.storage
     let plan = JobPlan(
       job.file, planner: planner, state: state, options: job.options, window: job.window, for: purpose,
@@ -94,4 +95,13 @@ public struct JobPlan {
 
   /// What the executor runs (`Executor.run`).
   var workload: RunWorkload { RunWorkload(stream: stream, verdicts: verdicts, outputs: outputs) }
+
+  /// Whether the plan can run: no error stops it (path collisions, outputs outside the root).
+  public var isRunnable: Bool { stream.isRunnable }
+  /// The outputs planned (this run's shard's).
+  public var outputCount: Int { stream.selectedCount }
+  /// The sources the jobs read.
+  public var sourceCount: Int { stream.sourceCount }
+  /// The plan as `cropjob plan` prints it (text, without the up-to-date counts).
+  public var text: String { PlanRenderer.text(stream, upToDate: nil) }
 }

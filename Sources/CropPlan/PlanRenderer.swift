@@ -38,9 +38,12 @@ public enum PlanRenderer {
   static func text(_ plan: Plan, _ indices: [Int], _ upToDate: Set<String>) -> String {
     let jobs = plan.jobFile.jobs.map { job -> JobSummary in
       let outputs = indices.filter { plan.outputs[$0].job == job.name }
-      let sources = Set(outputs.map { plan.outputs[$0].sourceIndex })
+      let planned = Set(outputs.map { plan.sources[plan.outputs[$0].sourceIndex].path })
+      let failed = Set(
+        plan.issues.compactMap { $0.job == job.name && $0.severity == .error && !$0.blocksRun ? $0.source : nil })
       let done = outputs.filter { upToDate.contains(plan.outputs[$0].path) }.count
-      return JobSummary(sources: sources.count, outputs: outputs.count, upToDate: done)
+      return JobSummary(
+        sources: planned.union(failed).count, outputs: outputs.count, upToDate: done, failed: failed.count)
     }
     var animations = AnimationCount()
     for i in indices where plan.outputs[i].encode.frames == .all {
@@ -53,9 +56,12 @@ public enum PlanRenderer {
 
   /// What the text summary says of one job (of the selected outputs).
   public struct JobSummary: Sendable {
+    /// The sources its patterns matched (those that failed included).
     public var sources: Int
     public var outputs: Int
     public var upToDate: Int
+    /// Of `sources`, those an error names (no output, or not every output, planned).
+    public var failed = 0
   }
 
   /// The text summary of a `PlanStream`: `upToDate` counts, per job, the outputs an earlier
@@ -75,8 +81,9 @@ public enum PlanRenderer {
   /// date (counted in the first pass: no second pass).
   public static func text(_ stream: PlanStream, upToDateCounts done: [String: Int]) -> String {
     let jobs = stream.jobFile.jobs.map { job in
-      let counts = stream.jobCounts[job.name] ?? (0, 0)
-      return JobSummary(sources: counts.sources, outputs: counts.outputs, upToDate: done[job.name] ?? 0)
+      let counts = stream.jobCounts[job.name] ?? (0, 0, 0)
+      return JobSummary(
+        sources: counts.sources, outputs: counts.outputs, upToDate: done[job.name] ?? 0, failed: counts.failed)
     }
     return text(
       jobFile: stream.jobFile, outputRoot: stream.outputRoot, jobs: jobs, outputs: stream.selectedCount,
@@ -114,7 +121,8 @@ public enum PlanRenderer {
     for (job, summary) in zip(jobFile.jobs, jobs) {
       let guide = "\(job.guide.shape.rawValue) \(job.guide.size.width)x\(job.guide.size.height)"
       lines.append(
-        "  job \(job.name): \(summary.sources) sources, \(summary.outputs) outputs (\(summary.upToDate) up to date), guide \(guide)"
+        "  job \(job.name): \(summary.sources) sources\(summary.failed > 0 ? " (\(summary.failed) failed)" : ""), "
+          + "\(summary.outputs) outputs (\(summary.upToDate) up to date), guide \(guide)"
       )
     }
     lines += indexLines
@@ -192,7 +200,11 @@ public enum PlanRenderer {
     var jobFile: String
     var outputRoot: String
     var runnable: Bool
+    /// The sources the jobs' patterns matched (and the outputs they read), failed or not.
     var sources: Int
+    /// Of `sources`, those an error of `issues` names (unreadable, an invalid placement...);
+    /// absent when none failed.
+    var failedSources: Int? = nil
     var decodes: Int
     var outputs: [OutputJSON]
     var issues: [PlanIssue]

@@ -41,8 +41,9 @@ public final class PlanStream {
   /// Selected outputs that hold every frame of an animated source (`frames: all`), and the
   /// frames they hold in all.
   public internal(set) var animations = AnimationCount()
-  /// Per job, the sources and outputs of `shard`.
-  public internal(set) var jobCounts: [String: (sources: Int, outputs: Int)] = [:]
+  /// Per job, the sources of `shard` its patterns matched, the outputs planned of them, and
+  /// how many of those sources failed (an error names them: unreadable, an invalid placement...).
+  public internal(set) var jobCounts: [String: (sources: Int, outputs: Int, failed: Int)] = [:]
   /// The whole plan, when `make` was asked to collect it.
   public internal(set) var plan: Plan? = nil
 

@@ -88,8 +88,15 @@ public struct Planner: Sendable {
             spec: spec, entry: entry, sizeIndex: sizeIndex, outputScale: outputScale, root: draft.root, stage: stage)
           switch result {
           case .failure(let problem):
+            // The file it would have written (the size the job asks for), not the template.
+            let requested = PixelSize(
+              rounding: Size(
+                width: Double(job.guide.size.width) * outputScale, height: Double(job.guide.size.height) * outputScale))
+            let path = OutputPaths.render(
+              spec.pathTemplate, job: job.name, sourcePath: source.path, subdirectory: subdirectory,
+              size: requested, scale: outputScale, format: spec.encode.options.format)
             draft.issue(
-              .error, job: job.name, source: source.path, output: spec.pathTemplate,
+              .error, job: job.name, source: source.path, output: path,
               "invalid placement: \(problem.message)", kind: .source)
           case .success(let planned):
             if let problem = Self.framesProblem(planned, header: header, limits: limits) {
@@ -99,13 +106,15 @@ public struct Planner: Sendable {
             }
           }
         }
-        let (kept, dropped) = Self.collapsedSizes(sizes, skip: place.upscaleSkip == true)
-        for message in dropped {
+        let collapsed = Self.collapsedSizes(sizes, skip: place.upscaleSkip == true)
+        for message in collapsed.warnings {
           draft.issue(.warning, job: job.name, source: source.path, output: message.path, message.text, kind: .upscale)
         }
-        for planned in kept {
+        for planned in collapsed.kept {
           for note in planned.geometry.notes {
             if case .guideNotCovered = note, place.overflow != .clamp { continue }
+            // A capped size that others fold onto is in `collapsed.warnings`, once.
+            if case .upscaleCapped = note, collapsed.folded.contains(planned.path) { continue }
             draft.issue(
               .warning, job: job.name, source: source.path, output: planned.path, note.description,
               kind: note.issueKind)
@@ -125,47 +134,6 @@ public struct Planner: Sendable {
         }
       }
     }
-  }
-
-  /// The sizes of one output entry for one photo, less those it cannot fill: with the upscale
-  /// capped, sizes that collapse onto one path are written once (the first); with `upscale:
-  /// skip`, a capped size (the photo's own size) is written once, and not at all when another
-  /// size of the entry has its pixel size. A warning per size left out names it and the
-  /// output that stands for it. (Different entries or photos on one path stay a collision.)
-  static func collapsedSizes(_ sizes: [PlannedOutput], skip: Bool) -> (
-    kept: [PlannedOutput], dropped: [(path: String, text: String)]
-  ) {
-    var kept: [PlannedOutput] = []
-    var dropped: [(path: String, text: String)] = []
-    func capped(_ output: PlannedOutput) -> Bool {
-      output.geometry.notes.contains { if case .upscaleCapped = $0 { true } else { false } }
-    }
-    func requested(_ output: PlannedOutput) -> String {
-      for note in output.geometry.notes { if case .upscaleCapped(let size, _) = note { return "\(size)" } }
-      return "\(output.geometry.outputSize)"
-    }
-    for output in sizes {
-      let size = output.geometry.outputSize
-      if skip, capped(output),
-        let other = kept.first(where: { $0.geometry.outputSize == size })
-          ?? sizes.first(where: { !capped($0) && $0.geometry.outputSize == size })
-      {
-        dropped.append(
-          (
-            output.path,
-            "upscale: skip: the photo cannot fill \(requested(output)); \(other.path) (\(size)) stands for it"
-          ))
-      } else if let first = kept.first(where: { $0.path == output.path }) {
-        dropped.append(
-          (
-            output.path,
-            "the \(requested(output)) size collapses onto \(first.path) (\(size), upscale is off): written once"
-          ))
-      } else {
-        kept.append(output)
-      }
-    }
-    return (kept, dropped)
   }
 
   private func plannedOutput(

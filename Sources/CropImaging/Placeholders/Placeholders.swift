@@ -1,4 +1,4 @@
-internal import CVipsShim
+internal import CPixels
 import CropSpec
 import Foundation
 

@@ -99,6 +99,7 @@ struct RunCommand: ParsableCommand {
     guard let file = JobLoading.load(jobFile) else { return ExitCode.invalidJob }
     // The library's job (`JobRun`): the state batch, codecs from `EnvironmentSettings`.
     var job = planning.job(file, options: execution)
+    job.options.cancellation = SignalHandling.runToken
     job.verifySources = verifySources
     if dryRun { return PlanCommand.printPlan(job, format: planFormat) }
     job.rebuildState = rebuildState
