@@ -355,7 +355,7 @@ MUTATIONS = [
       '"--jobs", short: "-j", value: "n", .integer(in: 1...1024)', '"--jobs", short: "-j", value: "n", .integer(in: 0...1024)',
       ["CLITests.ArgumentTableTests"], "-j 0 accepted", added="ArgumentTableTests.testIntegersOutsideTheirRangeAreRefused"),
     m("second-signal-ignored", "cli", C + "SignalHandling.swift",
-      "      if Cancellation.cancel() {\n", "      if Cancellation.cancel() && false {\n",
+      "      if SignalHandling.runToken.cancel() {\n", "      if SignalHandling.runToken.cancel() && false {\n",
       ["CLITests.SecondSignalTests"], "a second SIGINT does not end the run",
       added="SecondSignalTests.testASecondSIGINTEndsTheRunAtOnce"),
     m("stats-decodes-wrong", "cli", C + "Commands/RunCommand.swift",
