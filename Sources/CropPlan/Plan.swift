@@ -170,9 +170,10 @@ extension PlannedOutput {
 
 /// A source in object storage as the listing found it: the store it is in and what the
 /// listing said of it (key, size, change token).
-package struct SourceObject: Sendable {
-  package var store: any ObjectStorage
-  package var info: ObjectInfo
+/// A class: a plan's sources are copied often, and a file's carries only a nil reference.
+package final class SourceObject: Sendable {
+  package let store: any ObjectStorage
+  package let info: ObjectInfo
 
   package init(store: any ObjectStorage, info: ObjectInfo) {
     self.store = store

@@ -53,7 +53,7 @@ package struct Planner: Sendable {
       draft.sources[index].stage = max(draft.sources[index].stage, stage)
       let source = draft.sources[index]
       if let error = source.error {
-        draft.issue(.error, job: job.name, source: source.path, error, kind: .source)
+        Self.failOutputs(of: job, source: source.path, subdirectory: subdirectory, error, kind: .source, into: &draft)
         continue
       }
       guard let header = source.header else { continue }
@@ -61,13 +61,14 @@ package struct Planner: Sendable {
       let applied = draft.overrides.apply(
         job.place, job: job.name, source: source, header: header, settings: settings)
       if let failure = applied.failure {
-        draft.issue(.error, job: job.name, source: source.path, failure)
+        Self.failOutputs(of: job, source: source.path, subdirectory: subdirectory, failure, kind: .other, into: &draft)
         continue
       }
       if settings.requireCrop, case .sources = job.input, !applied.hasRow {
-        draft.issue(
-          .error, job: job.name, source: source.path,
-          "no row of the crop table \(draft.file.cropTable ?? "") for this photo (require_crop: true)")
+        Self.failOutputs(
+          of: job, source: source.path, subdirectory: subdirectory,
+          "no row of the crop table \(draft.file.cropTable ?? "") for this photo (require_crop: true)", kind: .other,
+          into: &draft)
         continue
       }
       if let replaced = applied.replacedRowCrop {
@@ -89,12 +90,8 @@ package struct Planner: Sendable {
           switch result {
           case .failure(let problem):
             // The file it would have written (the size the job asks for), not the template.
-            let requested = PixelSize(
-              rounding: Size(
-                width: Double(job.guide.size.width) * outputScale, height: Double(job.guide.size.height) * outputScale))
-            let path = OutputPaths.render(
-              spec.pathTemplate, job: job.name, sourcePath: source.path, subdirectory: subdirectory,
-              size: requested, scale: outputScale, format: spec.encode.options.format)
+            let path = Self.requestedPath(
+              spec, job: job, sourcePath: source.path, subdirectory: subdirectory, outputScale: outputScale)
             draft.issue(
               .error, job: job.name, source: source.path, output: path,
               "invalid placement: \(problem.message)", kind: .source)

@@ -82,7 +82,7 @@ package enum SourceExpansion {
       previous = index
       let path = all.paths[index]
       if exclude.contains(where: { excludeMatches($0, path: path, base: base) }) { continue }
-      if let object = all.objects[index] { result.objects[result.count] = object }
+      if !all.objects.isEmpty, let object = all.objects[index] { result.objects[result.count] = object }
       result.paths.append(path)
       result.subdirectories.append(all.subdirectories[index])
       result.regular.append(all.regular[index])

@@ -24,12 +24,12 @@ package struct StateSync: Sendable {
   }
 
   /// The path of a state file relative to the output root.
-  static func relativePath(shard: Shard?) -> String {
+  package static func relativePath(shard: Shard?) -> String {
     StateFiles.folderName + "/" + PathText.lastComponent(StateFiles.path(root: "/", shard: shard))
   }
 
   /// What a state object's name ends with after the file's name.
-  static let suffix = ".zst"
+  package static let suffix = ".zst"
 
   /// The state objects a run of `shard` reads (as `StateFiles.readable` for files): the main
   /// one, and those of shards of another count or of this shard, as listed when the store
