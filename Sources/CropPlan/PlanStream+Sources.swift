@@ -52,7 +52,7 @@ extension PlanStream {
           number = existing
         } else {
           number = table.count
-          if let object = matches.objects[m] { table.objects[table.count] = object }
+          if !matches.objects.isEmpty, let object = matches.objects[m] { table.objects[table.count] = object }
           table.append(path: path, header: nil)
           table.plainPaths.append(plain)
           table.recordedHashes.append(.none)
@@ -83,8 +83,12 @@ extension PlanStream {
       let range = start..<(start + min(window, table.fileCount - start))
       let absolutes = range.map { absolutePath($0, &paths) }
       planner.headers.prepare(paths: absolutes)
-      let objects = range.map { table.objects[$0] }
-      let results = ConcurrentMap.map(Array(zip(absolutes, objects))) { planner.readHeader($0.0, object: $0.1) }
+      let results =
+        table.objects.isEmpty
+        ? ConcurrentMap.map(absolutes) { planner.readHeader($0) }
+        : ConcurrentMap.map(Array(zip(absolutes, range.map { table.objects[$0] }))) {
+          planner.readHeader($0.0, object: $0.1)
+        }
       for (k, number) in range.enumerated() {
         table.setHeader(number, results[k].0)
         table.recordedHashes[number] = results[k].recordedHash.flatMap(SHA256Digest.init(hex:)) ?? .none

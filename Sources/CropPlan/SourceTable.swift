@@ -91,7 +91,7 @@ struct SourceTable {
     source.recordedHash = index < recordedHashes.count ? recordedHashes[index].hexUnlessNone : nil
     if source.recordedHash != nil { source.recordedStamp = recordedStamps[index] }
     if withShrink, header != nil { source.loadShrink = max(1, Int(shrinks[index])) }
-    source.object = objects[index]
+    if !objects.isEmpty { source.object = objects[index] }
     return source
   }
 }

@@ -104,6 +104,18 @@ final class S3OutputTests: XCTestCase {
         ["run", "job.yaml", "-q", "-j", workers, "--output", "s3://\(Self.bucket)/\(prefix)"], environment: env)
       XCTAssertEqual(run.status, 0, run.stderr)
     }
+    // S3 → S3: the same photos put in the bucket by boto3, read from there (the reading
+    // side), the outputs put beside the others.
+    for name in ["astronaut.jpg", "bridge.jpg", "cat.png"] {
+      try server().client(["put", Self.bucket, "in/\(name)", s.path("photos/\(name)")])
+    }
+    try s.write(
+      String(contentsOfFile: s.path("job.yaml"), encoding: .utf8).replacingOccurrences(
+        of: "sources: [photos/*]", with: "sources: [\"s3://\(Self.bucket)/in/*\"]"),
+      to: "s3-job.yaml")
+    let s3ToS3 = try s.run(
+      ["run", "s3-job.yaml", "-q", "-j2", "--output", "s3://\(Self.bucket)/s3s3"], environment: env)
+    XCTAssertEqual(s3ToS3.status, 0, s3ToS3.stderr)
     // The manifest lists the same entries: its bytes are the disk run's.
     let manifest = s.path("manifest-s3.json")
     try server().client(["get", Self.bucket, "one/cropjob-manifest.json", manifest])
@@ -124,12 +136,17 @@ final class S3OutputTests: XCTestCase {
     XCTAssertEqual(try outputs("one", in: all), expected, "1 worker")
     XCTAssertEqual(try outputs("two", in: all), expected, "2 workers")
     XCTAssertEqual(try outputs("four", in: all), expected, "4 shards")
+    XCTAssertEqual(try outputs("s3s3", in: all), expected, "S3 sources to S3 outputs")
     XCTAssertEqual(all.keys.filter { $0.hasPrefix("four/.cropjob/") }.count, 4, "one state object per shard")
-    // An unsharded run over them folds the shards' states: all up to date, one state left.
+    // `state merge` folds the shards' states in the prefix into one; an unsharded run then
+    // finds every output up to date.
+    let merge = try s.run(["state", "merge", "job.yaml", "--output", "s3://\(Self.bucket)/four"], environment: env)
+    XCTAssertEqual(merge.status, 0, merge.stderr)
+    XCTAssertTrue(merge.stdout.contains("merged 4 shard state files into s3://\(Self.bucket)/four/"), merge.stdout)
+    XCTAssertEqual(Array(try listed("four/.cropjob/").keys), ["four/.cropjob/state.sqlite3.zst"])
     let whole = try s.run(["run", "job.yaml", "--json", "--output", "s3://\(Self.bucket)/four"], environment: env)
     XCTAssertEqual(whole.status, 0, whole.stderr)
     XCTAssertEqual(CLIJob.events(whole.stdout).last?["upToDate"] as? Int, 6, whole.stdout)
-    XCTAssertEqual(Array(try listed("four/.cropjob/").keys), ["four/.cropjob/state.sqlite3.zst"])
   }
 
   func testForeignKeysAreKeptAndPruneDeletesOnlyRecordedKeys() throws {
@@ -195,20 +212,22 @@ final class S3OutputTests: XCTestCase {
   }
 
   /// kill -9 while outputs are being put, then a run again: the outputs and the manifest are
-  /// those of one clean run.
+  /// those of one clean run. The upload interval is longer than the run: what protects the
+  /// outputs put before the kill is the state put with the window's claims (a key claimed
+  /// is cropjob's, rewritten without asking).
   func testKilledRunThenRunAgainEqualsOneCleanRun() throws {
     let s = try job()
     defer { s.remove() }
     try s.copySamples(["astronaut.jpg", "bridge.jpg", "cat.png"], into: "photos", copies: 3)
     let clean = try s.run(["run", "job.yaml", "-q"])
     XCTAssertEqual(clean.status, 0, clean.stderr)
-    // Every request held 0.2 s at the proxy: the run is still putting outputs when killed.
+    // Every request held 0.4 s at the proxy: the run is still putting outputs when killed.
     let proxy = try FaultProxy(
-      upstreamPort: try server().service.port, plan: ["slow": ["every": 1, "seconds": 0.2]], folder: try server().folder
+      upstreamPort: try server().service.port, plan: ["slow": ["every": 1, "seconds": 0.4]], folder: try server().folder
     )
     defer { proxy.stop() }
     var env = try environment(proxy.endpoint)
-    env["CROPJOB_STATE_UPLOAD_INTERVAL"] = "0.3"
+    env["CROPJOB_STATE_UPLOAD_INTERVAL"] = "30"
     env["CROPJOB_STATE_BATCH"] = "1"
     let target = ["--output", "s3://\(Self.bucket)/killed"]
     let process = Process()
@@ -219,7 +238,8 @@ final class S3OutputTests: XCTestCase {
     process.standardError = FileHandle.nullDevice
     try process.run()
     let deadline = Date().addingTimeInterval(20)
-    while Date() < deadline, (try? listed("killed/t/").count) ?? 0 < 4 { usleep(100_000) }
+    // Killed once the state (opening, claims) and two outputs are put, as the proxy counts.
+    while Date() < deadline, process.isRunning, (try? proxy.stats().methods["PUT"]) ?? 0 < 4 { usleep(10_000) }
     kill(process.processIdentifier, SIGKILL)
     process.waitUntilExit()
     let putBefore = try listed("killed/t/").count
