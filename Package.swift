@@ -24,6 +24,10 @@ let package = Package(
     .systemLibrary(
       name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
       providers: [.apt(["libsqlite3-dev"])]),
+    // Zstandard: the state object an object store's output prefix keeps is compressed
+    // (docs/storage.md, "The state object").
+    .systemLibrary(
+      name: "CZstd", path: "Sources/CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
     // libjpeg-turbo's TurboJPEG API: JPEGs decoded without libvips (docs/decoding.md).
     .systemLibrary(
       name: "CTurboJPEG", path: "Sources/CTurboJPEG", pkgConfig: "libturbojpeg",
@@ -32,19 +36,21 @@ let package = Package(
     // opens the prebuilt library scripts/install-deps.sh installs (from a PyPI wheel) with dlopen
     // on first use, so that nothing else loads it or its OpenMP runtime.
     .target(name: "CFaceDetect", path: "Sources/CFaceDetect", linkerSettings: [.linkedLibrary("dl")]),
-    // C over libvips and the codecs: fixed-arity wrappers over libvips' variadic API (Swift
-    // cannot call C variadics; 0 or -1 as libvips), and pixel kernels and encoders (libjpeg,
-    // libpng, SSIM, placeholders) whose headers state their own return values. gmodule: cj_init
-    // opens libvips' heif module itself (the others are not loaded); jpeg:
-    // libjpeg (Debian libjpeg-dev, which libvips-dev depends on) for JPEG outputs written
-    // directly and JPEG headers read directly (docs/decoding.md); png16: libpng (Debian
-    // libpng-dev, which libvips-dev depends on) for PNG outputs written directly.
+    // Fixed-arity C wrappers over libvips' variadic API (Swift cannot call C variadics), with
+    // libvips' start-up and log capture; they return 0 or -1 as libvips does, the exceptions
+    // named in cvips_shim.h. gmodule: cj_init opens libvips' heif module itself (the others
+    // are not loaded).
     .target(
       name: "CVipsShim", dependencies: ["CVips"], path: "Sources/CVipsShim",
-      linkerSettings: [
-        .linkedLibrary("vips"), .linkedLibrary("gobject-2.0"), .linkedLibrary("gmodule-2.0"), .linkedLibrary("jpeg"),
-        .linkedLibrary("png16"),
-      ]),
+      linkerSettings: [.linkedLibrary("vips"), .linkedLibrary("gobject-2.0"), .linkedLibrary("gmodule-2.0")]),
+    // Pixel kernels and codecs in C: box shrink, separable resample, area average, the last
+    // pass, SSIM, JPEG headers read and JPEG/PNG written with libjpeg and libpng directly.
+    // They return 0, 1 ("nothing done: take libvips' path") or -1 (cpixels.h). jpeg: libjpeg
+    // (Debian libjpeg-dev, which libvips-dev depends on); png16: libpng (Debian libpng-dev,
+    // likewise) (docs/decoding.md).
+    .target(
+      name: "CPixels", dependencies: ["CVipsShim", "CVips"], path: "Sources/CPixels",
+      linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16")]),
     // C calls that are not libvips': SHA-256 through libcrypto when present, syncfs.
     .target(name: "CSystem", path: "Sources/CSystem"),
     // libcurl (Debian libcurl4-openssl-dev) with fixed-arity wrappers over its variadic calls:
@@ -74,18 +80,23 @@ let package = Package(
     .target(
       name: "CropImaging",
       dependencies: [
-        "CropPlan", "CropSpec", "CropGeometry", "CropSupport", "CVipsShim", "CTurboJPEG", "CFaceDetect",
+        "CropPlan", "CropSpec", "CropGeometry", "CropSupport", "CVipsShim", "CPixels", "CTurboJPEG",
+        "CFaceDetect",
       ],
       path: "Sources/CropImaging"),
     // Atomic writer, manifest, and the state database (SQLite) with its header cache.
     .target(
       name: "CropStore",
-      dependencies: ["CropPlan", "CropSpec", "CropGeometry", "CropSupport", "CSystem", "CSQLite"],
+      dependencies: [
+        "CropPlan", "CropSpec", "CropGeometry", "CropSupport", "CropStorage", "CSystem", "CSQLite", "CZstd",
+      ],
       path: "Sources/CropStore"),
     // The concurrent executor: decode once per source, render, encode, commit.
     .target(
       name: "CropExecute",
-      dependencies: ["CropImaging", "CropStore", "CropPlan", "CropSpec", "CropGeometry", "CropSupport"],
+      dependencies: [
+        "CropImaging", "CropStore", "CropStorage", "CropPlan", "CropSpec", "CropGeometry", "CropSupport",
+      ],
       path: "Sources/CropExecute"),
     // Proof sheets: the plan's guides drawn over the photos, beside the outputs.
     .target(
@@ -96,27 +107,40 @@ let package = Package(
     .target(
       name: "CropKit",
       dependencies: [
-        "CropGeometry", "CropSupport", "CropStorage", "CropSpec", "CropPlan", "CropImaging", "CropStore",
+        "CropGeometry", "CropSupport", "CropSpec", "CropPlan", "CropImaging", "CropStore", "CropStorage",
         "CropExecute", "CropPreview",
       ],
       path: "Sources/CropKit"),
     .executableTarget(name: "cropjob", dependencies: ["CropKit"], path: "Sources/cropjob"),
 
-    // What the test targets share: paths and scratch folders, running other programs (the
-    // oracles), seeded randomness, the public corpora, and a job run in-process (RunHarness).
-    .target(name: "TestSupport", dependencies: ["CropKit"], path: "Tests/TestSupport"),
-    .testTarget(name: "GeometryTests", dependencies: ["CropGeometry", "TestSupport"], path: "Tests/GeometryTests"),
-    // One test target per stage, named after the stage whose code it checks (docs/testing.md).
+    // What the test targets share, none of the stages: paths and scratch folders (RunHarness's
+    // folder), running other programs (the oracles), seeded randomness, the public corpora.
+    .target(name: "TestSupport", path: "Tests/TestSupport"),
+    // A harness's job loaded, planned and run in-process through CropKit's composition
+    // (`JobPlan`, `JobRun`), with the events collected: for ExecuteTests and CLITests.
+    .target(name: "RunSupport", dependencies: ["CropKit", "TestSupport"], path: "Tests/RunSupport"),
+    // One test target per stage, named after the stage whose code it checks and depending on
+    // that stage (docs/testing.md); tests that run whole jobs in-process are ExecuteTests.
     // Fixtures (Tests/Fixtures) and the Python oracles (Tests/Oracle) are read by path.
-    .testTarget(name: "SpecTests", dependencies: ["CropKit", "TestSupport"], path: "Tests/SpecTests"),
-    .testTarget(name: "PlanTests", dependencies: ["CropKit", "TestSupport"], path: "Tests/PlanTests"),
-    .testTarget(name: "ImagingTests", dependencies: ["CropKit", "TestSupport"], path: "Tests/ImagingTests"),
-    .testTarget(name: "StoreTests", dependencies: ["CropKit", "TestSupport"], path: "Tests/StoreTests"),
-    .testTarget(name: "ExecuteTests", dependencies: ["CropKit", "TestSupport"], path: "Tests/ExecuteTests"),
-    .testTarget(name: "PreviewTests", dependencies: ["CropKit", "TestSupport"], path: "Tests/PreviewTests"),
+    .testTarget(name: "GeometryTests", dependencies: ["CropGeometry", "TestSupport"], path: "Tests/GeometryTests"),
+    .testTarget(name: "SpecTests", dependencies: ["CropSpec", "CropStorage", "TestSupport"], path: "Tests/SpecTests"),
+    // The planner reads real photos' headers through libvips (CropImaging's VipsHeaderReader).
+    .testTarget(
+      name: "PlanTests", dependencies: ["CropPlan", "CropImaging", "CropStorage", "TestSupport"],
+      path: "Tests/PlanTests"),
+    .testTarget(
+      name: "ImagingTests", dependencies: ["CropImaging", "CVipsShim", "CPixels", "TestSupport"],
+      path: "Tests/ImagingTests"),
+    .testTarget(name: "StoreTests", dependencies: ["CropStore", "TestSupport"], path: "Tests/StoreTests"),
+    .testTarget(
+      name: "ExecuteTests", dependencies: ["CropExecute", "CropKit", "RunSupport", "TestSupport"],
+      path: "Tests/ExecuteTests"),
+    .testTarget(name: "PreviewTests", dependencies: ["CropPreview", "TestSupport"], path: "Tests/PreviewTests"),
     // The storage seam against a real S3 server (moto on loopback, Tests/S3).
     .testTarget(
       name: "StorageTests", dependencies: ["CropStorage", "CropSupport", "TestSupport"], path: "Tests/StorageTests"),
-    .testTarget(name: "CLITests", dependencies: ["CropKit", "cropjob", "TestSupport"], path: "Tests/CLITests"),
+    // The command line's contract: arguments, exit codes, output text, through the binary.
+    .testTarget(
+      name: "CLITests", dependencies: ["CropKit", "cropjob", "RunSupport", "TestSupport"], path: "Tests/CLITests"),
   ]
 )

@@ -4,12 +4,12 @@
 # with coverage instrumentation (-sanitize=fuzzer) and AddressSanitizer:
 #
 #   C targets    CSystem (SHA-256 through libcrypto, syncfs), CVipsShim (libvips wrappers),
-#                CFaceDetect (the loader of the face detector's library, which is not built here:
+#                CPixels (pixel kernels, libjpeg and libpng encoders), CFaceDetect (the loader of the face detector's library, which is not built here:
 #                the fuzz targets detect no faces): every .c file, plus a module map over each
 #                include/ directory
 #   system libs  CVips, CTurboJPEG, CYAML, CSQLite: their module maps in Sources/, linked through
-#                pkg-config; libjpeg and libpng, which CVipsShim calls directly (Package.swift's
-#                linkerSettings of CVipsShim)
+#                pkg-config; libjpeg and libpng, which CPixels calls directly (Package.swift's
+#                linkerSettings of CPixels)
 #   Swift        CropGeometry, CropSupport, CropSpec, CropPlan, CropImaging, CropStore,
 #                CropExecute, CropPreview, CropKit (the umbrella), in dependency order, each one
 #                module (object file + .swiftmodule) with one shared -package-name
@@ -43,10 +43,11 @@ clang_san="-fsanitize=${sanitizers/fuzzer/fuzzer-no-link}"
 # module map like the one SwiftPM generates for an include/ directory without its own.
 c_objects=()
 module_dirs=()
-for target in CSystem CVipsShim CFaceDetect; do
+for target in CSystem CVipsShim CPixels CFaceDetect; do
   dir="$root/Sources/$target"
   flags=(-I"$dir/include")
   [[ "$target" == CVipsShim ]] && flags+=($vips_cflags)
+  [[ "$target" == CPixels ]] && flags+=(-I"$root/Sources/CVipsShim/include" $vips_cflags)
   mapfile -t sources < <(find "$dir" -name '*.c' | sort)
   [[ ${#sources[@]} -gt 0 ]] || { echo "no C sources in $dir" >&2; exit 1; }
   for c in "${sources[@]}"; do

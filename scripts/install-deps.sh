@@ -4,7 +4,9 @@
 #           sqlite3), libturbojpeg0-dev (pkg-config libturbojpeg), libcurl4-openssl-dev (pkg-config libcurl:
 #           the S3 storage's HTTP and SigV4 signing, Sources/CCurl), libjpeg-dev (jpeglib.h, -ljpeg: JPEG
 #           headers and outputs through libjpeg directly; libvips-dev depends on it too), libpng-dev (png.h,
-#           -lpng16: PNG outputs through libpng directly; libvips-dev depends on it too), pkg-config
+#           -lpng16: PNG outputs through libpng directly; libvips-dev depends on it too), libzstd-dev
+#           (pkg-config libzstd: the state object kept in an s3:// output prefix, Sources/CZstd), pkg-config
+#   test:   zstd (the tool: S3OutputAuthTests looks into a state object for the secret)
 #   run:    libfacedetection (YuNet), for `focus: faces`: no Debian package has it, so the prebuilt
 #           library from the PyPI wheel yuface 2023.5.1 (pinned by version and sha256, fetched with
 #           python3-pip) is unpacked into /usr/local/lib/cropjob/yuface-2023.5.1 (the wheel's own
@@ -37,7 +39,7 @@
 #           google-api-python-client 2.187.0 (pinned by sha256, only that file is kept):
 #           scripts/check-deploy.py checks deploy/ offline with them
 set -euo pipefail
-packages=(libvips-dev libyaml-dev libsqlite3-dev libturbojpeg0-dev libjpeg-dev libpng-dev libcurl4-openssl-dev
+packages=(libvips-dev libyaml-dev libsqlite3-dev libturbojpeg0-dev libjpeg-dev libpng-dev libcurl4-openssl-dev libzstd-dev zstd
   pkg-config python3-pip
   libvips-tools python3-pil python3-numpy python3-jsonschema python3-yaml libimage-exiftool-perl sqlite3
   time graphviz groff-base python3-opencv opencv-data libavif-bin libheif-examples webp libjxl-tools

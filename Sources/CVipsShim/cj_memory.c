@@ -52,3 +52,21 @@ int cj_from_memory_owned(void *data, size_t stride, int width, int height, int b
   if (orientation > 1) vips_image_set_int(*out, VIPS_META_ORIENTATION, orientation);
   return 0;
 }
+
+int cj_decode_buffer(const void *data, size_t length, void **pixels, size_t *size, int *width,
+                     int *height, int *bands) {
+  VipsImage *image = vips_image_new_from_buffer(data, length, "", NULL);
+  if (!image) return -1;
+  VipsImage *cast = NULL;
+  if (vips_cast_uchar(image, &cast, NULL)) {
+    g_object_unref(image);
+    return -1;
+  }
+  g_object_unref(image);
+  *pixels = vips_image_write_to_memory(cast, size);
+  *width = cast->Xsize;
+  *height = cast->Ysize;
+  *bands = cast->Bands;
+  g_object_unref(cast);
+  return *pixels ? 0 : -1;
+}

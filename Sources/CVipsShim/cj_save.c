@@ -3,6 +3,14 @@
 
 #include <vips/vips.h>
 
+int cj_png_filter(int compression) {
+  // libpng's adaptive choice per row among the five filters (what Pillow and ImageMagick
+  // write); stored rows (level 0) gain nothing from a filter. libvips' filter flags are
+  // libpng's (VIPS_FOREIGN_PNG_FILTER_ALL is PNG_ALL_FILTERS, _NONE is PNG_FILTER_NONE), so
+  // that cj_png_encode (CPixels) passes this value to libpng as it is.
+  return compression == 0 ? VIPS_FOREIGN_PNG_FILTER_NONE : VIPS_FOREIGN_PNG_FILTER_ALL;
+}
+
 int cj_jpegsave(VipsImage *in, int quality, int progressive, int subsample, int optimize,
                 int strip, void **buf, size_t *len) {
   VipsForeignSubsample mode = subsample == 0   ? VIPS_FOREIGN_SUBSAMPLE_AUTO

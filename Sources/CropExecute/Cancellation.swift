@@ -1,15 +1,20 @@
 import Synchronization
 
-/// Set from a signal handler (SIGINT/SIGTERM); the executor stops scheduling when it is set.
-/// An atomic: the handler writes it while worker threads read it.
-public enum Cancellation {
-  private static let flag = Atomic<Int32>(0)
+/// A run's stop switch, in its options (`RunOptions.cancellation`): the executor stops
+/// scheduling once it is cancelled (outputs in flight finish; the manifest and state of what
+/// finished are written; the summary says `interrupted`). Each `RunOptions` gets a token of its
+/// own, so that a program running two jobs cancels one without the other; the `cropjob` binary
+/// cancels its run's token from its SIGINT/SIGTERM handler. An atomic: a signal handler or
+/// another thread sets it while the workers read it.
+public final class CancellationToken: Sendable {
+  private let flag = Atomic<Int32>(0)
 
-  public static var isCancelled: Bool { flag.load(ordering: .acquiring) != 0 }
+  public init() {}
 
-  /// Sets the flag; returns whether it was already set (a second interrupt).
+  /// Whether `cancel()` was called.
+  public var isCancelled: Bool { flag.load(ordering: .acquiring) != 0 }
+
+  /// Cancels the run; returns whether it was already cancelled (a second interrupt).
   @discardableResult
-  public static func cancel() -> Bool { flag.exchange(1, ordering: .acquiringAndReleasing) != 0 }
-
-  public static func reset() { flag.store(0, ordering: .releasing) }
+  public func cancel() -> Bool { flag.exchange(1, ordering: .acquiringAndReleasing) != 0 }
 }

@@ -1,5 +1,6 @@
 import CropPlan
 import CropSpec
+import CropStorage
 import CropStore
 import CropSupport
 import Foundation
@@ -79,9 +80,7 @@ extension Run {
       let batch = Array(paths[start..<min(paths.count, start + StateReader.batch)])
       let known = try state.read(.entries, StateQuery(outputs: batch)).outputs
       for path in batch {
-        guard var entry = known[path],
-          FileManager.default.fileExists(atPath: PathText.appending(root, path))
-        else { continue }
+        guard var entry = known[path], outputs.exists(path) else { continue }
         if manifest.withLock({ $0.isKept(path) }) { entry.fromLastGoodRun = true }
         result.append(entry)
       }
@@ -93,10 +92,10 @@ extension Run {
   /// refuses a file there that is not an index cropjob wrote, unless `--overwrite`.
   private func writeIndexFile(_ path: String, _ bytes: [UInt8]) {
     let absolute = PathText.appending(root, path)
-    if let existing = FileManager.default.contents(atPath: absolute) {
-      if Array(existing) == bytes { return }
+    if let existing = outputs.read(path) {
+      if existing == bytes { return }
       if !options.overwrite && !DeliveryIndex.isCropjobIndex(Array(existing.prefix(DeliveryIndex.markerBytes))) {
-        let inTheWay = FileInTheWay(kind: .index, path: path, absolutePath: absolute, source: "")
+        let inTheWay = FileInTheWay(kind: .index, path: path, absolutePath: outputs.displayName(path), source: "")
         recordFailure(output: path, source: "", reason: inTheWay.message + " (--overwrite replaces it)")
         return
       }
@@ -105,7 +104,8 @@ extension Run {
       if let problem = escapes.withLock({ $0.problem(absolute) }) {
         throw AtomicWriter.WriteError(path: absolute, message: problem)
       }
-      try AtomicWriter.write(bytes, to: absolute)
+      let type = path.hasSuffix(".json") ? "application/json" : "text/html; charset=utf-8"
+      try outputs.write(bytes, to: path, options: WriteOptions(contentType: type, overwrite: .always))
       summary.withLock { $0.indexed += 1 }
       reporter.report(.indexed(path: path))
     } catch {

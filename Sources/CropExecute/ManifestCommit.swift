@@ -1,3 +1,4 @@
+import CropStorage
 import CropStore
 import CropSupport
 import Foundation
@@ -15,7 +16,7 @@ extension Run {
     // change of the outputs, leaves it as it is (a no-op re-run of 20,000 outputs spent 12 %
     // of its time re-encoding the same 18 MB).
     let quiet = summary.withLock { $0.written == 0 && $0.failed == 0 && !$0.interrupted }
-    if quiet && !writer.manifestIsStale(name, identity: StateWriter.manifestIdentity(path: path, header: header)) {
+    if quiet && !writer.manifestIsStale(name, identity: manifestIdentity(name, path: path, header: header)) {
       return true
     }
     let list = manifest.withLock { $0 }
@@ -24,13 +25,17 @@ extension Run {
       // they exist.
       if summary.withLock({ $0.written > 0 }) { try AtomicWriter.syncFileSystem(containing: root) }
       try writeManifest(list, to: path)
+      if outputs.isListed { try putManifest(name, path: path) }
       // A manifest with entries kept from the last good run is written again by the next
       // run, even a quiet one: its identity is recorded with a mark no file has.
-      let identity = StateWriter.manifestIdentity(path: path, header: header)
+      let identity = manifestIdentity(name, path: path, header: header)
       writer.recordManifest(name, identity: list.hasKept ? identity.map { $0 + " kept" } : identity)
       // An unsharded run's manifest lists every output the plan has (and the stale ones):
       // earlier shard manifests are superseded, and removed so that they cannot mislead.
-      if (options.shard?.count ?? 1) == 1 { Manifest.removeShardManifests(root: root) }
+      if (options.shard?.count ?? 1) == 1 {
+        Manifest.removeShardManifests(root: root)
+        for path in outputs.listedPaths(under: "") where Manifest.isShardManifest(path) { try outputs.delete(path) }
+      }
       return true
     } catch {
       recordFailure(output: name, source: "", reason: "\(error)")
@@ -38,6 +43,25 @@ extension Run {
     }
   }
 
+  /// What identifies the manifest `name` as written: the file's identity, or, in an object
+  /// store, the ETag the store gave it (known from the listing: a no-op reads nothing more).
+  private func manifestIdentity(_ name: String, path: String, header: String) -> String? {
+    guard outputs.isListed else { return StateWriter.manifestIdentity(path: path, header: header) }
+    guard case .object(let etag, let size, _, _) = outputs.listedObject(name)?.token, !etag.isEmpty else {
+      return nil
+    }
+    return "etag \(etag):\(size):\(header)"
+  }
+
+  /// Puts the manifest written at `path` in the object store as `name` (in the output
+  /// prefix), replacing the last one.
+  private func putManifest(_ name: String, path: String) throws {
+    guard let data = FileManager.default.contents(atPath: path) else {
+      throw AtomicWriter.WriteError(path: path, message: "cannot read the manifest just written")
+    }
+    try outputs.write(
+      Array(data), to: name, options: WriteOptions(contentType: "application/json", overwrite: .always))
+  }
 }
 
 extension WindowStep {
@@ -60,9 +84,7 @@ extension WindowStep {
       let failed = failedPaths.withLock { $0 }
       for i in selected {
         let path = plan.outputs[i].path
-        if verdicts.isRecorded(i), !listed.contains(path), !isWritten(path),
-          FileManager.default.fileExists(atPath: plan.outputs[i].absolutePath)
-        {
+        if verdicts.isRecorded(i), !listed.contains(path), !isWritten(path), run.outputs.exists(path) {
           listed.insert(path)
           if failed.contains(path) {
             // Failed this run: the file is the last good run's, kept and listed as such.

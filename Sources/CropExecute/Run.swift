@@ -1,4 +1,5 @@
 import CropPlan
+import CropStorage
 import CropStore
 import CropSupport
 import Foundation
@@ -9,6 +10,17 @@ import Foundation
 /// window is a `WindowStep` of it.
 final class Run: Sendable {
   let root: String
+  /// Where outputs, manifest and index files are written (`root` is its local folder).
+  let outputs: OutputStore
+  /// The ETag each output had when cropjob last wrote it to an object store: the guard of
+  /// its next write (`Overwrite.ifUnchanged`). Empty for files.
+  let etags: [String: String]
+  /// For an object store: the state kept in the output prefix, put back every
+  /// `RunOptions.stateUploadInterval` and at the end (`StateUpload`).
+  let upload: StateUpload?
+  /// For a store whose writes are requests: the PUTs of encoded outputs, made while the
+  /// workers encode the next ones (`OutputUploads`).
+  let uploads: OutputUploads?
   let engineVersion: String
   let options: RunOptions
   let reporter: RunReporter
@@ -37,9 +49,16 @@ final class Run: Sendable {
   let upToDateWindows: [Int: Range<Int>]
 
   private init(
-    root: String, engineVersion: String, options: RunOptions, reporter: RunReporter, reader: StateReader,
-    writer: StateWriter, manifest: ManifestList, upToDateWindows: [Int: Range<Int>], indexFiles: [IndexFile]
+    root: String, outputs: OutputStore, etags: [String: String], upload: StateUpload?, engineVersion: String,
+    options: RunOptions, reporter: RunReporter, reader: StateReader, writer: StateWriter, manifest: ManifestList,
+    upToDateWindows: [Int: Range<Int>], indexFiles: [IndexFile]
   ) {
+    self.outputs = outputs
+    self.etags = etags
+    self.upload = upload
+    uploads =
+      outputs.isListed
+      ? OutputUploads(maxBytes: options.maxUploadBytesInFlight, uploaders: options.uploaders) : nil
     self.upToDateWindows = upToDateWindows
     self.indexFiles = indexFiles
     self.root = root
@@ -53,25 +72,42 @@ final class Run: Sendable {
   }
 
   /// The run of `workload`, or its refusal: a state file that cannot be opened for writing
-  /// (files in the way were refused by `JobPlan`, before). Claims are made window by window.
+  /// (files in the way were refused by `JobPlan`, before); for an object store, a state that
+  /// cannot be put in the output prefix (no permission to write there: nothing is written).
+  /// Claims are made window by window.
   static func open(_ workload: RunWorkload, options: RunOptions, reporter: RunReporter) -> Result<Run, RunRefusal> {
     let stream = workload.stream
     let indexFiles = IndexFile.planned(stream).files
+    let writer: StateWriter
+    let etags: [String: String]
     do throws(StateError) {
-      let writer = try StateWriter.open(
+      writer = try StateWriter.open(
         root: stream.outputRoot, shard: options.shard, batchSize: options.stateBatchSize)
       writer.recordRun(ShardCompleteness.RunStatus.running)
-      let reader = workload.verdicts.state
-      reader.readThrough(writer)
-      return .success(
-        Run(
-          root: stream.outputRoot, engineVersion: stream.engineVersion, options: options, reporter: reporter,
-          reader: reader, writer: writer, manifest: ManifestList(firstPass: workload.verdicts.takePaths()),
-          upToDateWindows: workload.verdicts.upToDate,
-          indexFiles: indexFiles))
+      workload.verdicts.state.readThrough(writer)
+      etags = try workload.verdicts.state.recordedETags()
     } catch {
       return .failure(.state(error))
     }
+    var upload: StateUpload?
+    if workload.outputs.isListed {
+      // The state goes to the prefix first: a store that cannot take it refuses the run
+      // before any output is written, and the prefix says a run is under way.
+      let sync = StateSync(outputs: workload.outputs, shard: options.shard)
+      do throws(StorageError) {
+        try sync.push(writer)
+      } catch {
+        _ = writer.finish()
+        return .failure(.storage(error))
+      }
+      upload = StateUpload(sync: sync, writer: writer, interval: options.stateUploadInterval)
+    }
+    return .success(
+      Run(
+        root: stream.outputRoot, outputs: workload.outputs, etags: etags, upload: upload,
+        engineVersion: stream.engineVersion, options: options, reporter: reporter, reader: workload.verdicts.state,
+        writer: writer, manifest: ManifestList(firstPass: workload.verdicts.takePaths()),
+        upToDateWindows: workload.verdicts.upToDate, indexFiles: indexFiles))
   }
 
   /// A window the first pass found all up to date, reached by the run: its outputs
@@ -89,15 +125,15 @@ final class Run: Sendable {
 
   /// Interrupted, `--fail-fast` after a failure, or the state can no longer record outputs.
   var shouldStop: Bool {
-    Cancellation.isCancelled || (options.failFast && summary.withLock { $0.failed > 0 })
+    options.cancellation.isCancelled || (options.failFast && summary.withLock { $0.failed > 0 })
       || writer.failed || stopped.withLock { $0 }
   }
 
   /// Records a failure of `output` (made from `source`) in the summary and reports it.
-  func recordFailure(output: String, source: String, reason: String) {
+  func recordFailure(output: String, source: String, reason: String, error: CropError? = nil) {
     summary.withLock {
       $0.failed += 1
-      $0.failures.append(.init(output: output, source: source, reason: reason))
+      $0.failures.append(.init(output: output, source: source, reason: reason, error: error))
     }
     reporter.report(.failed(path: output, source: source, reason: reason))
   }
@@ -105,11 +141,13 @@ final class Run: Sendable {
   /// A failure of the state database itself, named by its file.
   func recordFailure(_ error: StateError) {
     let failure = Self.statusFailure(error)
-    recordFailure(output: failure.output, source: failure.source, reason: failure.reason)
+    recordFailure(output: failure.output, source: failure.source, reason: failure.reason, error: failure.error)
   }
 
   static func statusFailure(_ error: StateError) -> RunSummary.Failure {
-    .init(output: StateFiles.folderName + "/" + PathText.lastComponent(error.path), source: "", reason: "\(error)")
+    .init(
+      output: StateFiles.folderName + "/" + PathText.lastComponent(error.path), source: "", reason: "\(error)",
+      error: .state(file: error.path, message: error.description))
   }
 
   /// Sources the planner could not use (unreadable, over a limit, invalid placement) have
@@ -125,7 +163,11 @@ final class Run: Sendable {
         ? (options.shard?.index ?? 0) == 0 : options.shard?.contains(roots[index] ?? source) ?? true
       guard owned else { continue }
       let output = issue.output ?? "(outputs of job \(issue.job ?? "?"))"
-      recordFailure(output: output, source: source, reason: issue.message)
+      let error: CropError =
+        issue.source == nil
+        ? .plan(job: issue.job, output: issue.output, message: issue.message)
+        : .source(path: source, message: issue.message)
+      recordFailure(output: output, source: source, reason: issue.message, error: error)
     }
   }
 
@@ -140,9 +182,15 @@ final class Run: Sendable {
       result.interrupted
         ? ShardCompleteness.RunStatus.interrupted
         : result.failed > 0 ? ShardCompleteness.RunStatus.failed(result.failed) : ShardCompleteness.RunStatus.complete)
+    if let upload, !upload.finish() {
+      recordFailure(
+        output: StateFiles.folderName, source: "",
+        reason: "cannot put the state in \(outputs.displayName(StateFiles.folderName)): \(upload.lastError ?? "")")
+      result = summary.withLock { $0 }
+    }
     let committed = writer.finish() == nil
     // The indexes read the state as this run left it, once its file is closed.
-    if !indexFiles.isEmpty && committed && !result.interrupted && !Cancellation.isCancelled {
+    if !indexFiles.isEmpty && committed && !result.interrupted && !options.cancellation.isCancelled {
       writeIndexes()
       result = summary.withLock { $0 }
     }

@@ -1,4 +1,5 @@
 import CropPlan
+import CropStorage
 import CropStore
 import CropSupport
 import Foundation
@@ -66,23 +67,22 @@ extension Run {
     return kept
   }
 
-  /// The absolute path of the recorded output `path` when it is this shard's, inside the root
-  /// and still on disk; nil otherwise, and one that is gone from the disk is forgotten.
-  private func onDisk(_ path: String, entry: Manifest.Entry) -> String? {
-    if !(options.shard?.contains(entry.source.path) ?? true) { return nil }
-    let absolute = PathText.appending(root, path)
-    guard OutputPaths.escapeProblem(absolute, root: root) == nil else { return nil }
-    guard FileManager.default.fileExists(atPath: absolute) else {
+  /// Whether the recorded output `path` is this shard's, inside the root and still there
+  /// (a file, or an object in the store's listing); one that is gone is forgotten.
+  private func onDisk(_ path: String, entry: Manifest.Entry) -> Bool {
+    if !(options.shard?.contains(entry.source.path) ?? true) { return false }
+    guard OutputPaths.escapeProblem(PathText.appending(root, path), root: root) == nil else { return false }
+    guard outputs.exists(path) else {
       forgotten.withLock { $0.append(path) }
-      return nil
+      return false
     }
-    return absolute
+    return true
   }
 
   /// A recorded output whose source failed this run: kept on disk and in the state, listed
   /// in the manifest as from the last good run (gone from the disk: forgotten, as a stale one).
   private func keep(_ path: String, entry: Manifest.Entry) {
-    guard onDisk(path, entry: entry) != nil else { return }
+    guard onDisk(path, entry: entry) else { return }
     manifest.withLock { $0.addKept(path) }
     if !indexFiles.isEmpty { keptForIndex.withLock { $0.append(entry) } }
     summary.withLock { $0.kept += 1 }
@@ -91,22 +91,23 @@ extension Run {
 
   /// One recorded output the plan no longer produces.
   private func reportStale(_ path: String, entry: Manifest.Entry) {
-    guard let absolute = onDisk(path, entry: entry) else { return }
+    guard onDisk(path, entry: entry) else { return }
     guard options.prune else {
       manifest.withLock { $0.addEarlier(path) }
       summary.withLock { $0.stale += 1 }
       reporter.report(.stale(path: path))
       return
     }
-    do {
-      try FileManager.default.removeItem(atPath: absolute)
+    do throws(StorageError) {
+      // Only a path the state records as cropjob's output reaches here.
+      try outputs.delete(path)
       forgotten.withLock { $0.append(path) }
       summary.withLock { $0.pruned += 1 }
       reporter.report(.pruned(path: path))
     } catch {
       manifest.withLock { $0.addEarlier(path) }
       recordFailure(
-        output: path, source: entry.source.path, reason: "cannot prune: \(AtomicWriter.reason(error))")
+        output: path, source: entry.source.path, reason: "cannot prune: \(error)")
     }
   }
 }

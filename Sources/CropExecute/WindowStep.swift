@@ -2,6 +2,7 @@ import CropGeometry
 import CropImaging
 import CropPlan
 import CropSpec
+import CropStorage
 import CropStore
 import CropSupport
 import Foundation
@@ -38,12 +39,22 @@ struct WindowStep: Sendable {
     let plan = window.plan
     let selected = window.selected
     let step = WindowStep(run: run, plan: plan, selected: selected, verdicts: verdicts)
+    let claims = verdicts.toClaim(selected).map { plan.outputs[$0].path }
     do throws(StateError) {
-      try run.writer.claim(verdicts.toClaim(selected).map { plan.outputs[$0].path })
+      try run.writer.claim(claims)
     } catch {
       // What this window writes could not be claimed: the run stops here.
       run.stopped.withLock { $0 = true }
       run.recordFailure(error)
+      return
+    }
+    // An object store's state is put back with the claims before any of them is written: a
+    // worker killed in this window leaves keys the next one knows as cropjob's.
+    if let upload = run.upload, !claims.isEmpty, !upload.put() {
+      run.stopped.withLock { $0 = true }
+      run.recordFailure(
+        output: StateFiles.folderName, source: "",
+        reason: "cannot put the state in \(run.outputs.displayName(StateFiles.folderName)): \(upload.lastError ?? "")")
       return
     }
     for folder in plan.outputFolders(selected) where folders.insert(folder).inserted {
@@ -73,15 +84,20 @@ struct WindowStep: Sendable {
         tasks, workers: run.options.jobs, stop: { run.shouldStop },
         body: { task in step.perform(task, budget: budget, prefetch: prefetch) })
       prefetch.stop()
+      // The stage's outputs are all put (or failed) before the next stage or the manifest.
+      run.uploads?.drain()
     }
     step.gatherManifestEntries(writtenBefore: writtenBefore)
   }
 
   /// A planned output that could not be made.
-  func fail(_ index: Int, _ reason: String) {
+  func fail(_ index: Int, _ reason: String, sourceFailed: Bool = false) {
     let output = plan.outputs[index]
+    let source = plan.sources[output.sourceIndex].path
     failedPaths.withLock { _ = $0.insert(output.path) }
-    run.recordFailure(output: output.path, source: plan.sources[output.sourceIndex].path, reason: reason)
+    run.recordFailure(
+      output: output.path, source: source, reason: reason,
+      error: sourceFailed ? .source(path: source, message: reason) : nil)
   }
 
   /// Decodes one source (unless all of the task's outputs are up to date: settled by the
@@ -98,7 +114,7 @@ struct WindowStep: Sendable {
       return bytes
     }
     func failAll(_ outputs: [Int], _ reason: String) {
-      for i in outputs { fail(i, reason) }
+      for i in outputs { fail(i, reason, sourceFailed: true) }
     }
     if let error = source.error { return failAll(task.outputs, error) }
     guard let header = source.header else { return failAll(task.outputs, "no header") }
@@ -124,7 +140,7 @@ struct WindowStep: Sendable {
       self.upToDate.withLock { $0 += upToDate }
       run.summary.withLock { $0.upToDate += upToDate.count }
     }
-    guard !pending.isEmpty, !Cancellation.isCancelled, let record = settled.source?.record else { return }
+    guard !pending.isEmpty, !run.options.cancellation.isCancelled, let record = settled.source?.record else { return }
     // `frames: all` holds every frame, unshrunk (DecodedSource.decodeFrames).
     let pixels =
       task.frames == .all
@@ -133,7 +149,7 @@ struct WindowStep: Sendable {
     budget.acquire(pixels)
     defer { budget.release(pixels) }
     // The wait for the budget can be long: do not start a decode after an interrupt.
-    guard !Cancellation.isCancelled else { return }
+    guard !run.options.cancellation.isCancelled else { return }
     let decoded: DecodedSource
     do {
       let bytes = source.object == nil ? nil : try read()
@@ -148,7 +164,7 @@ struct WindowStep: Sendable {
     run.summary.withLock { $0.decodes += 1 }
     run.reporter.report(.decoded(source: source.path))
     for (i, key) in pending {
-      if Cancellation.isCancelled { return }
+      if run.options.cancellation.isCancelled { return }
       write(i, key: key, from: decoded, record: record)
     }
   }
@@ -169,24 +185,48 @@ struct WindowStep: Sendable {
       if let problem = run.escapes.withLock({ $0.problem(output.absolutePath) }) {
         throw AtomicWriter.WriteError(path: output.absolutePath, message: problem)
       }
-      try AtomicWriter.write(encoded.bytes, to: output.absolutePath, durable: false)
       let entry = Manifest.Entry(
         path: output.path, job: output.job, key: key, bytes: encoded.bytes.count, width: geometry.outputSize.width,
         height: geometry.outputSize.height, sha256: SHA256.hex(encoded.bytes),
         format: output.encode.options.format.rawValue, quality: encoded.quality, encodes: encoded.encodes,
         source: record, geometry: Manifest.GeometryRecord(geometry, output: output, found: found.found),
         placeholders: encoded.placeholders, ssim: encoded.ssim, frames: encoded.frames)
-      run.manifest.withLock { $0.addWritten(output.path) }
-      run.writer.record(entry)
-      run.summary.withLock {
-        $0.written += 1
-        $0.encodes += encoded.encodes
+      let options = WriteOptions(
+        contentType: OutputStore.contentType(format: output.encode.options.format.rawValue),
+        cacheControl: output.cacheControl, overwrite: overwrite(index), durable: false)
+      let bytes = encoded.bytes
+      let put: @Sendable () throws(StorageError) -> Void = {
+        let written = try run.outputs.write(bytes, to: output.path, options: options)
+        run.manifest.withLock { $0.addWritten(output.path) }
+        run.writer.record(entry, etag: written.etag)
+        run.summary.withLock {
+          $0.written += 1
+          $0.encodes += entry.encodes
+        }
+        run.reporter.report(
+          .wrote(path: output.path, bytes: bytes.count, quality: entry.quality, encodes: entry.encodes))
       }
-      run.reporter.report(
-        .wrote(path: output.path, bytes: encoded.bytes.count, quality: encoded.quality, encodes: encoded.encodes))
+      guard let uploads = run.uploads else { return try put() }
+      // An object store: the PUT overlaps the next encodes (`OutputUploads`, bounded).
+      uploads.submit(bytes: bytes.count) {
+        do throws(StorageError) { try put() } catch { fail(index, "\(error)") }
+      }
     } catch {
       fail(index, "\(error)")
     }
+  }
+
+  /// What writing output `index` may replace: anything with `--overwrite`; the object
+  /// cropjob last wrote there when the state has its ETag (an object store); whatever is
+  /// there when the state records or claims the output as cropjob's (a file: the first pass
+  /// found nothing else there); else nothing (a new output: a file or object that appeared
+  /// since the first pass is not replaced).
+  private func overwrite(_ index: Int) -> Overwrite {
+    if run.options.overwrite { return .always }
+    if let etag = run.etags[plan.outputs[index].path] {
+      return .ifUnchanged(.object(etag: etag, size: 0, lastModified: "", versionID: nil))
+    }
+    return verdicts.isRecorded(index) || verdicts.isClaimed(index) ? .always : .never
   }
 
   /// Records a source just hashed, with its header read again now: the plan's header may be

@@ -1,3 +1,4 @@
+internal import CPixels
 internal import CTurboJPEG
 internal import CVipsShim
 import CropPlan

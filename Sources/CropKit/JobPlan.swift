@@ -20,8 +20,10 @@ public struct JobPlan {
   }
 
   public let purpose: Purpose
-  public let stream: PlanStream
-  public let verdicts: VerdictPass
+  package let stream: PlanStream
+  package let verdicts: VerdictPass
+  /// Where the outputs live (`JobRun.openOutputs`).
+  package let outputs: OutputStore
   /// Every file cropjob did not write in the way of an output (sorted by path), then of an
   /// index file (sorted by path).
   public let filesInTheWay: [FileInTheWay]
@@ -32,28 +34,26 @@ public struct JobPlan {
   /// overwrite, `verifySources`; `rebuildState` for `.run` only). Fails when the state
   /// cannot be opened or read; every other refusal is the plan's `refusal`.
   public static func make(_ job: JobRun, for purpose: Purpose = .run) -> Result<JobPlan, RunRefusal> {
-    // Outputs, state and manifest in object storage are the writing side of issue 38 (branch
-    // s3-out); until it lands an s3:// output root is refused before anything is made, rather
-    // than written to a local folder named "s3:".
-    if StorageLocation.hasScheme(job.root) {
-      return .failure(
-        .state(
-          StateError(
-            kind: .io, path: job.root,
-            detail: "writing outputs to object storage is not built yet; give a local output folder")))
+    let outputs: OutputStore
+    switch job.openOutputs(rebuildingState: purpose == .run && job.rebuildState) {
+    case .success(let opened): outputs = opened
+    case .failure(let refusal): return .failure(refusal)
     }
-    if purpose == .run && job.rebuildState { StateFiles.removeAll(root: job.root) }
+    if purpose == .run && job.rebuildState { StateFiles.removeAll(root: outputs.root) }
     let state: StateReader
     do throws(StateError) {
-      state = try StateReader.open(root: job.root, shard: job.options.shard, verifySources: job.verifySources)
+      state = try StateReader.open(root: outputs.root, shard: job.options.shard, verifySources: job.verifySources)
     } catch {
       return .failure(.state(error))
     }
+    // An object store's outputs are planned in the local folder that stands for its prefix.
+    let root = outputs.isListed ? outputs.root : job.outputRoot
     var planner = Planner(
-      limits: job.limits, outputRoot: job.outputRoot, state: state, jpegDecoder: job.options.jpegDecoder)
+      limits: job.limits, outputRoot: root, state: state, jpegDecoder: job.options.jpegDecoder)
     planner.storage = job.storage
     let plan = JobPlan(
-      job.file, planner: planner, state: state, options: job.options, window: job.window, for: purpose)
+      job.file, planner: planner, state: state, options: job.options, window: job.window, for: purpose,
+      outputs: outputs)
     if case .state(let error) = plan.refusal { return .failure(.state(error)) }
     return .success(plan)
   }
@@ -62,16 +62,18 @@ public struct JobPlan {
   /// `options.shard`); `options` gives the shard, `force` (`.run` only) and `overwrite`.
   package init(
     _ file: JobFile, planner: Planner, state: StateReader, options: RunOptions = RunOptions(),
-    window: Int = PlanStream.defaultWindow, for purpose: Purpose = .run
+    window: Int = PlanStream.defaultWindow, for purpose: Purpose = .run, outputs: OutputStore? = nil
   ) {
     self.purpose = purpose
     verdicts = VerdictPass(
-      state: state, jobs: file.jobs, force: purpose == .run && options.force, exact: purpose != .run)
+      state: state, jobs: file.jobs, force: purpose == .run && options.force, exact: purpose != .run,
+      outputs: outputs)
     stream = PlanStream.make(
       file, planner: planner, shard: options.shard, window: purpose == .printWhole ? Int.max : window,
       collect: purpose == .printWhole, inspect: verdicts.inspect)
-    filesInTheWay =
-      verdicts.conflicts + FileInTheWay.indexFiles(IndexFile.planned(stream).files, root: stream.outputRoot)
+    let store = outputs ?? OutputStore(localRoot: stream.outputRoot)
+    self.outputs = store
+    filesInTheWay = verdicts.conflicts + FileInTheWay.indexFiles(IndexFile.planned(stream).files, in: store)
     refusal = RunRefusal.of(stream, state: state, filesInTheWay: filesInTheWay, overwrite: options.overwrite)
   }
 
@@ -92,5 +94,14 @@ public struct JobPlan {
   }
 
   /// What the executor runs (`Executor.run`).
-  var workload: RunWorkload { RunWorkload(stream: stream, verdicts: verdicts) }
+  var workload: RunWorkload { RunWorkload(stream: stream, verdicts: verdicts, outputs: outputs) }
+
+  /// Whether the plan can run: no error stops it (path collisions, outputs outside the root).
+  public var isRunnable: Bool { stream.isRunnable }
+  /// The outputs planned (this run's shard's).
+  public var outputCount: Int { stream.selectedCount }
+  /// The sources the jobs read.
+  public var sourceCount: Int { stream.sourceCount }
+  /// The plan as `cropjob plan` prints it (text, without the up-to-date counts).
+  public var text: String { PlanRenderer.text(stream, upToDate: nil) }
 }

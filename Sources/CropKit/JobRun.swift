@@ -13,7 +13,7 @@ import Foundation
 ///     case .success(let summary): ...   // summary.failed > 0: some outputs failed
 ///     case .failure(let refusal): ...   // nothing was written; `refusal` says why
 ///     }
-public struct JobRun {
+public struct JobRun: Sendable {
   public let file: JobFile
   /// Workers, force, prune, fail-fast, overwrite, shard… (`RunOptions`).
   public var options: RunOptions
@@ -58,10 +58,28 @@ public struct JobRun {
       let refusal = plan.refusal ?? .notRunnable(plan: "a plan made to print, not to run")
       return refusal.report(planned: plan.stream.selectedCount, to: reporter)
     }
+    let quiet = Self.upToDateSizeWarnings(plan)
     for issue in plan.stream.issues where issue.severity == .warning {
+      if issue.kind == .upscale, let output = issue.output, quiet.contains(output) { continue }
       reporter.report(.warning(RunWarning(issue)))
     }
     return Executor(options: options, reporter: reporter).run(plan.workload)
+  }
+
+  /// The outputs whose size warnings (`upscale`: capped, skipped, collapsed sizes) a run does
+  /// not repeat: those of windows found all up to date, where nothing is built. As ninja
+  /// shows a compiler's warnings only when it compiles, a run warns of an output's size when
+  /// it makes it; `plan` lists them always (issue 40.6).
+  static func upToDateSizeWarnings(_ plan: JobPlan) -> Set<String> {
+    var warned = Set<String>()
+    for issue in plan.stream.issues where issue.severity == .warning && issue.kind == .upscale {
+      if let output = issue.output { warned.insert(output) }
+    }
+    guard !warned.isEmpty, plan.verdicts.upToDateWindows > 0 else { return [] }
+    var quiet = Set<String>()
+    let paths = plan.verdicts.paths
+    for i in 0..<paths.count where warned.contains(paths[i]) { quiet.insert(paths[i]) }
+    return quiet
   }
 
   /// `plan`, then `execute`.

@@ -7,30 +7,41 @@ extension PlanRenderer {
   /// number of outputs. Byte for byte the pretty-printed, key-sorted encoding of the whole
   /// `PlanJSON` value: the document around the outputs is that encoding with no outputs, and
   /// each output is encoded alone and indented to sit in the array.
-  public static func writeJSON(
+  package static func writeJSON(
     _ plan: Plan, selected: [Int]? = nil, facts: OutputFacts = OutputFacts(), write: ([UInt8]) -> Void
   ) {
     let indices = selected ?? Array(plan.outputs.indices)
-    let frame = PlanJSON(
+    var frame = PlanJSON(
       jobFile: plan.jobFile.path, outputRoot: plan.outputRoot, runnable: plan.isRunnable, sources: plan.sources.count,
       decodes: decodeCount(plan, indices), outputs: [], issues: plan.issues,
       indexes: indexJSON(IndexFile.planned(plan, selected: indices)))
+    frame.failedSources = failedSources(plan.issues)
     var document = OutputsDocument(frame: frame, hasOutputs: !indices.isEmpty)
     write(document.head)
     for i in indices { document.append(outputJSON(plan, i, facts), write: write) }
     write(document.tail())
   }
 
+  /// The sources an error names that does not stop the run (nil: none), for `failedSources`.
+  static func failedSources<Issues: Sequence<PlanIssue>>(_ issues: Issues) -> Int? {
+    var paths = Set<String>()
+    for issue in issues where issue.severity == .error && !issue.blocksRun {
+      if let source = issue.source { paths.insert(source) }
+    }
+    return paths.isEmpty ? nil : paths.count
+  }
+
   /// `plan --format json` of a `PlanStream`, written window by window (the second pass):
   /// the same bytes as `writeJSON` of the whole plan. `facts` gives what the first pass knows
   /// of a window's selected outputs (up to date, the manifest's keys).
-  public static func writeJSON(
+  package static func writeJSON(
     _ stream: PlanStream, facts: (PlanWindow) -> OutputFacts = { _ in OutputFacts() }, write: ([UInt8]) -> Void
   ) {
-    let frame = PlanJSON(
+    var frame = PlanJSON(
       jobFile: stream.jobFile.path, outputRoot: stream.outputRoot, runnable: stream.isRunnable,
       sources: stream.sourceCount, decodes: stream.decodeCount, outputs: [], issues: Array(stream.issues),
       indexes: indexJSON(IndexFile.planned(stream).files))
+    frame.failedSources = failedSources(stream.issues)
     var document = OutputsDocument(frame: frame, hasOutputs: stream.selectedCount > 0)
     write(document.head)
     stream.forEachWindow { window in

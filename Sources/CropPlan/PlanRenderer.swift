@@ -3,14 +3,14 @@ import CropSpec
 import Foundation
 
 /// Prints a plan: a summary for people, JSON for programs, DOT for Graphviz.
-public enum PlanFormat: String, Sendable, CaseIterable {
+package enum PlanFormat: String, Sendable, CaseIterable {
   case text, json, dot
 }
 
 /// The outputs that hold every frame of an animated source, counted for the plan's summary.
-public struct AnimationCount: Sendable {
-  public var outputs = 0
-  public var frames = 0
+package struct AnimationCount: Sendable {
+  package var outputs = 0
+  package var frames = 0
 
   mutating func add(frames count: Int) {
     outputs += 1
@@ -18,8 +18,8 @@ public struct AnimationCount: Sendable {
   }
 }
 
-public enum PlanRenderer {
-  public static func render(_ plan: Plan, format: PlanFormat, selected: [Int]? = nil, upToDate: Set<String> = [])
+package enum PlanRenderer {
+  package static func render(_ plan: Plan, format: PlanFormat, selected: [Int]? = nil, upToDate: Set<String> = [])
     -> String
   {
     let indices = selected ?? Array(plan.outputs.indices)
@@ -38,9 +38,12 @@ public enum PlanRenderer {
   static func text(_ plan: Plan, _ indices: [Int], _ upToDate: Set<String>) -> String {
     let jobs = plan.jobFile.jobs.map { job -> JobSummary in
       let outputs = indices.filter { plan.outputs[$0].job == job.name }
-      let sources = Set(outputs.map { plan.outputs[$0].sourceIndex })
+      let planned = Set(outputs.map { plan.sources[plan.outputs[$0].sourceIndex].path })
+      let failed = Set(
+        plan.issues.compactMap { $0.job == job.name && $0.severity == .error && !$0.blocksRun ? $0.source : nil })
       let done = outputs.filter { upToDate.contains(plan.outputs[$0].path) }.count
-      return JobSummary(sources: sources.count, outputs: outputs.count, upToDate: done)
+      return JobSummary(
+        sources: planned.union(failed).count, outputs: outputs.count, upToDate: done, failed: failed.count)
     }
     var animations = AnimationCount()
     for i in indices where plan.outputs[i].encode.frames == .all {
@@ -52,15 +55,18 @@ public enum PlanRenderer {
   }
 
   /// What the text summary says of one job (of the selected outputs).
-  public struct JobSummary: Sendable {
-    public var sources: Int
-    public var outputs: Int
-    public var upToDate: Int
+  package struct JobSummary: Sendable {
+    /// The sources its patterns matched (those that failed included).
+    package var sources: Int
+    package var outputs: Int
+    package var upToDate: Int
+    /// Of `sources`, those an error names (no output, or not every output, planned).
+    package var failed = 0
   }
 
   /// The text summary of a `PlanStream`: `upToDate` counts, per job, the outputs an earlier
   /// run left up to date (nil: none, without a second pass; an empty state has none).
-  public static func text(_ stream: PlanStream, upToDate: ((PlanWindow) -> Set<String>)?) -> String {
+  package static func text(_ stream: PlanStream, upToDate: ((PlanWindow) -> Set<String>)?) -> String {
     var done: [String: Int] = [:]
     if let upToDate {
       stream.forEachWindow { window in
@@ -73,10 +79,11 @@ public enum PlanRenderer {
 
   /// The text summary of a `PlanStream` given, per job, how many of its outputs are up to
   /// date (counted in the first pass: no second pass).
-  public static func text(_ stream: PlanStream, upToDateCounts done: [String: Int]) -> String {
+  package static func text(_ stream: PlanStream, upToDateCounts done: [String: Int]) -> String {
     let jobs = stream.jobFile.jobs.map { job in
-      let counts = stream.jobCounts[job.name] ?? (0, 0)
-      return JobSummary(sources: counts.sources, outputs: counts.outputs, upToDate: done[job.name] ?? 0)
+      let counts = stream.jobCounts[job.name] ?? (0, 0, 0)
+      return JobSummary(
+        sources: counts.sources, outputs: counts.outputs, upToDate: done[job.name] ?? 0, failed: counts.failed)
     }
     return text(
       jobFile: stream.jobFile, outputRoot: stream.outputRoot, jobs: jobs, outputs: stream.selectedCount,
@@ -114,7 +121,8 @@ public enum PlanRenderer {
     for (job, summary) in zip(jobFile.jobs, jobs) {
       let guide = "\(job.guide.shape.rawValue) \(job.guide.size.width)x\(job.guide.size.height)"
       lines.append(
-        "  job \(job.name): \(summary.sources) sources, \(summary.outputs) outputs (\(summary.upToDate) up to date), guide \(guide)"
+        "  job \(job.name): \(summary.sources) sources\(summary.failed > 0 ? " (\(summary.failed) failed)" : ""), "
+          + "\(summary.outputs) outputs (\(summary.upToDate) up to date), guide \(guide)"
       )
     }
     lines += indexLines
@@ -192,7 +200,11 @@ public enum PlanRenderer {
     var jobFile: String
     var outputRoot: String
     var runnable: Bool
+    /// The sources the jobs' patterns matched (and the outputs they read), failed or not.
     var sources: Int
+    /// Of `sources`, those an error of `issues` names (unreadable, an invalid placement...);
+    /// absent when none failed.
+    var failedSources: Int? = nil
     var decodes: Int
     var outputs: [OutputJSON]
     var issues: [PlanIssue]

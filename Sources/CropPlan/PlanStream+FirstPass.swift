@@ -47,13 +47,16 @@ extension PlanStream {
         addProducedSources(pass.produced[upstream] ?? ProducedSources(), of: upstream, for: job, stage: stage)
         pass.colours += [UInt8](repeating: 0, count: table.count - pass.colours.count)
       }
-      var counts = (sources: 0, outputs: 0)
+      var counts = (sources: 0, outputs: 0, failed: 0)
       forEachWindow(of: job, stage: stage, paths: &paths, withShrink: false) { window, draftIssues in
         var window = window
         record(draftIssues, window: window)
         for source in window.plan.sources { overrides.markUsed(job: job.name, source: source, in: &pass.used) }
         let files = checkOutputs(window, job: job, pass: &pass)
-        counts.sources += countSelected(window, pass: &pass)
+        _ = countSelected(window, pass: &pass)
+        let matched = matchedSources(window, issues: draftIssues)
+        counts.sources += matched.sources
+        counts.failed += matched.failed
         counts.outputs += window.selected.count
         collectIndexSources(window, job: job)
         outputCount += window.plan.outputs.count
@@ -108,6 +111,23 @@ extension PlanStream {
       pass.produced[job.name, default: ProducedSources()].add(output, root: table.root(window.sourceNumbers[local]))
     }
     return files
+  }
+
+  /// The sources of `window` in the shard (every one its job's patterns matched, planned or
+  /// not), and how many of them an error of `issues` names: `plan` says `2 sources (2 failed)`,
+  /// not `0 sources`, when two photos matched and could not be used (issue 40.6).
+  private func matchedSources(_ window: PlanWindow, issues: [PlanIssue]) -> (sources: Int, failed: Int) {
+    var failing = Set<String>()
+    for issue in issues where issue.severity == .error && !issue.blocksRun {
+      if let source = issue.source { failing.insert(source) }
+    }
+    var sources = 0
+    var failed = 0
+    for (i, source) in window.plan.sources.enumerated() where shard?.contains(window.roots[i]) ?? true {
+      sources += 1
+      if failing.contains(source.path) { failed += 1 }
+    }
+    return (sources, failed)
   }
 
   /// Counts `window`'s selected outputs' frames and decodes (a bit per colour policy and

@@ -7,17 +7,17 @@ import Foundation
 
 /// Expands a job file into a plan: sources, headers, geometry, names and checks.
 /// Pure apart from reading directories and image headers; never decodes pixels.
-public struct Planner: Sendable {
-  public var limits: InputLimits
+package struct Planner: Sendable {
+  package var limits: InputLimits
   /// Override of the output root (command line `--output`).
-  public var outputRoot: String?
+  package var outputRoot: String?
   /// Reads each source's header (the imaging stage's `VipsHeaderReader` in cropjob).
-  public var headers: any SourceHeaderReading
+  package var headers: any SourceHeaderReading
   /// The stores sources in object storage (`s3://`) are listed and read through; local
   /// files are walked and read as they always were.
-  public var storage = StorageSet()
+  package var storage = StorageSet()
 
-  public init(limits: InputLimits? = nil, outputRoot: String? = nil, headers: any SourceHeaderReading) {
+  package init(limits: InputLimits? = nil, outputRoot: String? = nil, headers: any SourceHeaderReading) {
     self.limits = limits ?? InputLimits()
     self.outputRoot = outputRoot
     self.headers = headers
@@ -27,7 +27,7 @@ public struct Planner: Sendable {
   /// dependency order, shrink-on-load, then the checks over all output paths. The whole plan
   /// in memory: a batch of many sources is planned window by window (`PlanStream`), with
   /// the same outputs, issues and order.
-  public func plan(_ file: JobFile) -> Plan {
+  package func plan(_ file: JobFile) -> Plan {
     PlanStream.make(file, planner: self, window: Int.max, collect: true).plan!
   }
 
@@ -53,7 +53,7 @@ public struct Planner: Sendable {
       draft.sources[index].stage = max(draft.sources[index].stage, stage)
       let source = draft.sources[index]
       if let error = source.error {
-        draft.issue(.error, job: job.name, source: source.path, error, kind: .source)
+        Self.failOutputs(of: job, source: source.path, subdirectory: subdirectory, error, kind: .source, into: &draft)
         continue
       }
       guard let header = source.header else { continue }
@@ -61,13 +61,14 @@ public struct Planner: Sendable {
       let applied = draft.overrides.apply(
         job.place, job: job.name, source: source, header: header, settings: settings)
       if let failure = applied.failure {
-        draft.issue(.error, job: job.name, source: source.path, failure)
+        Self.failOutputs(of: job, source: source.path, subdirectory: subdirectory, failure, kind: .other, into: &draft)
         continue
       }
       if settings.requireCrop, case .sources = job.input, !applied.hasRow {
-        draft.issue(
-          .error, job: job.name, source: source.path,
-          "no row of the crop table \(draft.file.cropTable ?? "") for this photo (require_crop: true)")
+        Self.failOutputs(
+          of: job, source: source.path, subdirectory: subdirectory,
+          "no row of the crop table \(draft.file.cropTable ?? "") for this photo (require_crop: true)", kind: .other,
+          into: &draft)
         continue
       }
       if let replaced = applied.replacedRowCrop {
@@ -88,8 +89,11 @@ public struct Planner: Sendable {
             spec: spec, entry: entry, sizeIndex: sizeIndex, outputScale: outputScale, root: draft.root, stage: stage)
           switch result {
           case .failure(let problem):
+            // The file it would have written (the size the job asks for), not the template.
+            let path = Self.requestedPath(
+              spec, job: job, sourcePath: source.path, subdirectory: subdirectory, outputScale: outputScale)
             draft.issue(
-              .error, job: job.name, source: source.path, output: spec.pathTemplate,
+              .error, job: job.name, source: source.path, output: path,
               "invalid placement: \(problem.message)", kind: .source)
           case .success(let planned):
             if let problem = Self.framesProblem(planned, header: header, limits: limits) {
@@ -99,13 +103,15 @@ public struct Planner: Sendable {
             }
           }
         }
-        let (kept, dropped) = Self.collapsedSizes(sizes, skip: place.upscaleSkip == true)
-        for message in dropped {
+        let collapsed = Self.collapsedSizes(sizes, skip: place.upscaleSkip == true)
+        for message in collapsed.warnings {
           draft.issue(.warning, job: job.name, source: source.path, output: message.path, message.text, kind: .upscale)
         }
-        for planned in kept {
+        for planned in collapsed.kept {
           for note in planned.geometry.notes {
             if case .guideNotCovered = note, place.overflow != .clamp { continue }
+            // A capped size that others fold onto is in `collapsed.warnings`, once.
+            if case .upscaleCapped = note, collapsed.folded.contains(planned.path) { continue }
             draft.issue(
               .warning, job: job.name, source: source.path, output: planned.path, note.description,
               kind: note.issueKind)
@@ -125,47 +131,6 @@ public struct Planner: Sendable {
         }
       }
     }
-  }
-
-  /// The sizes of one output entry for one photo, less those it cannot fill: with the upscale
-  /// capped, sizes that collapse onto one path are written once (the first); with `upscale:
-  /// skip`, a capped size (the photo's own size) is written once, and not at all when another
-  /// size of the entry has its pixel size. A warning per size left out names it and the
-  /// output that stands for it. (Different entries or photos on one path stay a collision.)
-  static func collapsedSizes(_ sizes: [PlannedOutput], skip: Bool) -> (
-    kept: [PlannedOutput], dropped: [(path: String, text: String)]
-  ) {
-    var kept: [PlannedOutput] = []
-    var dropped: [(path: String, text: String)] = []
-    func capped(_ output: PlannedOutput) -> Bool {
-      output.geometry.notes.contains { if case .upscaleCapped = $0 { true } else { false } }
-    }
-    func requested(_ output: PlannedOutput) -> String {
-      for note in output.geometry.notes { if case .upscaleCapped(let size, _) = note { return "\(size)" } }
-      return "\(output.geometry.outputSize)"
-    }
-    for output in sizes {
-      let size = output.geometry.outputSize
-      if skip, capped(output),
-        let other = kept.first(where: { $0.geometry.outputSize == size })
-          ?? sizes.first(where: { !capped($0) && $0.geometry.outputSize == size })
-      {
-        dropped.append(
-          (
-            output.path,
-            "upscale: skip: the photo cannot fill \(requested(output)); \(other.path) (\(size)) stands for it"
-          ))
-      } else if let first = kept.first(where: { $0.path == output.path }) {
-        dropped.append(
-          (
-            output.path,
-            "the \(requested(output)) size collapses onto \(first.path) (\(size), upscale is off): written once"
-          ))
-      } else {
-        kept.append(output)
-      }
-    }
-    return (kept, dropped)
   }
 
   private func plannedOutput(
@@ -220,7 +185,8 @@ public struct Planner: Sendable {
         absolutePath: PathText.appending(root, relative), guide: job.guide, place: place,
         outputScale: outputScale, geometry: geometry, smartFocus: smart, regionBoxes: regionBoxes,
         regionsPlaced: regionsPlaced, encode: encode,
-        metadata: spec.metadata, style: style, stage: stage, placeholders: spec.placeholders))
+        metadata: spec.metadata, style: style, stage: stage, placeholders: spec.placeholders,
+        cacheControl: spec.cacheControl))
   }
 
   struct PlanProblem: Error { var message: String }
@@ -321,7 +287,7 @@ public struct Planner: Sendable {
 extension Planner {
   /// The bytes of an object's head read for its header: enough for JPEG, PNG, WebP, GIF and
   /// most TIFF and HEIF headers (an EXIF block with a large thumbnail may need more).
-  public static let objectHeadBytes: Int64 = 64 << 10
+  package static let objectHeadBytes: Int64 = 64 << 10
 
   /// The header of the object `location` from a ranged GET of its first `objectHeadBytes`,
   /// widened to the whole object when the header needs more.

@@ -117,10 +117,15 @@ extension SpecDecoder {
     } else if let inherited = settings.placeholders {
       if let v = placeholderSpec(inherited.node, inherited.field) { placeholders = v } else { ok = false }
     }
+    var cacheControl: String? = nil
+    if let n = e["cache_control"] {
+      cacheControl = reader.string(n, join(field, "cache_control"), what: "a Cache-Control value")
+      if cacheControl == nil { ok = false }
+    }
     guard ok, let template, let encode else { return nil }
     return OutputSpec(
       pathTemplate: template, sizes: sizes, encode: encode, metadata: metadata, mark: node.mark,
-      placeholders: placeholders?.kinds.isEmpty == false ? placeholders : nil)
+      placeholders: placeholders?.kinds.isEmpty == false ? placeholders : nil, cacheControl: cacheControl)
   }
 
   /// A list of values, each read by `read`, as many and as distinct as `rule` asks (a

@@ -18,6 +18,8 @@ public struct LocalStorage: ObjectStorage {
 
   public var displayName: String { root.isEmpty ? "." : root }
 
+  public var statsAreRequests: Bool { false }
+
   /// The path of `key`, or an error for a key that would leave the root.
   public func path(of key: String) throws(StorageError) -> String {
     let parts = key.split(separator: "/", omittingEmptySubsequences: false)

@@ -10,6 +10,10 @@ public protocol ObjectStorage: Sendable {
   /// What the store is, for messages: `s3://bucket` or the root folder.
   var displayName: String { get }
 
+  /// Whether each `stat` is a request to a server (an object store) rather than a system call:
+  /// a caller that needs the sizes of many keys under one prefix lists it once instead.
+  var statsAreRequests: Bool { get }
+
   /// The objects whose keys start with `prefix` (a string prefix, as in S3: `photos/a`
   /// matches `photos/a.jpg` and `photos/ab/c.jpg`), in ascending byte order of their keys,
   /// as a stream of pages of at most `pageSize` objects.

@@ -17,6 +17,9 @@ struct EnvironmentSettings {
   /// `CROPJOB_STATE_BATCH`: outputs per state transaction (`RunOptions.stateBatchSize`; tests
   /// make it small so that a kill lands between commits).
   var stateBatch: Int?
+  /// `CROPJOB_STATE_UPLOAD_INTERVAL`: seconds between uploads of the state to an object
+  /// store's output prefix during a run (`RunOptions.stateUploadInterval`, 60 by default).
+  var stateUploadInterval: Double?
   /// `CROPJOB_PORTABLE_SHA256` set (any value): digests without libcrypto.
   var portableSHA256 = false
   /// `CROPJOB_FACES_LIBRARY`: the face detector's library file instead of the installed one.
@@ -27,6 +30,9 @@ struct EnvironmentSettings {
     jpegEncoder = environment["CROPJOB_JPEG_ENCODER"].flatMap { JPEGEncoder(rawValue: $0.lowercased()) }
     planWindow = environment["CROPJOB_PLAN_WINDOW"].flatMap { Int($0) }.map { max(1, $0) }
     stateBatch = environment["CROPJOB_STATE_BATCH"].flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil }
+    stateUploadInterval = environment["CROPJOB_STATE_UPLOAD_INTERVAL"].flatMap { Double($0) }.flatMap {
+      $0 > 0 ? $0 : nil
+    }
     portableSHA256 = environment["CROPJOB_PORTABLE_SHA256"] != nil
     facesLibrary = environment["CROPJOB_FACES_LIBRARY"].flatMap { $0.isEmpty ? nil : $0 }
   }
@@ -45,6 +51,7 @@ struct EnvironmentSettings {
   var runOptions: RunOptions {
     var options = RunOptions()
     if let stateBatch { options.stateBatchSize = stateBatch }
+    if let stateUploadInterval { options.stateUploadInterval = stateUploadInterval }
     if let jpegDecoder { options.jpegDecoder = jpegDecoder }
     if let jpegEncoder { options.jpegEncoder = jpegEncoder }
     return options

@@ -301,37 +301,4 @@ final class FilesystemFaultTests: XCTestCase {
     XCTAssertTrue(again.written.allSatisfy { $0.hasPrefix("big/") }, again.result.combined)
     XCTAssertEqual(Manifest.loadAll(root: root).count, 8)
   }
-
-  /// A source deleted (or replaced by something else) after the plan was made fails alone,
-  /// naming the path; the other sources' outputs are written.
-  func testSourceDeletedOrReplacedBetweenPlanAndRun() throws {
-    let job = try writeJob(#"      - path: "{stem}.jpg""#)
-    let loaded = JobFileLoader.load(path: job)
-    let file = try XCTUnwrap(loaded.jobFile, loaded.diagnostics.map(\.description).joined(separator: "\n"))
-    let plan = try JobPlan.planned(file, planner: Planner())
-    XCTAssertTrue(plan.stream.isRunnable)
-    let deleted = folder.appendingPathComponent("photos/kite.jpg").path
-    let replaced = folder.appendingPathComponent("photos/cat.png").path
-    try FileManager.default.removeItem(atPath: deleted)
-    try FileManager.default.removeItem(atPath: replaced)
-    try FileManager.default.copyItem(
-      atPath: TestPaths.repoRoot.appendingPathComponent("samples/mountains.jpg").path, toPath: replaced)
-    let reporter = Reasons()
-    var options = RunOptions()
-    options.jobs = 2
-    let summary = JobRun(file, options: options).execute(plan, reporter: reporter)
-    XCTAssertEqual(summary.written, 2)
-    XCTAssertEqual(summary.failed, 2)
-    let reasons = Dictionary(summary.failures.map { ($0.source, $0.reason) }, uniquingKeysWith: { a, _ in a })
-    XCTAssertTrue(reasons["photos/kite.jpg"]?.lowercased().contains("no such file") ?? false, "\(reasons)")
-    XCTAssertTrue(reasons["photos/cat.png"]?.contains("changed since it was planned") ?? false, "\(reasons)")
-    let root = folder.appendingPathComponent("out").path
-    XCTAssertFalse(FileManager.default.fileExists(atPath: root + "/kite.jpg"))
-    XCTAssertFalse(FileManager.default.fileExists(atPath: root + "/cat.jpg"))
-    try assertNothingPartial(root)
-  }
-
-  final class Reasons: RunReporter, @unchecked Sendable {
-    func report(_ event: RunEvent) {}
-  }
 }

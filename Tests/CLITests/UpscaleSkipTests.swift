@@ -65,7 +65,7 @@ final class UpscaleSkipTests: XCTestCase {
     XCTAssertEqual(run.status, 0, run.stderr)
     XCTAssertTrue(
       run.stderr.contains(
-        "warning: job avatar photos/kite.jpg → kite-100.png: the 256x256 size collapses onto kite-100.png (100x100, upscale is off): written once"
+        "warning: job avatar photos/kite.jpg → kite-100.png: upscale is off: the 128x128 and 256x256 sizes collapse onto kite-100.png (100x100): written once"
       ), run.stderr)
     XCTAssertEqual(
       try sizes(s),
@@ -82,7 +82,8 @@ final class UpscaleSkipTests: XCTestCase {
     let run = try s.run(["run", "job.yaml"])
     XCTAssertEqual(run.status, 0, run.stderr)
     XCTAssertTrue(
-      run.stderr.contains("upscale: skip: the photo cannot fill 256x256; kite-100.png (100x100) stands for it"),
+      run.stderr.contains(
+        "upscale: skip: the photo cannot fill 128x128 or 256x256; kite-100.png (100x100) stands for them"),
       run.stderr)
     XCTAssertEqual(
       try sizes(s).filter { $0.key.hasPrefix("kite") }, ["kite-64.png": "64x64", "kite-100.png": "100x100"])

@@ -1,5 +1,6 @@
 import CropKit
 import Foundation
+import RunSupport
 import TestSupport
 import XCTest
 

@@ -1,5 +1,6 @@
 import CropKit
 import Foundation
+import RunSupport
 import TestSupport
 import XCTest
 
@@ -8,8 +9,6 @@ import XCTest
 /// outputs never listed, and a file cropjob did not write never replaced.
 final class DeliveryIndexRunTests: XCTestCase {
   static let photos = ["kite.jpg", "bridge.jpg", "cat.png"]
-
-  override func setUp() { Cancellation.reset() }
 
   static func job(index: String = "{path: \"pages/{stem}.html\"}", widths: String = "[64, 128]") -> String {
     """

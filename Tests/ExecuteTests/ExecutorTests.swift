@@ -1,5 +1,6 @@
 import CropKit
 import Foundation
+import RunSupport
 import TestSupport
 import XCTest
 
@@ -7,14 +8,6 @@ import XCTest
 /// with their source, cancellation, determinism across thread counts and shards.
 final class ExecutorTests: XCTestCase {
   static let photos = ["kite.jpg", "bridge.jpg", "cat.png", "portrait-sideways-8.jpg"]
-
-  override func setUp() {
-    Cancellation.reset()
-  }
-
-  override func tearDown() {
-    Cancellation.reset()
-  }
 
   func harness(_ name: String = #function, job: String = TestJobs.thumbsAndTiny()) throws -> RunHarness {
     try RunHarness(samples: Self.photos, job: job, name: name)
@@ -195,12 +188,18 @@ final class ExecutorTests: XCTestCase {
       sources, ["photos/broken-truncated.jpg", "photos/broken-text.jpg", "thumbs/broken-truncated-192.jpg"],
       "\(summary.failures)")
     // The truncated photo fails its 3 outputs, and the tiny avatar made from one of them;
-    // the text file fails once for its job, its outputs being unknown.
+    // the text file, unreadable at planning, fails the 3 files it would have written, each
+    // named (issue 40.6), not its job as a whole.
     XCTAssertEqual(summary.failures.filter { $0.source == "photos/broken-truncated.jpg" }.count, 3)
     let downstream = try XCTUnwrap(summary.failures.first { $0.source == "thumbs/broken-truncated-192.jpg" })
     XCTAssertEqual(downstream.output, "tiny/broken-truncated-192.png")
     XCTAssertTrue(downstream.reason.contains("job thumbs"), downstream.reason)
-    XCTAssertEqual(summary.failures.filter { $0.source == "photos/broken-text.jpg" }.count, 1)
+    let text = summary.failures.filter { $0.source == "photos/broken-text.jpg" }
+    XCTAssertEqual(
+      text.map(\.output).sorted(),
+      summary.failures.filter { $0.source == "photos/broken-truncated.jpg" }.map {
+        $0.output.replacingOccurrences(of: "broken-truncated", with: "broken-text")
+      }.sorted())
     XCTAssertEqual(summary.failed, summary.failures.count)
     XCTAssertTrue(summary.failures.allSatisfy { !$0.reason.isEmpty })
     XCTAssertFalse(FileManager.default.fileExists(atPath: h.outputRoot + "/thumbs/broken-truncated-96.jpg"))
@@ -308,12 +307,16 @@ final class ExecutorTests: XCTestCase {
     try h.run(outputRoot: reference)
     // Cancel after the third file is written, as SIGINT would (from a worker thread while
     // the other reads the flag: under TSan this caught the old non-atomic flag).
+    let token = CancellationToken()
     let reporter = CollectingReporter { event, _ in
       if case .wrote = event { Self.wroteCount.withLock { $0 += 1 } }
-      if Self.wroteCount.withLock({ $0 }) == 3 { Cancellation.cancel() }
+      if Self.wroteCount.withLock({ $0 }) == 3 { token.cancel() }
     }
     Self.wroteCount.withLock { $0 = 0 }
-    let (interrupted, _) = try h.run(reporter: reporter) { $0.jobs = 2 }
+    let (interrupted, _) = try h.run(reporter: reporter) {
+      $0.jobs = 2
+      $0.cancellation = token
+    }
     XCTAssertTrue(interrupted.interrupted)
     XCTAssertLessThan(interrupted.written, 16)
     XCTAssertGreaterThanOrEqual(interrupted.written, 3)
@@ -323,7 +326,6 @@ final class ExecutorTests: XCTestCase {
     let files = try treeContents(h.outputRoot)
     XCTAssertFalse(files.keys.contains { $0.contains(AtomicWriter.temporaryPrefix) })
     XCTAssertEqual(files.count, interrupted.written + 1)
-    Cancellation.reset()
     let (resumed, _) = try h.run()
     XCTAssertEqual(resumed.upToDate, interrupted.written)
     XCTAssertEqual(resumed.written, 16 - interrupted.written)

@@ -1,4 +1,7 @@
-import CropKit
+import CropImaging
+import CropPlan
+import CropSpec
+import CropSupport
 import Dispatch
 import Foundation
 import TestSupport

@@ -1,5 +1,7 @@
 import CropGeometry
-import CropKit
+import CropImaging
+import CropPlan
+import CropSpec
 import Foundation
 import TestSupport
 import XCTest

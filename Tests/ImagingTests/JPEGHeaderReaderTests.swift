@@ -1,4 +1,6 @@
-import CropKit
+import CropImaging
+import CropPlan
+import CropSpec
 import Foundation
 import TestSupport
 import XCTest

@@ -1,5 +1,8 @@
+import CPixels
 import CVipsShim
-import CropKit
+import CropImaging
+import CropPlan
+import CropSpec
 import Foundation
 import TestSupport
 import XCTest

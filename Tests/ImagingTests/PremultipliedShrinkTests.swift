@@ -1,6 +1,8 @@
 import CVipsShim
 import CropGeometry
-import CropKit
+import CropImaging
+import CropPlan
+import CropSpec
 import Foundation
 import TestSupport
 import XCTest

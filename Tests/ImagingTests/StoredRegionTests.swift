@@ -1,4 +1,7 @@
-import CropKit
+import CropGeometry
+import CropImaging
+import CropPlan
+import CropSpec
 import Foundation
 import TestSupport
 import XCTest

@@ -1,4 +1,6 @@
-import CropKit
+import CropGeometry
+import CropPlan
+import CropSpec
 import XCTest
 
 /// `OutputPaths.render`: an output's name from its template, worked out by hand. ASCII

@@ -1,4 +1,5 @@
-import CropKit
+import CropPlan
+import CropSpec
 import Foundation
 import TestSupport
 import XCTest

@@ -1,5 +1,8 @@
 import CropGeometry
-import CropKit
+import CropImaging
+import CropPlan
+import CropSpec
+import CropSupport
 import Foundation
 import TestSupport
 import XCTest

@@ -1,4 +1,7 @@
-import CropKit
+import CropImaging
+import CropPlan
+import CropSpec
+import CropSupport
 import Foundation
 import TestSupport
 import XCTest

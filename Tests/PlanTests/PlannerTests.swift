@@ -1,5 +1,7 @@
 import CropGeometry
-import CropKit
+import CropImaging
+import CropPlan
+import CropSpec
 import TestSupport
 import XCTest
 
@@ -306,9 +308,7 @@ final class PlannerTests: XCTestCase {
     let plan = try harness.plan()
     var seen: [Int: Int] = [:]
     for index in 0..<4 {
-      var options = RunOptions()
-      options.shard = Shard(index: index, count: 4)
-      let selected = plan.selectedOutputs(shard: options.shard)
+      let selected = plan.selectedOutputs(shard: Shard(index: index, count: 4))
       for i in selected { seen[i, default: 0] += 1 }
       // A source's outputs, and the outputs of what it feeds, stay in one shard.
       let roots = Set(selected.map { plan.rootSources()[plan.outputs[$0].sourceIndex] })

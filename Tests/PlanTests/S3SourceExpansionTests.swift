@@ -1,4 +1,6 @@
-import CropKit
+import CropPlan
+import CropSpec
+import CropStorage
 import Foundation
 import TestSupport
 import XCTest

@@ -1,4 +1,5 @@
-import CropKit
+import CropPlan
+import CropSpec
 import XCTest
 
 /// Shard balance over the layouts users have: a shard function whose parts are empty on a

@@ -112,6 +112,9 @@ elif command == "setup-auth":
     for name, statement in [
         ("admin", {"Effect": "Allow", "Action": "s3:*", "Resource": "*"}),
         ("reader", {"Effect": "Allow", "Action": "s3:GetObject", "Resource": f"arn:aws:s3:::{bucket}/*"}),
+        # May list and read the bucket, not write to it (an output prefix without s3:PutObject).
+        ("lister", {"Effect": "Allow", "Action": ["s3:ListBucket", "s3:GetObject"],
+                    "Resource": [f"arn:aws:s3:::{bucket}", f"arn:aws:s3:::{bucket}/*"]}),
     ]:
         iam.create_user(UserName=name)
         iam.put_user_policy(

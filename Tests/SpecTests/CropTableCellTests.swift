@@ -1,5 +1,5 @@
 import CropGeometry
-import CropKit
+import CropSpec
 import Foundation
 import TestSupport
 import XCTest

@@ -1,5 +1,4 @@
 import CropGeometry
-import CropKit
 import CropSpec
 import Foundation
 import TestSupport

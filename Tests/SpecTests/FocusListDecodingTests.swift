@@ -1,5 +1,5 @@
 import CropGeometry
-import CropKit
+import CropSpec
 import XCTest
 
 /// `focus` lists, `face_padding` and `regions`: what decodes, and where a mistake is reported.

@@ -1,4 +1,4 @@
-import CropKit
+import CropSpec
 import Foundation
 import TestSupport
 import XCTest

@@ -1,4 +1,5 @@
-import CropKit
+import CropSpec
+import CropStorage
 import XCTest
 
 /// `s3://` locations in job files: accepted wherever a path is read or written, checked

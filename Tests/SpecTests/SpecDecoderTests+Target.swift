@@ -1,4 +1,4 @@
-import CropKit
+import CropSpec
 import XCTest
 
 /// Issue 27.3: `encode.target` as the decoder reads it.

@@ -1,5 +1,5 @@
 import CropGeometry
-import CropKit
+import CropSpec
 import Foundation
 import TestSupport
 import XCTest
@@ -92,6 +92,8 @@ final class SpecDecoderTests: XCTestCase {
     XCTAssertEqual(jpeg.encode.colour, .keep)
     XCTAssertEqual(jpeg.encode.frames, .first, "the job's frames: all leaves a still format at the first frame")
     XCTAssertEqual(jpeg.metadata, .strip)
+    XCTAssertEqual(jpeg.cacheControl, "public, max-age=31536000, immutable")
+    XCTAssertNil(banner.outputs[1].cacheControl)
     let png = banner.outputs[1]
     XCTAssertEqual(png.sizes, .scales([0.5, 1]))
     XCTAssertEqual(png.encode.options.format, .png, "the extension wins over the inherited webp")
@@ -353,7 +355,7 @@ final class SpecDecoderTests: XCTestCase {
         "job.yaml:6:23: error: jobs.a.guide.shap: expected one of the keys shape, size, width, height, aspect but received the unknown key \"shap\"; did you mean \"shape\"?",
         "job.yaml:7:13: error: jobs.a.place.zom: expected one of the keys fit, zoom, offset, focus, face_padding, regions, rotate, flip, crop, overflow, background, upscale but received the unknown key \"zom\"; did you mean \"zoom\"?",
         "job.yaml:8:45: error: jobs.a.outputs[0].encode.qualty: expected one of the keys format, quality, lossless, effort, max_bytes, min_quality, over_budget, target, colour, frames, progressive, subsample, compression, palette but received the unknown key \"qualty\"; did you mean \"quality\"?",
-        "job.yaml:8:58: error: jobs.a.outputs[0].xyz: expected one of the keys path, size, scales, widths, encode, metadata, placeholders but received the unknown key \"xyz\"",
+        "job.yaml:8:58: error: jobs.a.outputs[0].xyz: expected one of the keys path, size, scales, widths, encode, metadata, placeholders, cache_control but received the unknown key \"xyz\"",
       ])
   }
 
@@ -375,8 +377,8 @@ final class SpecDecoderTests: XCTestCase {
         "job.yaml:3:1: error: quality: expected one of the keys version, output, limits, defaults, jobs, overrides, overrides_from but received the unknown key \"quality\"; \"quality\" is a key of encode",
         "job.yaml:7:5: error: jobs.a.zoom: expected one of the keys sources, exclude, from, allow_empty, guide, place, outputs, encode, metadata, placeholders, index but received the unknown key \"zoom\"; \"zoom\" is a key of place",
         "job.yaml:8:23: error: jobs.a.guide.x: expected one of the keys shape, size, width, height, aspect but received the unknown key \"x\"; \"x\" is a key of place.crop",
-        "job.yaml:9:44: error: jobs.a.outputs[0].width: expected one of the keys path, size, scales, widths, encode, metadata, placeholders but received the unknown key \"width\"; did you mean \"widths\"?",
-        "job.yaml:9:55: error: jobs.a.outputs[0].quality: expected one of the keys path, size, scales, widths, encode, metadata, placeholders but received the unknown key \"quality\"; \"quality\" is a key of encode",
+        "job.yaml:9:44: error: jobs.a.outputs[0].width: expected one of the keys path, size, scales, widths, encode, metadata, placeholders, cache_control but received the unknown key \"width\"; did you mean \"widths\"?",
+        "job.yaml:9:55: error: jobs.a.outputs[0].quality: expected one of the keys path, size, scales, widths, encode, metadata, placeholders, cache_control but received the unknown key \"quality\"; \"quality\" is a key of encode",
       ])
   }
 

@@ -1,4 +1,4 @@
-import CropKit
+import CropSpec
 import XCTest
 
 /// "Did you mean": the closest name within a third of the word's length in edits (at least 2;

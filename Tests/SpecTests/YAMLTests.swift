@@ -1,4 +1,4 @@
-import CropKit
+import CropSpec
 import Dispatch
 import Foundation
 import TestSupport

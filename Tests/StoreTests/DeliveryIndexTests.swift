@@ -1,5 +1,8 @@
 import CropGeometry
-import CropKit
+import CropPlan
+import CropSpec
+import CropStore
+import CropSupport
 import Foundation
 import TestSupport
 import XCTest

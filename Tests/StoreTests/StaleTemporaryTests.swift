@@ -1,4 +1,7 @@
-import CropKit
+import CropPlan
+import CropSpec
+import CropStore
+import CropSupport
 import Foundation
 import TestSupport
 import XCTest

@@ -1,5 +1,7 @@
 import CropGeometry
-import CropKit
+import CropPlan
+import CropSpec
+import CropStore
 import Foundation
 import TestSupport
 import XCTest

@@ -1,5 +1,7 @@
 import CropGeometry
-import CropKit
+import CropPlan
+import CropSpec
+import CropStore
 import Foundation
 import TestSupport
 import XCTest
@@ -124,7 +126,7 @@ final class StateReaderTests: XCTestCase {
     let empty = try StateReader.open(root: root.path)
     XCTAssertFalse(empty.recordsOutputs)
     XCTAssertTrue(try empty.read(.entries, StateQuery(outputs: ["a.png"])).outputs.isEmpty)
-    try Data(Manifest(engineVersion: Vips.version, outputs: [entry("a.png"), entry("b.png")]).encoded())
+    try Data(Manifest(engineVersion: "8.14.1", outputs: [entry("a.png"), entry("b.png")]).encoded())
       .write(to: root.appendingPathComponent("cropjob-manifest.json"))
     let reader = try StateReader.open(root: root.path)
     XCTAssertTrue(reader.recordsOutputs)

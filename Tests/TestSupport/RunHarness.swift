@@ -1,9 +1,8 @@
-import CropKit
 import Foundation
-import XCTest
 
-/// A job file in a scratch folder with its own copies of some samples, planned and run
-/// in-process; what the executor reported is collected.
+/// A job file in a scratch folder with its own copies of some samples. Loading, planning
+/// and running it are extensions in the targets that have the stages (RunSupport: through
+/// `JobRun`, as `cropjob run`; PlanTests: the planner alone).
 public struct RunHarness {
   public let folder: URL
   public var jobPath: String { folder.appendingPathComponent("job.yaml").path }
@@ -26,102 +25,5 @@ public struct RunHarness {
     try text.write(toFile: jobPath, atomically: true, encoding: .utf8)
   }
 
-  public func load() throws -> JobFile {
-    let result = JobFileLoader.load(path: jobPath)
-    return try XCTUnwrap(
-      result.jobFile, "job file invalid: \(result.diagnostics.map(\.description).joined(separator: "\n"))")
-  }
-
-  public func plan(outputRoot: String? = nil) throws -> Plan {
-    Planner(outputRoot: outputRoot).plan(try load())
-  }
-
-  /// Plans and runs through the library's composition (`JobRun`: `JobPlan`, then the
-  /// executor), as `cropjob run` does; `configure` adjusts the options. A run refused for
-  /// files in the way comes back as a run that did not start (`RunRefusal.report`: each
-  /// file a failure, nothing written); any other refusal fails the test.
-  @discardableResult
-  public func run(
-    outputRoot: String? = nil, reporter: CollectingReporter = CollectingReporter(),
-    _ configure: (inout RunOptions) -> Void = { _ in }
-  ) throws -> (RunSummary, CollectingReporter) {
-    var options = RunOptions()
-    options.jobs = 2
-    configure(&options)
-    var job = JobRun(try load(), options: options)
-    job.outputRoot = outputRoot
-    switch JobPlan.make(job) {
-    case .success(let plan):
-      if case .notRunnable(let text) = plan.refusal { XCTFail(text) }
-      return (job.execute(plan, reporter: reporter), reporter)
-    case .failure(let refusal):
-      XCTFail("\(refusal)")
-      return (refusal.report(planned: 0, to: reporter), reporter)
-    }
-  }
-
   public func remove() { try? FileManager.default.removeItem(at: folder) }
-}
-
-/// Keeps every event; optionally acts on one (e.g. cancels after the n-th write).
-public final class CollectingReporter: RunReporter, @unchecked Sendable {
-  private let lock = NSLock()
-  private var stored: [RunEvent] = []
-  private let onEvent: (@Sendable (RunEvent, Int) -> Void)?
-
-  public init(onEvent: (@Sendable (RunEvent, Int) -> Void)? = nil) { self.onEvent = onEvent }
-
-  public func report(_ event: RunEvent) {
-    lock.lock()
-    stored.append(event)
-    let count = stored.count
-    lock.unlock()
-    onEvent?(event, count)
-  }
-
-  public var events: [RunEvent] {
-    lock.lock()
-    defer { lock.unlock() }
-    return stored
-  }
-
-  public var written: [String] {
-    events.compactMap { if case .wrote(let path, _, _, _) = $0 { return path } else { return nil } }
-  }
-  public var skipped: [String] {
-    events.compactMap { if case .skipped(let path) = $0 { return path } else { return nil } }
-  }
-  public var decoded: [String] {
-    events.compactMap { if case .decoded(let source) = $0 { return source } else { return nil } }
-  }
-  public var stale: [String] { events.compactMap { if case .stale(let path) = $0 { return path } else { return nil } } }
-  public var pruned: [String] {
-    events.compactMap { if case .pruned(let path) = $0 { return path } else { return nil } }
-  }
-}
-
-/// Runs job files in-process: JobFileLoader → Planner → Executor.
-public enum JobRunner {
-  /// A reporter that drops every event.
-  public struct Silent: RunReporter {
-    public init() {}
-    public func report(_ event: RunEvent) {}
-  }
-
-  /// Loads, plans and runs `path` as `cropjob run` does (`JobRun`); fails the test on
-  /// diagnostics, a refusal or failures. Returns the job file's plan.
-  public static func run(_ path: String, file: StaticString = #filePath, line: UInt = #line) -> Plan? {
-    let loaded = JobFileLoader.load(path: path)
-    guard let jobFile = loaded.jobFile else {
-      XCTFail("\(path): \(loaded.diagnostics.map { "\($0)" }.joined(separator: "\n"))", file: file, line: line)
-      return nil
-    }
-    switch JobRun(jobFile).run(reporter: Silent()) {
-    case .success(let summary):
-      XCTAssertEqual(summary.failed, 0, "\(path): \(summary.failures)", file: file, line: line)
-    case .failure(let refusal):
-      XCTFail("\(path): \(refusal)", file: file, line: line)
-    }
-    return Planner().plan(jobFile)
-  }
 }

@@ -1,3 +1,4 @@
+internal import CPixels
 internal import CVipsShim
 import CropSpec
 import Foundation

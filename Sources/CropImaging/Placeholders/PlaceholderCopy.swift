@@ -1,4 +1,4 @@
-internal import CVipsShim
+internal import CPixels
 
 /// A small copy of an output's pixels, which the placeholders are computed from: RGBA with
 /// premultiplied alpha (colour 0...255 times alpha, alpha 0...1), made by area averaging
@@ -57,89 +57,18 @@ struct PlaceholderCopy: Sendable {
     return resized(width: w, height: h)
   }
 
-  /// This copy area-averaged to `w` x `h` (at most its own size).
+  /// This copy area-averaged to `w` x `h` (at most its own size), by `cj_area_resize` (the
+  /// taps of `cj_area_average`: the one area average, in C).
   func resized(width w: Int, height h: Int) -> PlaceholderCopy {
     guard w != width || h != height else { return self }
-    let across = Taps(from: width, to: w)
-    let down = Taps(from: height, to: h)
-    // Rows first (width -> w; nothing to do at the same width), then columns (height -> h).
-    var rows = w == width ? pixels : [Double](repeating: 0, count: w * height * 4)
-    if w != width {
-      pixels.withUnsafeBufferPointer { input in
-        rows.withUnsafeMutableBufferPointer { out in
-          across.withBuffers { start, index, weight in
-            for y in 0..<height {
-              for x in 0..<w {
-                var sum = (0.0, 0.0, 0.0, 0.0)
-                for k in start[x]..<start[x + 1] {
-                  let p = (y &* width &+ index[k]) &* 4
-                  let share = weight[k]
-                  sum.0 += input[p] * share
-                  sum.1 += input[p &+ 1] * share
-                  sum.2 += input[p &+ 2] * share
-                  sum.3 += input[p &+ 3] * share
-                }
-                let o = (y * w + x) * 4
-                (out[o], out[o + 1], out[o + 2], out[o + 3]) = sum
-              }
-            }
-          }
-        }
-      }
-    }
     var result = [Double](repeating: 0, count: w * h * 4)
-    rows.withUnsafeBufferPointer { input in
+    let status = pixels.withUnsafeBufferPointer { input in
       result.withUnsafeMutableBufferPointer { out in
-        down.withBuffers { start, index, weight in
-          let stride = w * 4
-          for y in 0..<h {
-            for k in start[y]..<start[y + 1] {
-              let from = index[k] &* stride
-              let to = y &* stride
-              let share = weight[k]
-              for i in 0..<stride { out[to &+ i] += input[from &+ i] * share }
-            }
-          }
-        }
+        cj_area_resize(input.baseAddress, Int32(width), Int32(height), Int32(w), Int32(h), out.baseAddress)
       }
     }
+    precondition(status == 0, "PlaceholderCopy: cj_area_resize failed (\(status))")
     return PlaceholderCopy(width: w, height: h, pixels: result)
-  }
-
-  /// For each of `to` cells over `from` pixels: the pixels it covers and the share of each
-  /// (the area covered divided by the cell's width; they sum to 1), in flat arrays.
-  struct Taps {
-    /// Where each cell's taps start in `index` and `weight`, and (last) their count.
-    var start: [Int] = [0]
-    var index: [Int] = []
-    var weight: [Double] = []
-
-    init(from: Int, to: Int) {
-      let step = Double(from) / Double(to)
-      for o in 0..<to {
-        let begin = Double(o) * step
-        let end = o == to - 1 ? Double(from) : Double(o + 1) * step
-        var i = Int(begin.rounded(.down))
-        while i < from, Double(i) < end {
-          let overlap = min(end, Double(i + 1)) - max(begin, Double(i))
-          if overlap > 0 {
-            index.append(i)
-            weight.append(overlap / (end - begin))
-          }
-          i += 1
-        }
-        start.append(index.count)
-      }
-    }
-
-    /// `body` with the three arrays' buffers (the inner loops read them without checks).
-    func withBuffers<R>(
-      _ body: (UnsafeBufferPointer<Int>, UnsafeBufferPointer<Int>, UnsafeBufferPointer<Double>) -> R
-    ) -> R {
-      start.withUnsafeBufferPointer { s in
-        index.withUnsafeBufferPointer { i in weight.withUnsafeBufferPointer { w in body(s, i, w) } }
-      }
-    }
   }
 
   /// The alpha-weighted mean colour (straight, 0...255) and the mean alpha (0...1); black

@@ -81,6 +81,8 @@ public final class S3Storage: ObjectStorage, @unchecked Sendable {
 
   public var displayName: String { "s3://\(bucket)" }
 
+  public var statsAreRequests: Bool { true }
+
   /// Requests sent (retries included), retries, libcurl handles made and TCP connections
   /// opened so far. Read it when no request is in flight.
   public var statistics: (requests: Int, retries: Int, handles: Int, connections: Int) {

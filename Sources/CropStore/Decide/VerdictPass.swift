@@ -19,8 +19,10 @@ import Foundation
 /// and reports its outputs as up to date and lists them in the manifest from the paths kept
 /// here (`upToDateWindows`; docs/scale.md, "The no-op re-run"). `--force` makes nothing up
 /// to date.
-public final class VerdictPass {
-  public let state: StateReader
+package final class VerdictPass {
+  package let state: StateReader
+  /// Where the outputs live: a store whose stats are requests answers from its listing.
+  let outputs: OutputStore?
   let force: Bool
   let exact: Bool
   /// Each job's upstream job (`from:`).
@@ -35,15 +37,17 @@ public final class VerdictPass {
   /// The recorded key of each `keyed` output (by the hash of its path).
   private var keys: [UInt64: SHA256Digest] = [:]
   /// Per job, how many of its selected outputs are up to date.
-  public private(set) var upToDateCounts: [String: Int] = [:]
+  package private(set) var upToDateCounts: [String: Int] = [:]
   /// The windows of a run found all up to date: number → their selected outputs' paths (a
   /// range of `paths`).
   package private(set) var upToDate: [Int: Range<Int>] = [:]
   package private(set) var paths = StringTable()
 
   /// `exact`: `plan`'s verdicts (see the type); else `run`'s.
-  public init(state: StateReader, jobs: [Job], force: Bool = false, exact: Bool) {
+  /// `outputs`: the store the outputs live in (nil: files at their absolute paths).
+  package init(state: StateReader, jobs: [Job], force: Bool = false, exact: Bool, outputs: OutputStore? = nil) {
     self.state = state
+    self.outputs = outputs?.isListed == true ? outputs : nil
     self.force = force
     self.exact = exact
     var upstream: [String: String] = [:]
@@ -52,15 +56,15 @@ public final class VerdictPass {
   }
 
   /// Every output in the way of a file cropjob did not write, sorted by path.
-  public var conflicts: [FileInTheWay] { found.sorted { $0.path < $1.path } }
+  package var conflicts: [FileInTheWay] { found.sorted { $0.path < $1.path } }
 
   /// How many windows were found all up to date (`run`).
-  public var upToDateWindows: Int { upToDate.count }
+  package var upToDateWindows: Int { upToDate.count }
 
   /// What the pass found of `window`'s outputs (a window of the stream: of `plan`'s order,
   /// or of the run's). Outputs of a window whose state was not read (no file of its was
   /// there) are to build, neither recorded nor claimed.
-  public func verdicts(of window: PlanWindow) -> WindowVerdicts {
+  package func verdicts(of window: PlanWindow) -> WindowVerdicts {
     var recordedKeys: [Int: SHA256Digest] = [:]
     let outputs = window.plan.outputs
     let known = outputs.indices.map { k -> UInt8 in
@@ -74,20 +78,26 @@ public final class VerdictPass {
   }
 
   /// The paths of `window`'s selected outputs found up to date.
-  public func upToDatePaths(of window: PlanWindow) -> Set<String> {
+  package func upToDatePaths(of window: PlanWindow) -> Set<String> {
     guard !flags.isEmpty else { return [] }
     return verdicts(of: window).upToDatePaths.intersection(window.selected.map { window.plan.outputs[$0].path })
   }
 
-  public func inspect(_ window: PlanWindow) {
+  package func inspect(_ window: PlanWindow) {
     let plan = window.plan
     guard !window.selected.isEmpty else { return }
     // The files of the window's outputs: in the way, or up to date.
     let groups = Dictionary(grouping: window.selected, by: { plan.outputs[$0].sourceIndex }).values.map { $0 }
-    let present = ConcurrentMap.flatMap(groups) { outputs in
-      outputs.map { (index: $0, identity: window.outputFile($0)) }
+    let present: [(index: Int, size: Int64?)]
+    if let store = outputs {
+      // An object store: the sizes its listing gave, no request per output.
+      present = window.selected.map { (index: $0, size: store.size(of: plan.outputs[$0].path)) }
+    } else {
+      present = ConcurrentMap.flatMap(groups) { outputs in
+        outputs.map { (index: $0, size: window.outputFile($0)?.size) }
+      }
     }
-    let existing = present.filter { $0.identity != nil }
+    let existing = present.filter { $0.size != nil }
     guard !existing.isEmpty else {
       touched.insert(window.job)
       return
@@ -99,15 +109,17 @@ public final class VerdictPass {
     // Each existing file's record, looked up once: in the way, or of the recorded size.
     var recorded = [RecordedOutput?](repeating: nil, count: plan.outputs.count)
     var sized = 0
-    for (index, identity) in existing {
+    for (index, size) in existing {
       let output = plan.outputs[index]
       guard let row = known.outputs[output.path] else {
         guard !known.claims.contains(output.path) else { continue }
-        found.append(FileInTheWay(output: output, source: plan.sources[output.sourceIndex].path))
+        var inTheWay = FileInTheWay(output: output, source: plan.sources[output.sourceIndex].path)
+        if let store = outputs { inTheWay.absolutePath = store.displayName(output.path) }
+        found.append(inTheWay)
         verdict[index] |= Verdict.foreign.rawValue
         continue
       }
-      if row.bytes == Int(identity!.size) {
+      if row.bytes == Int(size!) {
         recorded[index] = row
         sized += 1
       }

@@ -9,12 +9,12 @@ import Foundation
 /// Where the state database lives in an output root: `.cropjob/state.sqlite3`, or one file per
 /// shard (`.cropjob/state.shard-I-of-N.sqlite3`), because SQLite's locking over NFS is not to be
 /// trusted when shards on several machines share the output root.
-public enum StateFiles {
+package enum StateFiles {
   /// The folder in the output root that holds the state.
-  public static let folderName = ".cropjob"
+  package static let folderName = ".cropjob"
 
   /// The state file of a run (`shard` nil or of count 1: the main file).
-  public static func path(root: String, shard: Shard?) -> String {
+  package static func path(root: String, shard: Shard?) -> String {
     let folder = PathText.appending(root, folderName)
     guard let shard, shard.count > 1 else { return PathText.appending(folder, "state.sqlite3") }
     return PathText.appending(folder, "state.shard-\(shard.index)-of-\(shard.count).sqlite3")
@@ -25,17 +25,22 @@ public enum StateFiles {
     let folder = PathText.appending(root, folderName)
     guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return [] }
     return names.sorted().compactMap { name in
-      guard name.hasPrefix("state.shard-"), name.hasSuffix(".sqlite3") else { return nil }
-      let fields = name.dropFirst("state.shard-".count).dropLast(".sqlite3".count).split(separator: "-")
-      guard fields.count == 3, fields[1] == "of", let index = Int(fields[0]), let count = Int(fields[2]),
-        count > 1, index < count
-      else { return nil }
-      return (PathText.appending(folder, name), Shard(index: index, count: count))
+      shard(ofFileNamed: name).map { (PathText.appending(folder, name), $0) }
     }
   }
 
+  /// The shard a state file of this name belongs to (`state.shard-I-of-N.sqlite3`), or nil.
+  static func shard(ofFileNamed name: String) -> Shard? {
+    guard name.hasPrefix("state.shard-"), name.hasSuffix(".sqlite3") else { return nil }
+    let fields = name.dropFirst("state.shard-".count).dropLast(".sqlite3".count).split(separator: "-")
+    guard fields.count == 3, fields[1] == "of", let index = Int(fields[0]), let count = Int(fields[2]),
+      count > 1, index < count
+    else { return nil }
+    return Shard(index: index, count: count)
+  }
+
   /// How many shard files `root` holds (what `cropjob state merge` folds).
-  public static func shardFileCount(root: String) -> Int { shardFiles(root: root).count }
+  package static func shardFileCount(root: String) -> Int { shardFiles(root: root).count }
 
   /// The files a run of `shard` reads, main first: every file except those of the other
   /// shards of the same count (running at the same time, perhaps on other machines).
@@ -55,7 +60,7 @@ public enum StateFiles {
 
   /// Removes every state file of `root` (`--rebuild-state`); the JSON manifests stay, and the
   /// next run rebuilds the state from them.
-  public static func removeAll(root: String) {
+  package static func removeAll(root: String) {
     remove(path(root: root, shard: nil))
     for file in shardFiles(root: root) { remove(file.path) }
   }

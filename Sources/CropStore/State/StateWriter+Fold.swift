@@ -33,6 +33,7 @@ extension StateWriter {
               DELETE FROM main.outputs WHERE EXISTS (SELECT 1 FROM main.removed r
                 WHERE r.path = outputs.path AND r.recorded_ns > outputs.recorded_ns);
               INSERT OR IGNORE INTO main.claims SELECT path FROM shard.claims;
+              INSERT OR REPLACE INTO main.meta SELECT name, value FROM shard.meta WHERE name LIKE 'etag:%';
               DELETE FROM main.meta WHERE name LIKE 'manifest:%';
               """)
           }

@@ -24,6 +24,8 @@ package final class StateWriter: @unchecked Sendable {
   private let pendingLock = NSLock()
   private var pendingOutputs: [Manifest.Entry] = []
   private var pendingSources: [(String, SourceFacts)] = []
+  /// The ETags an object store gave the pending outputs' writes (by path).
+  private var pendingETags: [(String, String)] = []
   private var lastCommit = DispatchTime.now().uptimeNanoseconds
   /// A commit is queued on `committer` and has not taken the pending rows yet.
   private var commitQueued = false
@@ -41,6 +43,7 @@ package final class StateWriter: @unchecked Sendable {
     let deleteClaim: SQLiteConnection.Statement
     let deleteRemoved: SQLiteConnection.Statement
     let forgetManifests: SQLiteConnection.Statement
+    let insertMeta: SQLiteConnection.Statement
   }
 
   /// Outputs per transaction, at most (`batchSize` given to `open`, 256 by default).
@@ -85,7 +88,8 @@ package final class StateWriter: @unchecked Sendable {
       insertSource: try connection.prepare(StateRows.insertSource),
       deleteClaim: try connection.prepare("DELETE FROM claims WHERE path = ?"),
       deleteRemoved: try connection.prepare("DELETE FROM removed WHERE path = ?"),
-      forgetManifests: try connection.prepare("DELETE FROM meta WHERE name LIKE 'manifest:%'"))
+      forgetManifests: try connection.prepare("DELETE FROM meta WHERE name LIKE 'manifest:%'"),
+      insertMeta: try connection.prepare("INSERT OR REPLACE INTO meta(name, value) VALUES (?, ?)"))
   }
 
   /// Notes that the recorded outputs changed (a fold, an import).
@@ -118,10 +122,13 @@ package final class StateWriter: @unchecked Sendable {
   }
 
   /// Records an output whose file is in place, and the source facts it was made from when
-  /// they were freshly read; commits when the batch is full or a second has passed.
-  package func record(_ entry: Manifest.Entry) {
+  /// they were freshly read; commits when the batch is full or a second has passed. `etag`:
+  /// what an object store said identifies the object written (the guard of its next write,
+  /// `StateETags`); nil for a file.
+  package func record(_ entry: Manifest.Entry, etag: String? = nil) {
     pendingLock.withLock {
       pendingOutputs.append(entry)
+      if let etag { pendingETags.append((entry.path, etag)) }
       queueCommitIfDue()
     }
   }
@@ -172,6 +179,7 @@ package final class StateWriter: @unchecked Sendable {
       do {
         let delete = try connection.prepare("DELETE FROM outputs WHERE path = ?")
         let tombstone = try connection.prepare("INSERT OR REPLACE INTO removed(path, recorded_ns) VALUES (?, ?)")
+        let forgetETag = try connection.prepare("DELETE FROM meta WHERE name = ?")
         let now = StateRows.now()
         changedOutputs = true
         try connection.transaction { () throws(SQLiteConnection.Failure) in
@@ -179,6 +187,7 @@ package final class StateWriter: @unchecked Sendable {
           for path in paths {
             try delete.run([.text(path)])
             try tombstone.run([.text(path), .integer(now)])
+            try forgetETag.run([.text(StateETags.prefix + path)])
           }
         }
       } catch {
@@ -259,14 +268,15 @@ package final class StateWriter: @unchecked Sendable {
   /// One transaction for the pending rows (`lock` held). A failure (disk full, I/O error) is
   /// kept and ends the recording; the outputs already committed stay recorded.
   private func commit() {
-    let (outputs, sources) = pendingLock.withLock {
+    let (outputs, sources, etags) = pendingLock.withLock {
       lastCommit = DispatchTime.now().uptimeNanoseconds
       commitQueued = false
       defer {
         pendingOutputs = []
         pendingSources = []
+        pendingETags = []
       }
-      return (pendingOutputs, pendingSources)
+      return (pendingOutputs, pendingSources, pendingETags)
     }
     guard failure == nil, let statements, !outputs.isEmpty || !sources.isEmpty else { return }
     do {
@@ -288,6 +298,7 @@ package final class StateWriter: @unchecked Sendable {
         for (path, facts) in sources {
           try statements.insertSource.run(StateRows.values(path: path, facts, recorded: now))
         }
+        for (path, etag) in etags { try statements.insertMeta.run([.text(StateETags.prefix + path), .text(etag)]) }
       }
     } catch {
       failure = StateError(kind: .io, path: path, detail: "cannot record outputs: \(error)")

@@ -99,6 +99,7 @@ struct RunCommand: ParsableCommand {
     guard let file = JobLoading.load(jobFile) else { return ExitCode.invalidJob }
     // The library's job (`JobRun`): the state batch, codecs from `EnvironmentSettings`.
     var job = planning.job(file, options: execution)
+    job.options.cancellation = SignalHandling.runToken
     job.verifySources = verifySources
     if dryRun { return PlanCommand.printPlan(job, format: planFormat) }
     job.rebuildState = rebuildState
@@ -128,6 +129,7 @@ struct RunCommand: ParsableCommand {
       )
     }
     if summary.interrupted { return ExitCode.interrupted }
+    if summary.storageRefused { return ExitCode.invalidJob }
     return summary.failed > 0 ? ExitCode.failure : ExitCode.success
   }
 
@@ -136,6 +138,8 @@ struct RunCommand: ParsableCommand {
     switch refusal {
     case .state(let error):
       Console.err("cropjob: \(error)")
+    case .storage:
+      Console.err("cropjob: \(refusal)")
     case .notRunnable(let plan):
       // Path collisions and outputs outside the root are job-file mistakes: nothing is done.
       Console.err(plan)

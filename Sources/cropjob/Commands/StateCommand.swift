@@ -45,18 +45,40 @@ struct StateCommand: ParsableCommand {
 
   func run() -> Int32 {
     guard let file = JobLoading.load(words[1]) else { return ExitCode.failure }
-    let root = Planner(outputRoot: outputRoot).outputRoot(of: file)
+    // An `s3://` output: the shard states in its prefix are fetched into a folder of this
+    // machine, folded there, and the result put back (the shard objects deleted).
+    var job = JobRun(file)
+    job.outputRoot = outputRoot
+    let outputs: OutputStore
+    switch job.openOutputs() {
+    case .success(let opened): outputs = opened
+    case .failure(let refusal):
+      Console.err("cropjob: \(refusal)")
+      return ExitCode.invalidJob
+    }
+    let root = outputs.root
     let shards = StateFiles.shardFileCount(root: root)
     guard ShardGaps.report(root: root, allowPartial: allowPartial, doing: "merged") else { return ExitCode.failure }
+    let sync = outputs.isListed ? StateSync(outputs: outputs, shard: nil) : nil
     do throws(StateError) {
       let writer = try StateWriter.open(root: root, shard: nil)
+      do throws(StorageError) {
+        try sync?.push(writer)
+        try sync?.removeFoldedShards()
+      } catch {
+        _ = writer.finish()
+        Console.err("cropjob: \(error)")
+        return ExitCode.failure
+      }
       if let error = writer.finish() { throw error }
     } catch {
       Console.err("cropjob: \(error)")
       return ExitCode.failure
     }
-    Console.out(
-      "merged \(shards) shard state file\(shards == 1 ? "" : "s") into \(StateFiles.path(root: root, shard: nil))")
+    let into =
+      sync.map { _ in outputs.displayName(StateSync.relativePath(shard: nil) + StateSync.suffix) }
+      ?? StateFiles.path(root: root, shard: nil)
+    Console.out("merged \(shards) shard state file\(shards == 1 ? "" : "s") into \(into)")
     return ExitCode.success
   }
 }

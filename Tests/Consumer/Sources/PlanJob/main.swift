@@ -1,5 +1,6 @@
-// Loads a job file, plans it with CropKit's public API and prints one line per output:
-// what a program that embeds cropjob's planner would do.
+// Loads a job file, plans it with CropKit's public API (`JobPlan`, as `cropjob plan` does) and
+// prints the plan's text and a count line: what a program that embeds cropjob's planner
+// would do. Exit 0 when the plan can run, 1 when not, 2 when planning was refused.
 import CropKit
 import Foundation
 
@@ -11,10 +12,12 @@ guard let path = arguments.first else {
 let loaded = JobFileLoader.load(path: path, formats: .libvips)
 for diagnostic in loaded.diagnostics { FileHandle.standardError.write(Data("\(diagnostic)\n".utf8)) }
 guard let file = loaded.jobFile else { exit(1) }
-let plan = Planner().plan(file)
-for output in plan.outputs {
-  let size = output.geometry.outputSize
-  print("\(output.job) \(plan.sources[output.sourceIndex].path) -> \(output.path) \(size.width)x\(size.height)")
+switch JobPlan.make(JobRun(file), for: .printWhole) {
+case .success(let plan):
+  print(plan.text)
+  print("\(plan.outputCount) outputs from \(plan.sourceCount) sources; runnable: \(plan.isRunnable)")
+  exit(plan.isRunnable ? 0 : 1)
+case .failure(let refusal):
+  FileHandle.standardError.write(Data("refused: \(refusal)\n".utf8))
+  exit(2)
 }
-print("\(plan.outputs.count) outputs from \(plan.sources.count) sources; runnable: \(plan.isRunnable)")
-exit(plan.isRunnable ? 0 : 1)
