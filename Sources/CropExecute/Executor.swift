@@ -10,12 +10,12 @@ import Foundation
 /// planned with, each output's verdict and the windows all up to date, which are not
 /// planned again. Made by `JobPlan` (CropKit), which refuses files in the way first. A whole
 /// plan is a stream of one window per job (`window: .max`).
-public struct RunWorkload {
-  public let stream: PlanStream
-  public let verdicts: VerdictPass
+package struct RunWorkload {
+  package let stream: PlanStream
+  package let verdicts: VerdictPass
   /// Where the outputs, manifest and index files are written (and, for an object store,
   /// the state kept: `StateSync`).
-  public let outputs: OutputStore
+  package let outputs: OutputStore
 
   package init(stream: PlanStream, verdicts: VerdictPass, outputs: OutputStore) {
     self.stream = stream
@@ -29,18 +29,18 @@ public struct RunWorkload {
 /// written atomically and recorded in the state database; then the outputs the plan no
 /// longer has, the state and a manifest of what was done. The run as a whole (state, writer,
 /// manifest, summary) is a `Run`; each window is a `WindowStep` of it.
-public struct Executor: Sendable {
-  public let options: RunOptions
-  public let reporter: RunReporter
+package struct Executor: Sendable {
+  package let options: RunOptions
+  package let reporter: RunReporter
 
-  public init(options: RunOptions, reporter: RunReporter) {
+  package init(options: RunOptions, reporter: RunReporter) {
     self.options = options
     self.reporter = reporter
   }
 
   /// Runs `workload` (the one way to run; `JobPlan` has refused files in the way before):
   /// refused, with nothing written, when the state cannot be opened for writing.
-  public func run(_ workload: RunWorkload) -> RunSummary {
+  package func run(_ workload: RunWorkload) -> RunSummary {
     let stream = workload.stream
     let verdicts = workload.verdicts
     Vips.startBeforeThreads()

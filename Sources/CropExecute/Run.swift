@@ -130,10 +130,10 @@ final class Run: Sendable {
   }
 
   /// Records a failure of `output` (made from `source`) in the summary and reports it.
-  func recordFailure(output: String, source: String, reason: String) {
+  func recordFailure(output: String, source: String, reason: String, error: CropError? = nil) {
     summary.withLock {
       $0.failed += 1
-      $0.failures.append(.init(output: output, source: source, reason: reason))
+      $0.failures.append(.init(output: output, source: source, reason: reason, error: error))
     }
     reporter.report(.failed(path: output, source: source, reason: reason))
   }
@@ -141,11 +141,13 @@ final class Run: Sendable {
   /// A failure of the state database itself, named by its file.
   func recordFailure(_ error: StateError) {
     let failure = Self.statusFailure(error)
-    recordFailure(output: failure.output, source: failure.source, reason: failure.reason)
+    recordFailure(output: failure.output, source: failure.source, reason: failure.reason, error: failure.error)
   }
 
   static func statusFailure(_ error: StateError) -> RunSummary.Failure {
-    .init(output: StateFiles.folderName + "/" + PathText.lastComponent(error.path), source: "", reason: "\(error)")
+    .init(
+      output: StateFiles.folderName + "/" + PathText.lastComponent(error.path), source: "", reason: "\(error)",
+      error: .state(file: error.path, message: error.description))
   }
 
   /// Sources the planner could not use (unreadable, over a limit, invalid placement) have
@@ -161,7 +163,11 @@ final class Run: Sendable {
         ? (options.shard?.index ?? 0) == 0 : options.shard?.contains(roots[index] ?? source) ?? true
       guard owned else { continue }
       let output = issue.output ?? "(outputs of job \(issue.job ?? "?"))"
-      recordFailure(output: output, source: source, reason: issue.message)
+      let error: CropError =
+        issue.source == nil
+        ? .plan(job: issue.job, output: issue.output, message: issue.message)
+        : .source(path: source, message: issue.message)
+      recordFailure(output: output, source: source, reason: issue.message, error: error)
     }
   }
 

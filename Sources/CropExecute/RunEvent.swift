@@ -1,4 +1,5 @@
 import CropPlan
+import CropSupport
 
 /// What the executor reports while it runs; reporters render these.
 public enum RunEvent: Sendable {
@@ -35,7 +36,7 @@ public struct RunWarning: Sendable, Hashable {
   private var given: String?
   private var issue: PlanIssue?
 
-  public init(kind: String, path: String?, job: String?, source: String?, message: String, text: String) {
+  package init(kind: String, path: String?, job: String?, source: String?, message: String, text: String) {
     self.kind = kind
     self.path = path
     self.job = job
@@ -45,7 +46,7 @@ public struct RunWarning: Sendable, Hashable {
   }
 
   /// The warning a plan issue makes.
-  public init(_ issue: PlanIssue) {
+  package init(_ issue: PlanIssue) {
     kind = issue.kind.rawValue
     path = issue.output ?? issue.source
     job = issue.job
@@ -79,11 +80,25 @@ public struct RunSummary: Sendable, Codable, Equatable {
     public var output: String
     public var source: String
     public var reason: String
+    /// The failure as a value to switch on: the stage that found it and what it names (not in
+    /// the summary's JSON, whose fields are the three above).
+    public var error: CropError
 
-    public init(output: String, source: String, reason: String) {
+    /// A failure; `error` defaults to an output's (`CropError.output`).
+    package init(output: String, source: String, reason: String, error: CropError? = nil) {
       self.output = output
       self.source = source
       self.reason = reason
+      self.error = error ?? .output(path: output, source: source, message: reason)
+    }
+
+    enum CodingKeys: String, CodingKey { case output, source, reason }
+
+    public init(from decoder: any Decoder) throws {
+      let c = try decoder.container(keyedBy: CodingKeys.self)
+      self.init(
+        output: try c.decode(String.self, forKey: .output), source: try c.decode(String.self, forKey: .source),
+        reason: try c.decode(String.self, forKey: .reason))
     }
   }
 

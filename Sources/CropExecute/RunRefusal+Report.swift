@@ -1,9 +1,10 @@
 import CropStore
+import CropSupport
 
 extension RunRefusal {
   /// Reports the refusal as a run that did not start (every file in the way, or the reason,
   /// a failure; nothing written) and returns its summary.
-  public func report(planned: Int, to reporter: RunReporter) -> RunSummary {
+  package func report(planned: Int, to reporter: RunReporter) -> RunSummary {
     var summary = RunSummary()
     summary.planned = planned
     reporter.report(.started(total: planned, upToDate: 0))
@@ -12,15 +13,23 @@ extension RunRefusal {
     case .filesInTheWay(let files):
       failures = files.map {
         RunSummary.Failure(
-          output: $0.path, source: $0.source, reason: $0.message + " (nothing was written; --overwrite replaces it)")
+          output: $0.path, source: $0.source, reason: $0.message + " (nothing was written; --overwrite replaces it)",
+          error: .fileInTheWay(path: $0.path, source: $0.source, message: $0.message))
       }
     case .state(let error):
       failures = [Run.statusFailure(error)]
     case .storage(let error):
       summary.storageRefused = true
-      failures = [RunSummary.Failure(output: "", source: "", reason: "\(error) (nothing was written)")]
+      failures = [
+        RunSummary.Failure(
+          output: "", source: "", reason: "\(error) (nothing was written)",
+          error: .storage(location: error.location, message: error.message))
+      ]
     case .notRunnable:
-      failures = [RunSummary.Failure(output: "", source: "", reason: description)]
+      failures = [
+        RunSummary.Failure(
+          output: "", source: "", reason: description, error: .plan(job: nil, output: nil, message: description))
+      ]
     }
     for failure in failures {
       summary.failed += 1

@@ -91,10 +91,13 @@ struct WindowStep: Sendable {
   }
 
   /// A planned output that could not be made.
-  func fail(_ index: Int, _ reason: String) {
+  func fail(_ index: Int, _ reason: String, sourceFailed: Bool = false) {
     let output = plan.outputs[index]
+    let source = plan.sources[output.sourceIndex].path
     failedPaths.withLock { _ = $0.insert(output.path) }
-    run.recordFailure(output: output.path, source: plan.sources[output.sourceIndex].path, reason: reason)
+    run.recordFailure(
+      output: output.path, source: source, reason: reason,
+      error: sourceFailed ? .source(path: source, message: reason) : nil)
   }
 
   /// Decodes one source (unless all of the task's outputs are up to date: settled by the
@@ -111,7 +114,7 @@ struct WindowStep: Sendable {
       return bytes
     }
     func failAll(_ outputs: [Int], _ reason: String) {
-      for i in outputs { fail(i, reason) }
+      for i in outputs { fail(i, reason, sourceFailed: true) }
     }
     if let error = source.error { return failAll(task.outputs, error) }
     guard let header = source.header else { return failAll(task.outputs, "no header") }

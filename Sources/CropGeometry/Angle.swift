@@ -1,10 +1,10 @@
 import Foundation
 
 /// Angle helpers. Angles are in degrees, positive = clockwise on screen (y down).
-public enum Angle {
+package enum Angle {
   /// Cosine and sine of `degrees`, exact (0, ±1) for multiples of 90°, so quarter turns map
   /// pixel grids onto pixel grids without rounding noise.
-  public static func cosSin(degrees: Double) -> (cos: Double, sin: Double) {
+  package static func cosSin(degrees: Double) -> (cos: Double, sin: Double) {
     var d = degrees.truncatingRemainder(dividingBy: 360)
     if d < 0 { d += 360 }
     switch d {

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Why `Geometry.placeAboutBoxes` left a found box out of the guide.
-public enum BoxDrop: Sendable, Hashable, Codable, CustomStringConvertible {
+package enum BoxDrop: Sendable, Hashable, Codable, CustomStringConvertible {
   /// Its score is below `Geometry.weakScoreRatio` of the best box's: a likely stray, never
   /// placed at the expense of a surer face.
   case lowScore(score: Double, best: Double)
@@ -11,7 +11,7 @@ public enum BoxDrop: Sendable, Hashable, Codable, CustomStringConvertible {
   /// Nothing of it, padded, lies on the photo.
   case offPhoto
 
-  public var description: String {
+  package var description: String {
     switch self {
     case .lowScore(let score, let best):
       return "score \(Self.number(score)) is below \(Self.number(Geometry.weakScoreRatio * 100)) % of the best "

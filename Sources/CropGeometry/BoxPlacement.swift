@@ -2,33 +2,33 @@ import Foundation
 
 /// A placement about found boxes (faces, regions): where the focus went, which boxes the
 /// output keeps, which it leaves out and why, and the padding used.
-public struct BoxFocus: Sendable, Hashable, Codable {
+package struct BoxFocus: Sendable, Hashable, Codable {
   /// The focus, normalised (0…1): the centre of the kept padded boxes' bounding box, or a
   /// single face's eyes-to-chin centre when even it does not fit.
-  public var focus: Point
+  package var focus: Point
   /// Each box grown by `padding` (the padding used) and clipped to the photo (oriented source
   /// pixels), in the order of the boxes given; nil where nothing of a box lies on the photo.
-  public var padded: [Rect?]
+  package var padded: [Rect?]
   /// Indices of the boxes placed inside the guide.
-  public var kept: [Int]
+  package var kept: [Int]
   /// Per box: why it was left out, or nil when it was kept.
-  public var dropped: [BoxDrop?]
+  package var dropped: [BoxDrop?]
   /// The padding used: `face_padding`, or less when the boxes fit only with less (never
   /// more; 0 when one box does not fit even bare).
-  public var padding: Double
+  package var padding: Double
   /// `facePaddingReduced`, `focusBoxesDoNotFit`, `focusBoxCutOff`, or nothing.
-  public var notes: [PlacementNote]
+  package var notes: [PlacementNote]
   /// The placement about `focus` (its notes do not include `notes`).
-  public var geometry: PlacementResult
+  package var geometry: PlacementResult
 }
 
 extension Geometry {
   /// Slack, in output pixels, when deciding whether a box lies inside the guide.
-  public static let boxTolerance = 0.5
+  package static let boxTolerance = 0.5
   /// A box scoring below this fraction of the best box's score is dropped (`BoxDrop.lowScore`).
   /// On Tests/Corpora/faces every face YuNet scores ≥ 70 scores at least 0.84 of the best
   /// face of its photo, and the one stray box 0.80 (docs/job-file.md, "Placement").
-  public static let weakScoreRatio = 0.8
+  package static let weakScoreRatio = 0.8
 
   /// Places the photo so that the boxes found, each grown by `padding` (`FocusBox.padded`),
   /// lie inside the guide (docs/geometry.md, "Faces and regions"):
@@ -53,7 +53,7 @@ extension Geometry {
   /// rectangle or a square, and, for a circle, the ellipse inscribed in each padded box inside
   /// the circle (a head is round; the box's corners are background). `placement.focus` is
   /// ignored; `validate` must accept the placement.
-  public static func placeAboutBoxes(
+  package static func placeAboutBoxes(
     _ boxes: [FocusBox], padding: Double, source: Size, guide: Guide, placement: Placement, outputScale: Double = 1
   ) -> BoxFocus? {
     let photo = Rect(size: source)
@@ -143,7 +143,7 @@ extension Geometry {
   }
 
   /// Whether `box` (source pixels) lies inside the guide of `geometry` (see `placeAboutBoxes`).
-  public static func boxInside(_ box: Rect, geometry: PlacementResult, shape: GuideShape) -> Bool {
+  package static func boxInside(_ box: Rect, geometry: PlacementResult, shape: GuideShape) -> Bool {
     let t = geometry.transform
     let frame = geometry.guideRect.intersection(geometry.outputRect) ?? .zero
     guard shape == .circle else {
@@ -167,7 +167,7 @@ extension FocusBox {
   /// The centre of the face from the eyes to the chin: x the middle of the eyes and the mouth
   /// corners, y halfway from the eyes' middle down to the box's bottom (the chin). The box's
   /// centre when there are no landmarks.
-  public var eyesToChinCentre: Point {
+  package var eyesToChinCentre: Point {
     guard let marks = landmarks, marks.count == 5 else { return rect.centre }
     let eyes = Point(x: (marks[0].x + marks[1].x) / 2, y: (marks[0].y + marks[1].y) / 2)
     let mouth = Point(x: (marks[3].x + marks[4].x) / 2, y: (marks[3].y + marks[4].y) / 2)

@@ -9,7 +9,7 @@ extension Geometry {
   /// the valid centres form the box `[max_i(−c_i.x), W − max_i(c_i.x)]` (same for y). On an
   /// axis where that box is empty (the photo is smaller than the guide there) the photo is
   /// centred on that axis.
-  public static func clampCentre(
+  package static func clampCentre(
     _ centre: Point, source: Size, guide: Size, linear: Affine
   ) -> Point {
     guard let back = linear.inverted() else { return centre }
@@ -35,7 +35,7 @@ extension Geometry {
   /// aspect, cover at a zoom that no longer covers). An exact fit (a square photo, cover, a
   /// square guide) is not reported: there is nothing to choose. false for an explicit crop or
   /// another overflow.
-  public static func clampPinsCentre(source: Size, guide: Guide, placement: Placement) -> Bool {
+  package static func clampPinsCentre(source: Size, guide: Guide, placement: Placement) -> Bool {
     guard placement.crop == nil, placement.overflow == .clamp else { return false }
     let frame = Size(guide.size)
     let scale =

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The frame a saved crop's numbers are in: what the cropper that saved it measures from.
-public enum CropFrame: String, Sendable, Hashable, Codable, CaseIterable {
+package enum CropFrame: String, Sendable, Hashable, Codable, CaseIterable {
   /// cropjob's own crop: `x, y` in the upright (EXIF-applied) photo, `angle` about the crop's
   /// centre, flips mirror the output.
   case upright
@@ -16,7 +16,7 @@ public enum CropFrame: String, Sendable, Hashable, Codable, CaseIterable {
 }
 
 /// What a saved crop's `x, y, width, height` count in.
-public enum CropUnits: String, Sendable, Hashable, Codable, CaseIterable {
+package enum CropUnits: String, Sendable, Hashable, Codable, CaseIterable {
   /// Pixels of the frame.
   case pixels
   /// Fractions 0…1 of the frame's width (`x`, `width`) and height (`y`, `height`).
@@ -28,21 +28,21 @@ public enum CropUnits: String, Sendable, Hashable, Codable, CaseIterable {
 /// A crop as a cropper saved it, in its frame and units, made into cropjob's crop when the
 /// photo's size (and, for a folded orientation, its EXIF orientation) is known: at plan time,
 /// from the header. docs/job-file.md ("Crop frames") gives the formula.
-public struct FramedCrop: Sendable, Hashable, Codable {
-  public var frame: CropFrame
-  public var units: CropUnits
-  public var x: Double
-  public var y: Double
-  public var width: Double
-  public var height: Double
+package struct FramedCrop: Sendable, Hashable, Codable {
+  package var frame: CropFrame
+  package var units: CropUnits
+  package var x: Double
+  package var y: Double
+  package var width: Double
+  package var height: Double
   /// Degrees, clockwise: `crop.angle` in the upright frame, the cropper's rotation in others.
-  public var rotate: Double
+  package var rotate: Double
   /// Mirrors: of the output in the upright frame (`place.flip`); of the image before it is
   /// turned in the others (Cropper.js `scaleX: -1`, react-easy-crop's `flip.horizontal`).
-  public var flipHorizontal: Bool
-  public var flipVertical: Bool
+  package var flipHorizontal: Bool
+  package var flipVertical: Bool
 
-  public init(
+  package init(
     frame: CropFrame, units: CropUnits, x: Double, y: Double, width: Double, height: Double, rotate: Double,
     flipHorizontal: Bool = false, flipVertical: Bool = false
   ) {
@@ -60,7 +60,7 @@ public struct FramedCrop: Sendable, Hashable, Codable {
   /// cropjob's crop and output flips for a photo `photo` pixels in size after EXIF orientation.
   /// `folded`: the EXIF orientation the cropper folded into `rotate` and the flips (Cropper.js
   /// with `checkOrientation`, on a JPEG), whose image is then the photo as stored; 1 for none.
-  public func resolved(photo: Size, folded: Int = 1) -> (crop: CropRect, flipHorizontal: Bool, flipVertical: Bool) {
+  package func resolved(photo: Size, folded: Int = 1) -> (crop: CropRect, flipHorizontal: Bool, flipVertical: Bool) {
     guard frame != .upright else {
       let (sx, sy) = unitScale(photo.width, photo.height)
       let crop = CropRect(x: x * sx, y: y * sy, width: width * sx, height: height * sy, angle: rotate)

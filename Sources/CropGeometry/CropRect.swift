@@ -7,16 +7,16 @@ import Foundation
 /// `angle` has the same meaning as `Placement.rotate`: it is the rotation applied to the photo
 /// so that the crop comes out upright. The source region actually sampled is therefore the
 /// rectangle turned by `−angle` about its centre (see `regionCorners`).
-public struct CropRect: Sendable, Hashable, Codable {
-  public var x: Double
-  public var y: Double
-  public var width: Double
-  public var height: Double
+package struct CropRect: Sendable, Hashable, Codable {
+  package var x: Double
+  package var y: Double
+  package var width: Double
+  package var height: Double
   /// Rotation applied to the photo, degrees clockwise.
-  public var angle: Double
+  package var angle: Double
 
   /// Creates a crop.
-  public init(x: Double, y: Double, width: Double, height: Double, angle: Double = 0) {
+  package init(x: Double, y: Double, width: Double, height: Double, angle: Double = 0) {
     self.x = x
     self.y = y
     self.width = width
@@ -25,23 +25,23 @@ public struct CropRect: Sendable, Hashable, Codable {
   }
 
   /// Creates an unrotated crop from a rectangle.
-  public init(_ rect: Rect, angle: Double = 0) {
+  package init(_ rect: Rect, angle: Double = 0) {
     self.init(x: rect.x, y: rect.y, width: rect.width, height: rect.height, angle: angle)
   }
 
   /// The unrotated rectangle.
-  public var rect: Rect { Rect(x: x, y: y, width: width, height: height) }
+  package var rect: Rect { Rect(x: x, y: y, width: width, height: height) }
 
   /// The centre, which the rotation keeps in place.
-  public var centre: Point { Point(x: x + width / 2, y: y + height / 2) }
+  package var centre: Point { Point(x: x + width / 2, y: y + height / 2) }
 
   /// `width / height`.
-  public var aspect: Double { width / height }
+  package var aspect: Double { width / height }
 
   /// Corners of the sampled source region, in the order that lands on the output's
   /// top-left, top-right, bottom-right, bottom-left (before any flip): the rectangle turned
   /// by `−angle` about its centre.
-  public var regionCorners: [Point] {
+  package var regionCorners: [Point] {
     let back = Affine.rotation(degrees: -angle)
     let c = centre
     return rect.corners.map { c + back.applyLinear($0 - c) }
@@ -49,7 +49,7 @@ public struct CropRect: Sendable, Hashable, Codable {
 
   /// Whether the sampled region shares some area with the photo `0...width × 0...height`
   /// (separating axes of the two convex rectangles; touching edges share none).
-  public func overlaps(photo: Size) -> Bool {
+  package func overlaps(photo: Size) -> Bool {
     let corners = regionCorners
     let photoCorners = [
       Point(x: 0, y: 0), Point(x: photo.width, y: 0), Point(x: photo.width, y: photo.height),
@@ -67,7 +67,7 @@ public struct CropRect: Sendable, Hashable, Codable {
 
   private enum CodingKeys: String, CodingKey { case x, y, width, height, angle }
 
-  public init(from decoder: any Decoder) throws {
+  package init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     self.init(
       x: try c.decode(Double.self, forKey: .x),

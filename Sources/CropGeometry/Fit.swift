@@ -1,7 +1,7 @@
 import Foundation
 
 /// How the photo is first sized under the guide, before `zoom`.
-public enum Fit: String, Sendable, Hashable, Codable, CaseIterable {
+package enum Fit: String, Sendable, Hashable, Codable, CaseIterable {
   /// Smallest scale at which the (rotated) photo covers the whole guide ("aspect-fill").
   case cover
   /// Largest scale at which the whole (rotated) photo fits in the guide ("aspect-fit").

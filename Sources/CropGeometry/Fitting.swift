@@ -9,7 +9,7 @@ extension Geometry {
   /// - contain: `min(gw/(W|cos|+H|sin|), gh/(W|sin|+H|cos|))` — the largest scale at which the
   ///   whole rotated photo fits in the frame;
   /// - none: `1`.
-  public static func baseScale(fit: Fit, source: Size, guide: Size, degrees: Double) -> Double {
+  package static func baseScale(fit: Fit, source: Size, guide: Size, degrees: Double) -> Double {
     let (cs, sn) = Angle.cosSin(degrees: degrees)
     let c = abs(cs)
     let s = abs(sn)

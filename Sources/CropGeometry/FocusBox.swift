@@ -2,15 +2,15 @@ import Foundation
 
 /// A box found in a photo that the placement keeps inside the guide: a detected face, or a
 /// region stored in the file.
-public struct FocusBox: Sendable, Hashable, Codable {
+package struct FocusBox: Sendable, Hashable, Codable {
   /// Where a box comes from.
-  public enum Origin: Sendable, Hashable, Codable, CustomStringConvertible {
+  package enum Origin: Sendable, Hashable, Codable, CustomStringConvertible {
     /// Found by a detector (`faces`), named by the detector's name.
     case detector(String)
     /// Stored in the photo's metadata, with its name (if any) and type (`face`, `pet`, …).
     case region(name: String?, type: String)
 
-    public var description: String {
+    package var description: String {
       switch self {
       case .detector(let name): return "detector \(name)"
       case .region(let name, let type): return "region \(type)" + (name.map { " \"\($0)\"" } ?? "")
@@ -19,17 +19,17 @@ public struct FocusBox: Sendable, Hashable, Codable {
   }
 
   /// The box in oriented source pixels (full resolution, after EXIF orientation).
-  public var rect: Rect
-  public var origin: Origin
+  package var rect: Rect
+  package var origin: Origin
   /// The detector's confidence (larger is surer; its scale is the detector's), or 1 for a
   /// stored region.
-  public var score: Double
+  package var score: Double
   /// The detector's five landmarks (oriented source pixels): the eye on the image's left, the
   /// other eye, the nose tip, the mouth's left and right corners; nil for a stored region.
-  public var landmarks: [Point]?
+  package var landmarks: [Point]?
 
   /// Creates a box.
-  public init(rect: Rect, origin: Origin, score: Double, landmarks: [Point]? = nil) {
+  package init(rect: Rect, origin: Origin, score: Double, landmarks: [Point]? = nil) {
     self.rect = rect
     self.origin = origin
     self.score = score
@@ -40,7 +40,7 @@ public struct FocusBox: Sendable, Hashable, Codable {
   /// at the top and at the bottom, then clipped to `photo` (nil when nothing is left). A box
   /// without area — a stored focus point (MWG `Focus` with no size), or a line — has nothing
   /// to grow on that axis and stays a point (or a line): nil only when it lies off the photo.
-  public func padded(_ padding: Double, within photo: Rect) -> Rect? {
+  package func padded(_ padding: Double, within photo: Rect) -> Rect? {
     let grown = Rect(
       x: rect.x - padding * rect.width, y: rect.y - padding * rect.height, width: rect.width * (1 + 2 * padding),
       height: rect.height * (1 + 2 * padding))

@@ -4,20 +4,20 @@ import Foundation
 /// affine transform and output size that render one output. No I/O, no pixels.
 ///
 /// See `docs/geometry.md` for the conventions, with diagrams and worked numbers.
-public enum Geometry {
+package enum Geometry {
   /// Relative difference between the crop's and the guide's scales above which the crop's
   /// aspect wins (`PlacementNote.cropAspectMismatch`).
-  public static let cropAspectTolerance = 0.01
+  package static let cropAspectTolerance = 0.01
 
   /// Slack, in source pixels, when deciding whether a point lies inside the photo.
-  public static let coverageTolerance = 1e-6
+  package static let coverageTolerance = 1e-6
 
   /// Places a photo of `source` size (after EXIF orientation) under `guide`, producing the
   /// output at `outputScale` (the output is the guide at that scale: @2x → 2; 640 px wide from
   /// a 1600 px guide → 0.4).
   ///
   /// Requires `validate(source:guide:placement:outputScale:)` to return no problems.
-  public static func place(
+  package static func place(
     source: Size, guide: Guide, placement: Placement, outputScale: Double = 1
   ) -> PlacementResult {
     let problems = validate(

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The shape of the guide frame drawn over the photo.
-public enum GuideShape: String, Sendable, Hashable, Codable, CaseIterable {
+package enum GuideShape: String, Sendable, Hashable, Codable, CaseIterable {
   /// A rectangle of any aspect.
   case rect
   /// A square (width == height).
@@ -11,30 +11,30 @@ public enum GuideShape: String, Sendable, Hashable, Codable, CaseIterable {
 }
 
 /// The guide frame: its shape and its size in guide pixels (the output size at scale 1).
-public struct Guide: Sendable, Hashable, Codable {
+package struct Guide: Sendable, Hashable, Codable {
   /// Frame shape; geometry only cares about it through the mask.
-  public var shape: GuideShape
+  package var shape: GuideShape
   /// Frame size in guide pixels.
-  public var size: PixelSize
+  package var size: PixelSize
 
   /// Creates a guide.
-  public init(shape: GuideShape, size: PixelSize) {
+  package init(shape: GuideShape, size: PixelSize) {
     self.shape = shape
     self.size = size
   }
 
   /// A rectangular guide.
-  public static func rect(width: Int, height: Int) -> Guide {
+  package static func rect(width: Int, height: Int) -> Guide {
     Guide(shape: .rect, size: PixelSize(width: width, height: height))
   }
 
   /// A square guide.
-  public static func square(_ side: Int) -> Guide {
+  package static func square(_ side: Int) -> Guide {
     Guide(shape: .square, size: PixelSize(side: side))
   }
 
   /// A circular guide of the given diameter.
-  public static func circle(_ diameter: Int) -> Guide {
+  package static func circle(_ diameter: Int) -> Guide {
     Guide(shape: .circle, size: PixelSize(side: diameter))
   }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Named focus points; each stands for a normalised source point (0…1 on both axes).
-public enum NamedPosition: String, Sendable, Hashable, Codable, CaseIterable {
+package enum NamedPosition: String, Sendable, Hashable, Codable, CaseIterable {
   case centre
   case top
   case bottom
@@ -15,7 +15,7 @@ public enum NamedPosition: String, Sendable, Hashable, Codable, CaseIterable {
   /// The normalised source point: `(0, 0)` is the photo's top-left, `(1, 1)` its bottom-right.
   /// With `fit: cover` and `overflow: clamp`, `top` puts the photo's top edge on the guide's
   /// top edge, `top-left` its corner on the guide's corner, and so on.
-  public var point: Point {
+  package var point: Point {
     switch self {
     case .centre: return Point(x: 0.5, y: 0.5)
     case .top: return Point(x: 0.5, y: 0)

@@ -3,13 +3,13 @@ import Foundation
 extension Geometry {
   /// The photo size after EXIF orientation: orientations 5…8 swap width and height; every
   /// other value (1…4, and unknown values, treated as 1) keeps it.
-  public static func orientedSize(stored: Size, orientation: Int) -> Size {
+  package static func orientedSize(stored: Size, orientation: Int) -> Size {
     (5...8).contains(orientation)
       ? Size(width: stored.height, height: stored.width) : stored
   }
 
   /// Whole-pixel variant of `orientedSize(stored:orientation:)`.
-  public static func orientedSize(stored: PixelSize, orientation: Int) -> PixelSize {
+  package static func orientedSize(stored: PixelSize, orientation: Int) -> PixelSize {
     (5...8).contains(orientation)
       ? PixelSize(width: stored.height, height: stored.width) : stored
   }
@@ -30,7 +30,7 @@ extension Geometry {
   /// | 8 | needs 90° anticlockwise | (y, W − x) |
   ///
   /// `W × H` is the stored size. Unknown values are treated as 1.
-  public static func orientationTransform(stored: Size, orientation: Int) -> Affine {
+  package static func orientationTransform(stored: Size, orientation: Int) -> Affine {
     let w = stored.width
     let h = stored.height
     switch orientation {

@@ -1,7 +1,7 @@
 import Foundation
 
 /// What happens where the photo does not reach the edge of the guide.
-public enum Overflow: String, Sendable, Hashable, Codable, CaseIterable {
+package enum Overflow: String, Sendable, Hashable, Codable, CaseIterable {
   /// Move the photo the least so that it covers the guide (on each axis where it can);
   /// like a crop screen that springs back when dragged too far. Never moves an explicit crop.
   case clamp

@@ -5,32 +5,32 @@ import Foundation
 ///
 /// Every field has a default, so `Placement()` is a centred cover crop. When decoding,
 /// missing keys take their defaults.
-public struct Placement: Sendable, Hashable, Codable {
+package struct Placement: Sendable, Hashable, Codable {
   /// Initial sizing before `zoom`.
-  public var fit: Fit
+  package var fit: Fit
   /// Multiplier on the fitted scale (pinch zoom). Must be > 0.
-  public var zoom: Double
+  package var zoom: Double
   /// Drag, in guide pixels: the photo moves by exactly this on the guide (before clamping).
-  public var offset: Point
+  package var offset: Point
   /// Normalised source point (0…1) that lands on the guide centre, already resolved
   /// (named positions and smart strategies are resolved by the caller).
-  public var focus: Point
+  package var focus: Point
   /// Rotation of the photo in degrees, clockwise on screen.
-  public var rotate: Double
+  package var rotate: Double
   /// Mirror the result left-right (about the guide's vertical axis).
-  public var flipHorizontal: Bool
+  package var flipHorizontal: Bool
   /// Mirror the result top-bottom (about the guide's horizontal axis).
-  public var flipVertical: Bool
+  package var flipVertical: Bool
   /// Exact crop; when set it replaces `fit`, `zoom`, `focus`, `offset` and `rotate`.
-  public var crop: CropRect?
+  package var crop: CropRect?
   /// What happens where the photo does not reach the guide's edge.
-  public var overflow: Overflow
+  package var overflow: Overflow
   /// When `false`, never produce more than one output pixel per source pixel: the output
   /// shrinks instead (see `PlacementNote.upscaleCapped`).
-  public var upscale: Bool
+  package var upscale: Bool
 
   /// Creates a placement; every argument has the default of a centred cover crop.
-  public init(
+  package init(
     fit: Fit = .cover, zoom: Double = 1, offset: Point = .zero,
     focus: Point = Point(x: 0.5, y: 0.5), rotate: Double = 0,
     flipHorizontal: Bool = false, flipVertical: Bool = false,
@@ -52,7 +52,7 @@ public struct Placement: Sendable, Hashable, Codable {
     case fit, zoom, offset, focus, rotate, flipHorizontal, flipVertical, crop, overflow, upscale
   }
 
-  public init(from decoder: any Decoder) throws {
+  package init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     let d = Placement()
     self.init(

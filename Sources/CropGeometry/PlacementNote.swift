@@ -2,7 +2,7 @@ import Foundation
 
 /// Something worth telling the user about a placement. Notes never stop a placement; the
 /// planner decides which ones are warnings.
-public enum PlacementNote: Sendable, Hashable, Codable, CustomStringConvertible {
+package enum PlacementNote: Sendable, Hashable, Codable, CustomStringConvertible {
   /// `upscale: false` and the request needed more than one output pixel per source pixel:
   /// the output was shrunk from `requested` to `actual` (scale exactly 1, or just under).
   case upscaleCapped(requested: PixelSize, actual: PixelSize)
@@ -35,7 +35,7 @@ public enum PlacementNote: Sendable, Hashable, Codable, CustomStringConvertible 
   case focusBoxCutOff
 
   /// A one-line human description.
-  public var description: String {
+  package var description: String {
     switch self {
     case .upscaleCapped(let requested, let actual):
       return "upscale is off: output capped from \(requested) to \(actual)"

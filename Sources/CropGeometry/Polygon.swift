@@ -1,12 +1,12 @@
 import Foundation
 
 /// Convex-polygon helpers used to measure footprints and sampled regions.
-public enum Polygon {
+package enum Polygon {
   /// Clips a convex polygon (vertices in order) to an axis-aligned rectangle
   /// (Sutherland–Hodgman). Returns the vertices of the intersection, possibly empty. The
   /// edges are taken in turn (left, right, bottom, top) into one buffer swapped with the
   /// polygon's: two arrays however many edges (it runs for every planned output).
-  public static func clip(_ polygon: [Point], to rect: Rect) -> [Point] {
+  package static func clip(_ polygon: [Point], to rect: Rect) -> [Point] {
     var pts = polygon
     var out: [Point] = []
     out.reserveCapacity(polygon.count + 4)
@@ -50,7 +50,7 @@ public enum Polygon {
   }
 
   /// Area of a simple polygon (shoelace), non-negative.
-  public static func area(_ polygon: [Point]) -> Double {
+  package static func area(_ polygon: [Point]) -> Double {
     guard polygon.count >= 3 else { return 0 }
     var sum = 0.0
     for i in polygon.indices {

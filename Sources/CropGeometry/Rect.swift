@@ -1,18 +1,18 @@
 import Foundation
 
 /// An axis-aligned rectangle `[x, x + width] × [y, y + height]` in continuous coordinates.
-public struct Rect: Sendable, Hashable, Codable, CustomStringConvertible {
+package struct Rect: Sendable, Hashable, Codable, CustomStringConvertible {
   /// Left edge.
-  public var x: Double
+  package var x: Double
   /// Top edge.
-  public var y: Double
+  package var y: Double
   /// Horizontal extent.
-  public var width: Double
+  package var width: Double
   /// Vertical extent.
-  public var height: Double
+  package var height: Double
 
   /// Creates a rectangle from its top-left corner and size.
-  public init(x: Double, y: Double, width: Double, height: Double) {
+  package init(x: Double, y: Double, width: Double, height: Double) {
     self.x = x
     self.y = y
     self.width = width
@@ -20,31 +20,31 @@ public struct Rect: Sendable, Hashable, Codable, CustomStringConvertible {
   }
 
   /// Creates a rectangle from its top-left corner and size.
-  public init(origin: Point, size: Size) {
+  package init(origin: Point, size: Size) {
     self.init(x: origin.x, y: origin.y, width: size.width, height: size.height)
   }
 
   /// The rectangle `[0, size.width] × [0, size.height]`.
-  public init(size: Size) {
+  package init(size: Size) {
     self.init(x: 0, y: 0, width: size.width, height: size.height)
   }
 
   /// The empty rectangle at the origin.
-  public static let zero = Rect(x: 0, y: 0, width: 0, height: 0)
+  package static let zero = Rect(x: 0, y: 0, width: 0, height: 0)
 
-  public var minX: Double { x }
-  public var minY: Double { y }
-  public var maxX: Double { x + width }
-  public var maxY: Double { y + height }
+  package var minX: Double { x }
+  package var minY: Double { y }
+  package var maxX: Double { x + width }
+  package var maxY: Double { y + height }
   /// Top-left corner.
-  public var origin: Point { Point(x: x, y: y) }
+  package var origin: Point { Point(x: x, y: y) }
   /// Width and height.
-  public var size: Size { Size(width: width, height: height) }
+  package var size: Size { Size(width: width, height: height) }
   /// The centre point.
-  public var centre: Point { Point(x: x + width / 2, y: y + height / 2) }
+  package var centre: Point { Point(x: x + width / 2, y: y + height / 2) }
 
   /// Corners in the order top-left, top-right, bottom-right, bottom-left.
-  public var corners: [Point] {
+  package var corners: [Point] {
     [
       Point(x: minX, y: minY), Point(x: maxX, y: minY),
       Point(x: maxX, y: maxY), Point(x: minX, y: maxY),
@@ -52,21 +52,21 @@ public struct Rect: Sendable, Hashable, Codable, CustomStringConvertible {
   }
 
   /// `true` when the rectangle has no area.
-  public var isEmpty: Bool { !(width > 0 && height > 0) }
+  package var isEmpty: Bool { !(width > 0 && height > 0) }
 
   /// `true` when `p` lies in the closed rectangle grown by `tolerance` on every side.
-  public func contains(_ p: Point, tolerance: Double = 0) -> Bool {
+  package func contains(_ p: Point, tolerance: Double = 0) -> Bool {
     p.x >= minX - tolerance && p.x <= maxX + tolerance && p.y >= minY - tolerance
       && p.y <= maxY + tolerance
   }
 
   /// `true` when `other` lies in this rectangle grown by `tolerance` on every side.
-  public func contains(_ other: Rect, tolerance: Double = 0) -> Bool {
+  package func contains(_ other: Rect, tolerance: Double = 0) -> Bool {
     other.corners.allSatisfy { contains($0, tolerance: tolerance) }
   }
 
   /// The common part of two rectangles, or `nil` when they do not overlap with positive area.
-  public func intersection(_ other: Rect) -> Rect? {
+  package func intersection(_ other: Rect) -> Rect? {
     let x0 = max(minX, other.minX)
     let y0 = max(minY, other.minY)
     let x1 = min(maxX, other.maxX)
@@ -76,12 +76,12 @@ public struct Rect: Sendable, Hashable, Codable, CustomStringConvertible {
   }
 
   /// The rectangle moved by `delta`.
-  public func offsetBy(_ delta: Point) -> Rect {
+  package func offsetBy(_ delta: Point) -> Rect {
     Rect(x: x + delta.x, y: y + delta.y, width: width, height: height)
   }
 
   /// The smallest rectangle holding every point, or `nil` for no points.
-  public static func boundingBox(of points: [Point]) -> Rect? {
+  package static func boundingBox(of points: [Point]) -> Rect? {
     guard let first = points.first else { return nil }
     var x0 = first.x
     var y0 = first.y
@@ -97,18 +97,18 @@ public struct Rect: Sendable, Hashable, Codable, CustomStringConvertible {
   }
 
   /// `true` when every edge is within `tolerance` of `other`'s.
-  public func isApproximatelyEqual(to other: Rect, tolerance: Double = 1e-9) -> Bool {
+  package func isApproximatelyEqual(to other: Rect, tolerance: Double = 1e-9) -> Bool {
     abs(minX - other.minX) <= tolerance && abs(minY - other.minY) <= tolerance
       && abs(maxX - other.maxX) <= tolerance && abs(maxY - other.maxY) <= tolerance
   }
 
-  public var description: String { "{x: \(x), y: \(y), width: \(width), height: \(height)}" }
+  package var description: String { "{x: \(x), y: \(y), width: \(width), height: \(height)}" }
 }
 
 extension Double {
   /// The decimal of at most `places` places nearest to this value (reports: plan JSON and the
   /// manifest give coordinates to 1e-6 px, without binary noise such as 0.5000000000000425).
-  public func roundedForReport(places: Int = 6) -> Double {
+  package func roundedForReport(places: Int = 6) -> Double {
     guard isFinite else { return self }
     let factor = [1.0, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9][min(max(places, 0), 9)]
     let rounded = (self * factor).rounded() / factor
@@ -118,7 +118,7 @@ extension Double {
 
 extension Rect {
   /// Each coordinate `roundedForReport`.
-  public func roundedForReport(places: Int = 6) -> Rect {
+  package func roundedForReport(places: Int = 6) -> Rect {
     Rect(
       x: x.roundedForReport(places: places), y: y.roundedForReport(places: places),
       width: width.roundedForReport(places: places), height: height.roundedForReport(places: places))
@@ -127,7 +127,7 @@ extension Rect {
 
 extension Point {
   /// Each coordinate `roundedForReport`.
-  public func roundedForReport(places: Int = 6) -> Point {
+  package func roundedForReport(places: Int = 6) -> Point {
     Point(x: x.roundedForReport(places: places), y: y.roundedForReport(places: places))
   }
 }

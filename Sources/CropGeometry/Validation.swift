@@ -4,7 +4,7 @@ extension Geometry {
   /// Problems that make `place` meaningless, as human-readable messages (empty when the
   /// inputs are valid). `place` requires an empty list; the planner calls this first so a
   /// bad input fails one photo, not the process.
-  public static func validate(
+  package static func validate(
     source: Size, guide: Guide, placement: Placement, outputScale: Double = 1
   ) -> [String] {
     var problems: [String] = []

@@ -5,14 +5,14 @@ import CropSpec
 
 /// The frames of an animated source, decoded once for the outputs with `frames: all`
 /// (docs/job-file.md, "Animations"): each frame a decoded source of its own, placed the same way.
-public struct Animation: Sendable {
+package struct Animation: Sendable {
   /// The frames in order, each 8-bit RGB(A) in memory, oriented; the first is the
   /// `DecodedSource`'s own image.
-  public let frames: [DecodedSource]
+  package let frames: [DecodedSource]
   /// Each frame's delay in milliseconds, as libvips reads it from the file.
-  public let delays: [Int]
+  package let delays: [Int]
   /// How many times the animation plays (0: forever), as libvips reads it.
-  public let loop: Int
+  package let loop: Int
 }
 
 extension Animation {

@@ -14,20 +14,20 @@ public enum DecodeStrictness: Int32, Sendable, Codable {
 
 /// A source decoded once, oriented, 8-bit RGB (sRGB unless `colour: keep`), held in memory
 /// for all of its outputs that share a colour policy.
-public final class DecodedSource: @unchecked Sendable {
+package final class DecodedSource: @unchecked Sendable {
   package let image: VipsImage
   /// Decoded pixels per oriented-source pixel, per axis (1 unless shrunk on load).
-  public let scaleX: Double
-  public let scaleY: Double
-  public let header: SourceHeader
-  public let path: String
+  package let scaleX: Double
+  package let scaleY: Double
+  package let header: SourceHeader
+  package let path: String
 
-  public var width: Int { image.width }
-  public var height: Int { image.height }
-  public var hasAlpha: Bool { image.hasAlpha }
+  package var width: Int { image.width }
+  package var height: Int { image.height }
+  package var hasAlpha: Bool { image.hasAlpha }
   /// Whether the pixels are in the source's own colour space, described by its embedded ICC
   /// profile (which the image carries), rather than sRGB: `colour: keep` on a tagged RGB source.
-  public let keepsSourceProfile: Bool
+  package let keepsSourceProfile: Bool
   /// The faces found in these pixels, once per detection size asked (`FaceDetector.faces`):
   /// the outputs of the decode that ask for the same size share one detection.
   let faces = LockedBox<[Int: [FocusBox]]>([:])
@@ -37,16 +37,16 @@ public final class DecodedSource: @unchecked Sendable {
   /// last block: 1067 rows at 1/4 give 266), wherever EXIF orientation then moves that corner;
   /// the ratio of the sizes (266/1067) would misplace outputs by up to 3/4 of a decoded pixel.
   /// Other loaders resample the whole image to the decoded size.
-  public let toDecoded: Affine
+  package let toDecoded: Affine
   /// The file's bytes when its pixels were decoded without libvips (JPEGDirect) and it has
   /// metadata: read from them for the outputs that keep some (`metadataImage()`).
   let metadataSource: FileBytes?
   /// Which library decoded the pixels: `.auto` for libjpeg-turbo directly, `.libvips` for libvips.
-  public var decodedBy: JPEGDecoder { direct ? .auto : .libvips }
+  package var decodedBy: JPEGDecoder { direct ? .auto : .libvips }
   private let direct: Bool
   /// Every frame of an animated source decoded with `frames: all` (`image` is the first);
   /// nil for a still image or the first frame alone.
-  public let animation: Animation?
+  package let animation: Animation?
 
   init(
     image: VipsImage, header: SourceHeader, path: String, shrink: Int = 1, keepsSourceProfile: Bool = false,
@@ -74,7 +74,7 @@ public final class DecodedSource: @unchecked Sendable {
   }
 
   /// The decoded, oriented pixels, copied into Swift memory (for tests and tools).
-  public func raster() throws(ImagingError) -> Raster { try image.raster() }
+  package func raster() throws(ImagingError) -> Raster { try image.raster() }
 
   /// The image whose metadata the outputs keep from: the decoded one, or for a direct JPEG
   /// decode libvips' reading of the file's header.
@@ -95,7 +95,7 @@ public final class DecodedSource: @unchecked Sendable {
   /// (`decodeFrames`, `animation`).
   /// `contents`: the source's bytes, read from a store (`path` then only names it): decoded
   /// from memory the same way a file's bytes are.
-  public static func decode(
+  package static func decode(
     path: String, header: SourceHeader, shrink: Int, strictness: DecodeStrictness = .warning,
     colour: ColourPolicy = .srgb, jpegDecoder: JPEGDecoder = .auto, frames: FramesPolicy = .first,
     contents: [UInt8]? = nil

@@ -18,7 +18,7 @@ extension OutputFormat {
   }
 
   /// Formats this build of libvips can write.
-  public static var available: [OutputFormat] {
+  package static var available: [OutputFormat] {
     allCases.filter { Vips.hasOperation($0.saver) && $0.probe() }
   }
 

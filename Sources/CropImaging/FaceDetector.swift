@@ -7,17 +7,17 @@ import Foundation
 /// `focus: faces`: libfacedetection's YuNet CNN (BSD-3-Clause; the prebuilt library of the PyPI
 /// wheel yuface 2023.5.1, which scripts/install-deps.sh installs), run on a small BGR copy of the
 /// decoded photo (docs/job-file.md, "The face detector").
-public enum FaceDetector {
+package enum FaceDetector {
   /// The detector's name, as box origins record it (`detector yunet ...`).
-  public static let name = "yunet libfacedetection 0.0.3 (yuface 2023.5.1)"
+  package static let name = "yunet libfacedetection 0.0.3 (yuface 2023.5.1)"
   /// Boxes the detector scores below this (0…100) are not faces: on Tests/Corpora/faces, 70
   /// kept every face the detector finds there but one stray box (docs/job-file.md).
-  public static let minimumScore = 70
+  package static let minimumScore = 70
 
   /// Why the face detector cannot run on this machine (a CPU without AVX2 or FMA, or the
   /// library missing), naming what is missing; nil once it is loaded. It is opened on first
   /// use, so that only jobs that ask for faces load it; this call loads it.
-  public static func problem() -> String? {
+  package static func problem() -> String? {
     var message = [CChar](repeating: 0, count: 2048)
     return cj_faces_load(&message, message.count) != 0 ? nil : text(message)
   }
@@ -26,17 +26,17 @@ public enum FaceDetector {
   /// first used. Process-wide, before that first use (`problem()`, a detection, `versionLine`):
   /// false once the library is loaded (nothing changes then), or for a path too long.
   @discardableResult
-  public static func useLibrary(at path: String?) -> Bool { cj_faces_set_library(path) != 0 }
+  package static func useLibrary(at path: String?) -> Bool { cj_faces_set_library(path) != 0 }
 
   /// Why a CPU with (or without) AVX2 and FMA cannot run the detector; nil when it can.
-  public static func cpuProblem(avx2: Bool, fma: Bool) -> String? {
+  package static func cpuProblem(avx2: Bool, fma: Bool) -> String? {
     var message = [CChar](repeating: 0, count: 512)
     return cj_faces_cpu_check(avx2 ? 1 : 0, fma ? 1 : 0, &message, message.count) != 0 ? nil : text(message)
   }
 
   /// What `cropjob --version` prints: the detector and its library (loading it), or why faces
   /// are unavailable.
-  public static var versionLine: String {
+  package static var versionLine: String {
     if let problem = problem() { return "unavailable: \(problem)" }
     return "\(name), \(String(cString: cj_faces_library_path()))"
   }
@@ -50,7 +50,7 @@ public enum FaceDetector {
   /// pixels, sorted top to bottom then left to right, with the detector's score (0…100) and
   /// its five landmarks. The detector sees a copy at most `longSide` pixels long
   /// (`FaceDetectionSize`; never enlarged).
-  public static func faces(in source: DecodedSource, longSide: Int = FaceDetectionSize.baseSide)
+  package static func faces(in source: DecodedSource, longSide: Int = FaceDetectionSize.baseSide)
     throws(ImagingError) -> [FocusBox]
   {
     let copy = try BGRCopy(source, longSide: longSide)

@@ -4,41 +4,41 @@ import CropPlan
 import CropSpec
 
 /// One encoded output and how it was reached.
-public struct EncodedOutput: Sendable {
-  public var bytes: [UInt8]
-  public var quality: Int
+package struct EncodedOutput: Sendable {
+  package var bytes: [UInt8]
+  package var quality: Int
   /// Encodes made (more than one when a byte budget or a quality target was searched).
-  public var encodes: Int
+  package var encodes: Int
   /// The geometry written: the planned one, or with `over_budget: shrink` that placement at
   /// the smaller size that fitted (its notes then say so).
-  public var geometry: PlacementResult
+  package var geometry: PlacementResult
   /// The placeholders asked for, computed from the pixels encoded (nil when none was asked).
-  public var placeholders: PlaceholderValues? = nil
+  package var placeholders: PlaceholderValues? = nil
   /// With `encode.target`: the score of the file written against its own uncompressed pixels
   /// (nil without a target, or for an image smaller than the score's 11x11 window).
-  public var ssim: Double? = nil
+  package var ssim: Double? = nil
   /// With `encode.frames: all` on an animated source: the frames written (nil for a still
   /// output).
-  public var frames: Int? = nil
+  package var frames: Int? = nil
 }
 
 /// Renders one output from a decoded source and encodes it, honouring the byte budget.
-public enum OutputEncoder {
-  public struct BudgetError: Error, Sendable, CustomStringConvertible {
-    public var maxBytes: Int
-    public var minQuality: Int
-    public var smallest: Int
-    public var encodes: Int
+package enum OutputEncoder {
+  package struct BudgetError: Error, Sendable, CustomStringConvertible {
+    package var maxBytes: Int
+    package var minQuality: Int
+    package var smallest: Int
+    package var encodes: Int
     /// The smallest pixel size tried, when `over_budget: shrink` tried smaller sizes.
-    public var smallestSize: PixelSize? = nil
-    public var description: String {
+    package var smallestSize: PixelSize? = nil
+    package var description: String {
       let size = smallestSize.map { " and \($0) pixels" } ?? ""
       return
         "cannot fit in max_bytes \(maxBytes): \(smallest) bytes even at min_quality \(minQuality)\(size) (\(encodes) encodes)"
     }
   }
 
-  public static func produce(
+  package static func produce(
     _ source: DecodedSource, geometry: PlacementResult, style: RenderStyle, encode: EncodeSpec,
     metadata: MetadataPolicy = .strip, jpegEncoder: JPEGEncoder = .auto, placeholders: PlaceholderSpec? = nil
   ) throws -> EncodedOutput {

@@ -5,15 +5,15 @@ import CropSpec
 
 /// Interleaved 8-bit pixels in Swift memory (row-major, `bands` bytes a pixel): what the
 /// preview draws on, and the bridge between libvips images and plain arrays.
-public struct Raster: Sendable, Equatable {
-  public var width: Int
-  public var height: Int
+package struct Raster: Sendable, Equatable {
+  package var width: Int
+  package var height: Int
   /// 1 (grey or mask), 3 (RGB) or 4 (RGBA).
-  public var bands: Int
-  public var pixels: [UInt8]
+  package var bands: Int
+  package var pixels: [UInt8]
 
   /// A raster filled with one colour (`colour.count` must equal `bands`).
-  public init(width: Int, height: Int, colour: [UInt8]) {
+  package init(width: Int, height: Int, colour: [UInt8]) {
     self.width = width
     self.height = height
     bands = colour.count
@@ -25,7 +25,7 @@ public struct Raster: Sendable, Equatable {
     for _ in 0..<height { pixels += row }
   }
 
-  public init(width: Int, height: Int, bands: Int, pixels: [UInt8]) {
+  package init(width: Int, height: Int, bands: Int, pixels: [UInt8]) {
     precondition(
       pixels.count == width * height * bands, "Raster: \(pixels.count) bytes for \(width)x\(height)x\(bands)")
     self.width = width
@@ -35,14 +35,14 @@ public struct Raster: Sendable, Equatable {
   }
 
   /// The bytes of pixel (x, y).
-  public func pixel(x: Int, y: Int) -> [UInt8] {
+  package func pixel(x: Int, y: Int) -> [UInt8] {
     let i = (y * width + x) * bands
     return Array(pixels[i..<i + bands])
   }
 
   /// Encodes as PNG (`compression`: zlib level 0…9; `palette`: 8-bit palette through
   /// libimagequant, about a third of the size, slightly dithered).
-  public func pngBytes(palette: Bool = false, compression: Int = 6) throws(ImagingError) -> [UInt8] {
+  package func pngBytes(palette: Bool = false, compression: Int = 6) throws(ImagingError) -> [UInt8] {
     let image = try vipsImage()
     var options = EncodeOptions(format: .png)
     options.palette = palette
@@ -51,7 +51,7 @@ public struct Raster: Sendable, Equatable {
   }
 
   /// Decodes image bytes (any format libvips reads) into a raster, for tests and tools.
-  public static func decode(path: String) throws(ImagingError) -> Raster {
+  package static func decode(path: String) throws(ImagingError) -> Raster {
     Vips.start()
     var out: OpaquePointer?
     try Vips.check(cj_load(path, 1, 0, 1, &out), "load", path: path)

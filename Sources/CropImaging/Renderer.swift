@@ -5,7 +5,7 @@ import CropPlan
 import Foundation
 
 /// Resamples one output from a decoded source: one affine resample from the source pixels.
-public enum Renderer {
+package enum Renderer {
   /// Renders `size` output pixels, where `transform` maps oriented-source pixels to output
   /// pixels. The source region is first box-shrunk by a whole factor, then one resample places
   /// it exactly, with sub-pixel precision: when the transform has no rotation or shear (flips

@@ -5,29 +5,29 @@ import CropSpec
 
 /// What a run-time focus found: which strategy placed the photo, the point it found (before
 /// clamping moves the centre), and the boxes.
-public struct FoundFocus: Sendable, Hashable {
+package struct FoundFocus: Sendable, Hashable {
   /// The strategy that placed the photo: `faces`, `regions`, `attention`, `entropy`, or the
   /// fixed fallback's name.
-  public var strategy: String
+  package var strategy: String
   /// The point found, in oriented source pixels: the smart-crop point, or the centre of the
   /// kept padded boxes; nil when a fixed fallback placed the photo.
-  public var point: Point?
+  package var point: Point?
   /// The boxes of the finder that placed the photo (empty otherwise), with their padded boxes
   /// and which ones were kept inside the guide (`BoxFocus`).
-  public var boxes: [FocusBox] = []
-  public var padded: [Rect?] = []
-  public var kept: [Int] = []
+  package var boxes: [FocusBox] = []
+  package var padded: [Rect?] = []
+  package var kept: [Int] = []
   /// Per box: why it was left out (`BoxFocus.dropped`), nil where kept.
-  public var dropped: [BoxDrop?] = []
+  package var dropped: [BoxDrop?] = []
   /// The padding used (`BoxFocus.padding`); nil when no box placed the photo.
-  public var padding: Double? = nil
+  package var padding: Double? = nil
 }
 
 /// The geometry an output is rendered with, and what its focus found at run time.
-public struct RunGeometry: Sendable {
-  public var geometry: PlacementResult
+package struct RunGeometry: Sendable {
+  package var geometry: PlacementResult
   /// nil with a fixed focus or an explicit crop.
-  public var found: FoundFocus?
+  package var found: FoundFocus?
 
 }
 
@@ -35,7 +35,7 @@ extension PlannedOutput {
   /// The geometry `run` renders this output with: the plan's own, or, with a focus found at
   /// run time, the placement about what the strategies find in `decoded` (tried in order:
   /// finders, then the fallback). The executor and `preview` both call this.
-  public func runGeometry(decoded: DecodedSource) throws(ImagingError) -> RunGeometry {
+  package func runGeometry(decoded: DecodedSource) throws(ImagingError) -> RunGeometry {
     // An explicit crop ignores the focus: nothing to locate.
     guard let focus = smartFocus, place.crop == nil else { return RunGeometry(geometry: geometry, found: nil) }
     let header = decoded.header
@@ -87,7 +87,7 @@ extension DecodedSource {
   /// The pixels `output` would have, rendered from `source` in memory as `run` renders it
   /// (smart focus resolved) but not encoded: a stand-in, at `path` with `header`, for the
   /// file an earlier job has not written yet (`preview` of `from:` jobs).
-  public static func rendering(
+  package static func rendering(
     _ output: PlannedOutput, from source: DecodedSource, header: SourceHeader, path: String
   ) throws(ImagingError) -> DecodedSource {
     let geometry = try output.runGeometry(decoded: source).geometry

@@ -3,10 +3,10 @@ import CropGeometry
 import CropSpec
 
 /// Finds the most interesting point of a photo with libvips' smart crop.
-public enum SmartFocus {
+package enum SmartFocus {
   /// The normalised source point at the centre of the most interesting window of
   /// `window` source pixels (the guide's footprint on the photo).
-  public static func locate(_ source: DecodedSource, strategy: SmartStrategy, window: Size) throws(ImagingError)
+  package static func locate(_ source: DecodedSource, strategy: SmartStrategy, window: Size) throws(ImagingError)
     -> Point
   {
     let w = max(1, min(source.width, Int((window.width * source.scaleX).rounded())))

@@ -7,7 +7,7 @@ extension SourceHeader {
   /// it, else libvips header-only. JPEG and PNG headers are at the start of the file; a GIF's
   /// page count, a WebP's frames and TIFF and HEIF layouts may need the whole file, so for
   /// those (and for a JPEG or PNG cut short) nil asks for all of the bytes.
-  public static func read(
+  package static func read(
     bytes: [UInt8], location: String, complete: Bool, jpegDecoder: JPEGDecoder = .auto
   ) throws(ImagingError) -> SourceHeader? {
     if jpegDecoder == .auto, let header = bytes.withUnsafeBytes({ JPEGHeaderReader.header($0) }) { return header }
@@ -56,7 +56,7 @@ extension SourceHeader {
 }
 
 extension VipsHeaderReader {
-  public func header(bytes: [UInt8], location: String, complete: Bool) throws -> SourceHeader? {
+  package func header(bytes: [UInt8], location: String, complete: Bool) throws -> SourceHeader? {
     try SourceHeader.read(bytes: bytes, location: location, complete: complete, jpegDecoder: jpegDecoder)
   }
 }

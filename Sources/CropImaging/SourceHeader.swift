@@ -28,7 +28,7 @@ extension SourceHeader {
   /// followed by that buffer. Released after the capture, those reached stderr raw and the
   /// damaged file passed. The read is bracketed by `cj_reading_begin`/`cj_reading_end`, so
   /// that no other thread clears that buffer before the reader has logged it.
-  public static func read(path: String, jpegDecoder: JPEGDecoder = .auto) throws(ImagingError) -> SourceHeader {
+  package static func read(path: String, jpegDecoder: JPEGDecoder = .auto) throws(ImagingError) -> SourceHeader {
     if jpegDecoder == .auto, let header = JPEGHeaderReader.read(path: path) { return header }
     Vips.start()
     cj_reading_begin()
@@ -53,25 +53,25 @@ extension SourceHeader {
 }
 
 /// The planner's header reader: libvips, header only, no pixels decoded.
-public struct VipsHeaderReader: SourceHeaderReading {
+package struct VipsHeaderReader: SourceHeaderReading {
   /// Which decoder reads JPEG headers (`SourceHeader.read`).
-  public var jpegDecoder: JPEGDecoder
+  package var jpegDecoder: JPEGDecoder
 
-  public init(jpegDecoder: JPEGDecoder = .auto) { self.jpegDecoder = jpegDecoder }
+  package init(jpegDecoder: JPEGDecoder = .auto) { self.jpegDecoder = jpegDecoder }
 
-  public var engineVersion: String { Vips.version }
+  package var engineVersion: String { Vips.version }
 
   /// libvips starts here, before the planner's threads (its start-up sets and clears
   /// VIPSHOME, cj_start.c, which must not race another thread's getenv), unless
   /// `Vips.prepareLazyStart` made a later start safe: then on the first header read.
-  public func start() { Vips.startBeforeThreads() }
+  package func start() { Vips.startBeforeThreads() }
 
-  public func header(path: String) throws -> SourceHeader {
+  package func header(path: String) throws -> SourceHeader {
     try SourceHeader.read(path: path, jpegDecoder: jpegDecoder)
   }
 
   /// The regions in the file's XMP packet (libvips' `xmp-data`), header only.
-  public func storedRegions(path: String) throws -> XMPRegionParser.Reading {
+  package func storedRegions(path: String) throws -> XMPRegionParser.Reading {
     guard let packet = try XMPPacket.read(path: path) else { return XMPRegionParser.Reading() }
     return XMPRegionParser.parse(packet)
   }
@@ -79,7 +79,7 @@ public struct VipsHeaderReader: SourceHeaderReading {
 
 extension Planner {
   /// A planner that reads headers with libvips (`VipsHeaderReader`), as `cropjob` does.
-  public init(limits: InputLimits? = nil, outputRoot: String? = nil, jpegDecoder: JPEGDecoder = .auto) {
+  package init(limits: InputLimits? = nil, outputRoot: String? = nil, jpegDecoder: JPEGDecoder = .auto) {
     self.init(limits: limits, outputRoot: outputRoot, headers: VipsHeaderReader(jpegDecoder: jpegDecoder))
   }
 }

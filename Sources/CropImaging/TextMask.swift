@@ -3,16 +3,16 @@ import CropSupport
 import Foundation
 
 /// A line of text rendered by libvips (Pango) as an ink mask, placed on a shared baseline.
-public struct TextMask: Sendable {
+package struct TextMask: Sendable {
   /// One band, 0 = no ink, 255 = full ink.
-  public var mask: Raster
+  package var mask: Raster
   /// The ink's top below the top of the line box: draw the mask at `lineTop + inkTop`.
-  public var inkTop: Int
+  package var inkTop: Int
 
   /// Renders `text` (plain text, escaped here; `bold` wraps it in `<b>`) in `font`
   /// ("sans 12": 12 px at 72 dpi), wrapped at `width` pixels when given. Returns nil for
   /// empty text or when no font can render it.
-  public static func render(_ text: String, font: String = "sans 12", bold: Bool = false, width: Int? = nil)
+  package static func render(_ text: String, font: String = "sans 12", bold: Bool = false, width: Int? = nil)
     -> TextMask?
   {
     let trimmed = text.trimmingCharacters(in: .whitespaces)

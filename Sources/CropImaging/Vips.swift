@@ -2,7 +2,7 @@ internal import CVipsShim
 import Foundation
 
 /// Process-wide libvips set-up and the one place that reads libvips' error buffer.
-public enum Vips {
+package enum Vips {
   /// libvips' worker threads per pipeline: 1. cropjob runs photos in parallel on Dispatch
   /// instead (`--jobs`); on 2 cores more libvips threads were no faster with two workers and
   /// ~9 % slower with one (docs/threads.md).
@@ -12,7 +12,7 @@ public enum Vips {
 
   /// Starts libvips once. Safe to call many times. Every path that hands libvips a file or
   /// bytes calls it first (an operation called before it would start libvips unblocked).
-  public static func start(threads: Int = 1) {
+  package static func start(threads: Int = 1) {
     lock.lock()
     defer { lock.unlock() }
     guard !started else { return }
@@ -30,7 +30,7 @@ public enum Vips {
   /// now, and leaves it set. Then `startBeforeThreads` no longer starts libvips, and a run
   /// that decodes nothing (a no-op re-run, `plan` over known sources) never starts it:
   /// about 14 % of such a run's CPU (vips-heif's libraries, libvips' type system).
-  public static func prepareLazyStart() {
+  package static func prepareLazyStart() {
     lock.lock()
     defer { lock.unlock() }
     guard !started, !lazy else { return }
@@ -40,7 +40,7 @@ public enum Vips {
 
   /// For code about to start threads that may use libvips: starts it now, unless
   /// `prepareLazyStart` made a start on any thread safe, in which case it starts on first use.
-  public static func startBeforeThreads() {
+  package static func startBeforeThreads() {
     lock.lock()
     let deferred = lazy
     lock.unlock()
@@ -48,7 +48,7 @@ public enum Vips {
   }
 
   /// libvips' version, e.g. "8.14.1" (libvips need not be started to tell it).
-  public static var version: String { String(cString: cj_vips_version()) }
+  package static var version: String { String(cString: cj_vips_version()) }
 
   /// Copies and clears libvips' error buffer.
   package static func takeError() -> String {
@@ -62,7 +62,7 @@ public enum Vips {
   /// being captured, e.g. on one of libvips' worker threads during an encode: each
   /// "domain: text". They are never printed raw; cropjob's commands report them as their
   /// own warnings, and a library user may do the same. Empty before libvips started.
-  public static func takeUnattributedMessages() -> [String] {
+  package static func takeUnattributedMessages() -> [String] {
     lock.lock()
     let running = started
     lock.unlock()
@@ -83,7 +83,7 @@ public enum Vips {
   }
 
   /// Whether this libvips build has an operation with the given nickname.
-  public static func hasOperation(_ nickname: String) -> Bool {
+  package static func hasOperation(_ nickname: String) -> Bool {
     start()
     return cj_has_operation(nickname) != 0
   }

@@ -3,12 +3,12 @@
 /// benign warning is dropped. The list is docs/reliability.md's ("Benign libvips
 /// warnings"), each entry tested with a real file that raises it (`PhoneFormatTests`,
 /// `BenignWarningTests`).
-public enum VipsWarningPolicy {
+package enum VipsWarningPolicy {
   /// A warning that is not damage, and why.
-  public struct Benign: Sendable {
+  package struct Benign: Sendable {
     /// The warning as libvips writes it; `N` stands for a number the rule constrains.
-    public var message: String
-    public var why: String
+    package var message: String
+    package var why: String
     /// Whether a warning's whole text is this one.
     let matches: @Sendable (String) -> Bool
 
@@ -24,7 +24,7 @@ public enum VipsWarningPolicy {
   /// does not know them and says so, and skips them.
   static let firstPrivateTag = 32768
 
-  public static let benign: [Benign] = [
+  package static let benign: [Benign] = [
     Benign(
       message: "heifload: ignoring nclx profile",
       why:
@@ -76,7 +76,7 @@ public enum VipsWarningPolicy {
   }
 
   /// `warnings` without the benign ones: what makes the read damaged.
-  public static func damage(_ warnings: [String]) -> [String] {
+  package static func damage(_ warnings: [String]) -> [String] {
     warnings.filter { warning in !benign.contains { $0.matches(warning) } }
   }
 }

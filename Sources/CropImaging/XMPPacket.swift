@@ -3,10 +3,10 @@ import CropPlan
 
 /// The XMP packet of a source, as libvips' loaders find it (`xmp-data`: JPEG APP1, PNG
 /// iTXt, WebP XMP chunk, TIFF tag 700, HEIF item).
-public enum XMPPacket {
+package enum XMPPacket {
   /// The packet's bytes, or nil when the file has none. Opens the header only; libvips'
   /// warnings while doing so are dropped here (the planner's header read reports them).
-  public static func read(path: String) throws(ImagingError) -> [UInt8]? {
+  package static func read(path: String) throws(ImagingError) -> [UInt8]? {
     let image = try SourceOpening.open(path: path, headerOnly: true, strictness: .none).image
     return withExtendedLifetime(image) { () -> [UInt8]? in
       var data: UnsafeRawPointer? = nil

@@ -13,7 +13,7 @@
 extension Planner {
   /// A planner that takes the headers of sources unchanged since `state` recorded them from
   /// the state (one `stat` each) and reads the others with libvips (`CachingHeaderReader`).
-  public init<Output>(
+  package init<Output>(
     limits: InputLimits? = nil, outputRoot: String? = nil, state: StateView<Output>, jpegDecoder: JPEGDecoder = .auto
   ) {
     self.init(
@@ -24,7 +24,7 @@ extension Planner {
   /// A planner that takes the headers of sources unchanged since `state` recorded them from
   /// the state, looked up a window of sources at a time (`CachingHeaderReader`), and reads
   /// the others with libvips.
-  public init(
+  package init(
     limits: InputLimits? = nil, outputRoot: String? = nil, state: StateReader, jpegDecoder: JPEGDecoder = .auto
   ) {
     self.init(

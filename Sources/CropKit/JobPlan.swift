@@ -20,10 +20,10 @@ public struct JobPlan {
   }
 
   public let purpose: Purpose
-  public let stream: PlanStream
-  public let verdicts: VerdictPass
+  package let stream: PlanStream
+  package let verdicts: VerdictPass
   /// Where the outputs live (`JobRun.openOutputs`).
-  public let outputs: OutputStore
+  package let outputs: OutputStore
   /// Every file cropjob did not write in the way of an output (sorted by path), then of an
   /// index file (sorted by path).
   public let filesInTheWay: [FileInTheWay]

@@ -15,7 +15,7 @@ extension JobRun {
   /// into which the state objects this run reads are brought (`StateSync.pull`; not with
   /// `rebuildingState`). Nothing is written. A location, credentials, bucket or permission
   /// that does not work refuses the run (`RunRefusal.storage`).
-  public func openOutputs(
+  package func openOutputs(
     rebuildingState: Bool = false, environment: [String: String] = ProcessInfo.processInfo.environment,
     storageOptions: S3Storage.Options = S3Storage.Options()
   ) -> Result<OutputStore, RunRefusal> {

@@ -5,16 +5,16 @@ import CropStorage
 /// is an error for `validate`, `plan`, `run --dry-run` and `run` alike, unless the job says
 /// `allow_empty: true` (a nightly folder that is sometimes empty), when all four say so and
 /// succeed. A `from:` job is empty only when the job it reads is, and is not judged itself.
-public enum EmptyJobs {
+package enum EmptyJobs {
   /// A job of the file whose sources match no file.
-  public struct Finding: Sendable, Hashable {
-    public var job: String
-    public var allowed: Bool
-    public var message: String
+  package struct Finding: Sendable, Hashable {
+    package var job: String
+    package var allowed: Bool
+    package var message: String
   }
 
   /// What the four commands say of `job` when its sources match no file.
-  public static func finding(_ job: Job) -> Finding? {
+  package static func finding(_ job: Job) -> Finding? {
     guard case .sources(let include, let exclude) = job.input else { return nil }
     let what = include.map { "\"\($0)\"" }.joined(separator: ", ")
     let excluded = exclude.isEmpty ? "" : " (after exclude)"
@@ -31,7 +31,7 @@ public enum EmptyJobs {
   /// the planner finds the same from the expansion it makes anyway. A job with a source in
   /// object storage (`s3://`) is not judged here: `validate` makes no request; `plan` and
   /// `run` find it empty from their listing.
-  public static func find(in file: JobFile) -> [Finding] {
+  package static func find(in file: JobFile) -> [Finding] {
     file.jobs.compactMap { job in
       guard case .sources(let include, let exclude) = job.input,
         include.allSatisfy({ (try? StorageLocation.parse($0))?.isLocal ?? true })

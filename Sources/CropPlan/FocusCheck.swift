@@ -4,14 +4,14 @@ import Foundation
 
 /// Whether the point a job asked to keep (the focus) survives the crop: a photo's corner
 /// chosen as focus under a circle guide, or a focus dragged off the output, is cut away.
-public enum FocusCheck {
+package enum FocusCheck {
   /// Slack in output pixels: a focus exactly on the edge (e.g. `top` under a circle) is kept.
-  public static let tolerance = 0.5
+  package static let tolerance = 0.5
 
   /// A warning when `focus` (source pixels, after orientation) lands outside what the output
   /// shows: outside the circle inscribed in the guide frame for a circle guide, outside the
   /// output rectangle otherwise. nil when it is kept.
-  public static func cutOffMessage(focus: Point, shape: GuideShape, geometry: PlacementResult) -> String? {
+  package static func cutOffMessage(focus: Point, shape: GuideShape, geometry: PlacementResult) -> String? {
     let p = geometry.transform.apply(focus)
     let frame = geometry.guideRect
     let output = geometry.outputRect

@@ -6,16 +6,16 @@ import Foundation
 /// the paths of its planned outputs (those of the run's shard). Collected by the first pass
 /// (`PlanStream.make`) for jobs with an index; the run lists those outputs the state records
 /// when it ends (CropExecute's `IndexStep`).
-public struct IndexSource: Sendable, Equatable {
-  public var job: String
+package struct IndexSource: Sendable, Equatable {
+  package var job: String
   /// The source's path as the plan and the manifest name it.
-  public var source: String
+  package var source: String
   /// The index's HTML file, relative to the output root.
-  public var indexPath: String
+  package var indexPath: String
   /// The source's planned output paths, relative to the output root, in plan order.
-  public var outputs: [String]
+  package var outputs: [String]
 
-  public init(job: String, source: String, indexPath: String, outputs: [String]) {
+  package init(job: String, source: String, indexPath: String, outputs: [String]) {
     self.job = job
     self.source = source
     self.indexPath = indexPath
@@ -25,14 +25,14 @@ public struct IndexSource: Sendable, Equatable {
 
 extension IndexSpec {
   /// The index file (relative to the output root) that `sourcePath`'s outputs go into.
-  public func filePath(job: String, sourcePath: String) -> String {
+  package func filePath(job: String, sourcePath: String) -> String {
     OutputPaths.render(
       path, job: job, sourcePath: sourcePath, subdirectory: "", size: PixelSize(width: 1, height: 1), scale: 1,
       format: .jpeg)
   }
 
   /// The JSON file beside an index's HTML file.
-  public static func jsonPath(_ htmlPath: String) -> String { String(htmlPath.dropLast(5)) + ".json" }
+  package static func jsonPath(_ htmlPath: String) -> String { String(htmlPath.dropLast(5)) + ".json" }
 }
 
 extension PlanStream {
@@ -59,22 +59,22 @@ extension PlanStream {
 /// One delivery index file a run writes (its HTML; the JSON beside it): the job, its index
 /// settings and the sources it lists. A batch index (no `{stem}` or `{name}`) is written by
 /// unsharded runs only: a shard knows only its own sources (docs/sharding.md).
-public struct IndexFile: Sendable {
-  public var path: String
-  public var job: String
-  public var spec: IndexSpec
-  public var sources: [IndexSource]
+package struct IndexFile: Sendable {
+  package var path: String
+  package var job: String
+  package var spec: IndexSpec
+  package var sources: [IndexSource]
   /// Why it cannot be written (two sources or jobs share the path), if so.
-  public var problem: String?
+  package var problem: String?
 
   /// The index files of `stream` (sorted by path), and whether a batch index was left out
   /// because the run is a shard.
-  public static func planned(_ stream: PlanStream) -> (files: [IndexFile], skippedBatch: Bool) {
+  package static func planned(_ stream: PlanStream) -> (files: [IndexFile], skippedBatch: Bool) {
     planned(stream.indexSources, jobs: stream.jobFile.jobs, sharded: (stream.shard?.count ?? 1) > 1)
   }
 
   /// The index files of a whole plan's `selected` outputs (all shards' when sharded is false).
-  public static func planned(_ plan: Plan, selected: [Int]) -> [IndexFile] {
+  package static func planned(_ plan: Plan, selected: [Int]) -> [IndexFile] {
     var sources: [IndexSource] = []
     var at: [String: Int] = [:]
     for i in selected {

@@ -1,13 +1,13 @@
 /// What the first pass of `plan` knows of a window's outputs beyond the plan itself, for
 /// `plan --format json`.
-public struct OutputFacts: Sendable {
+package struct OutputFacts: Sendable {
   /// The paths of the outputs an earlier run left up to date.
-  public var upToDate: Set<String>
+  package var upToDate: Set<String>
   /// Output path → the key the manifest will hold (`OutputKey.key`), for the outputs whose
   /// source's content hash is known before the run.
-  public var manifestKeys: [String: String]
+  package var manifestKeys: [String: String]
 
-  public init(upToDate: Set<String> = [], manifestKeys: [String: String] = [:]) {
+  package init(upToDate: Set<String> = [], manifestKeys: [String: String] = [:]) {
     self.upToDate = upToDate
     self.manifestKeys = manifestKeys
   }

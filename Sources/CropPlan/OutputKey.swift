@@ -6,7 +6,7 @@ import Foundation
 /// The identity of an output: a re-run skips it when its key is unchanged.
 /// recipe key = sha256("cropjob <version>\nlibvips <version>\n<recipe>");
 /// key = sha256("<recipe key>\nsource=<the source's sha256>").
-public enum OutputKey {
+package enum OutputKey {
   /// Canonical text of everything that decides an output's bytes, apart from the source.
   package static func recipe(
     job: String, guide: Guide, place: PlaceSpec, outputScale: Double, geometry: PlacementResult, encode: EncodeSpec,
@@ -64,7 +64,7 @@ public enum OutputKey {
 
   /// The recipe's identity without the source: what `plan --format json` prints as `key`.
   /// `engine` is the decoding library's version (`Plan.engineVersion`).
-  public static func recipeKey(_ recipe: String, engine: String) -> String {
+  package static func recipeKey(_ recipe: String, engine: String) -> String {
     // The bytes gathered straight into one buffer (no interpolated string on the way).
     var bytes: [UInt8] = []
     bytes.reserveCapacity(32 + CropKitVersion.string.utf8.count + engine.utf8.count + recipe.utf8.count)
@@ -81,12 +81,12 @@ public enum OutputKey {
   /// recipe's key (`recipeKey`, what `plan --format json` prints as `key`), a newline,
   /// `source=` and the source file's SHA-256 (hex). So the plan's key and the file's hash
   /// give it without cropjob (README, "Plan, run, re-run").
-  public static func key(recipe: String, sourceHash: String, engine: String) -> String {
+  package static func key(recipe: String, sourceHash: String, engine: String) -> String {
     key(recipeKey: recipeKey(recipe, engine: engine), sourceHash: sourceHash)
   }
 
   /// The output's key from the plan's `key` and the source's content hash.
-  public static func key(recipeKey: String, sourceHash: String) -> String {
+  package static func key(recipeKey: String, sourceHash: String) -> String {
     var text = recipeKey
     text += "\nsource="
     text += sourceHash

@@ -4,9 +4,9 @@ import CropSupport
 import Foundation
 
 /// Output names: template rendering and the checks that keep outputs inside the root.
-public enum OutputPaths {
+package enum OutputPaths {
   /// Fills a path template for one output.
-  public static func render(
+  package static func render(
     _ template: String, job: String, sourcePath: String, subdirectory: String, size: PixelSize, scale: Double,
     format: OutputFormat
   ) -> String {
@@ -56,7 +56,7 @@ public enum OutputPaths {
   }
 
   /// Why `path` would leave `root` (through `..` or a symlinked folder), or nil when it is safe.
-  public static func escapeProblem(_ path: String, root: String) -> String? {
+  package static func escapeProblem(_ path: String, root: String) -> String? {
     let standard = (path as NSString).standardizingPath
     let rootStandard = (root as NSString).standardizingPath
     guard standard.hasPrefix(rootStandard + "/") else {

@@ -4,7 +4,7 @@ extension Plan {
   /// `from:` source the root of its chain): what shards are chosen by, so that a source is
   /// decoded by one worker only and `from:` chains stay within a shard. One pass: no
   /// search per output.
-  public func rootSources() -> [String] {
+  package func rootSources() -> [String] {
     var producer: [String: Int] = [:]
     for output in outputs where producer[output.absolutePath] == nil {
       producer[output.absolutePath] = output.sourceIndex
@@ -22,7 +22,7 @@ extension Plan {
 
   /// Indices of the outputs in `shard` (all of them without one), in plan order.
   /// `roots` is `rootSources()`, passed in when the caller already has it.
-  public func selectedOutputs(shard: Shard?, roots: [String]? = nil) -> [Int] {
+  package func selectedOutputs(shard: Shard?, roots: [String]? = nil) -> [Int] {
     guard let shard else { return Array(outputs.indices) }
     let roots = roots ?? rootSources()
     return outputs.indices.filter { shard.contains(roots[outputs[$0].sourceIndex]) }

@@ -5,37 +5,37 @@ import Foundation
 
 /// The whole batch, computed before any pixel is decoded: a value that can be printed,
 /// compared and sharded.
-public struct Plan: Sendable {
-  public var jobFile: JobFile
+package struct Plan: Sendable {
+  package var jobFile: JobFile
   /// Absolute output root.
-  public var outputRoot: String
+  package var outputRoot: String
   /// Every distinct source file, decoded once for all of its outputs.
-  public var sources: [PlannedSource]
+  package var sources: [PlannedSource]
   /// Every file to write, in a deterministic order (job file order, then source, then output).
-  public var outputs: [PlannedOutput]
+  package var outputs: [PlannedOutput]
   /// Problems found while planning (missing sources, collisions, limits, upscaling...).
-  public var issues: [PlanIssue]
+  package var issues: [PlanIssue]
   /// Version of the library that reads and decodes the sources (libvips): part of every
   /// output's key, so that a new libvips rebuilds what it would write differently.
-  public var engineVersion: String
+  package var engineVersion: String
 
   /// Runnable when no issue is an error that stops the whole plan.
-  public var isRunnable: Bool { !issues.contains { $0.severity == .error && $0.blocksRun } }
+  package var isRunnable: Bool { !issues.contains { $0.severity == .error && $0.blocksRun } }
 }
 
 /// A problem found by the planner, naming the job, source or output it concerns.
-public struct PlanIssue: Sendable, Hashable, Codable, CustomStringConvertible {
-  public var severity: Diagnostic.Severity
-  public var job: String?
-  public var source: String?
-  public var output: String?
-  public var message: String
+package struct PlanIssue: Sendable, Hashable, Codable, CustomStringConvertible {
+  package var severity: Diagnostic.Severity
+  package var job: String?
+  package var source: String?
+  package var output: String?
+  package var message: String
   /// Errors that make the plan unrunnable (collisions); a bad source only fails its outputs.
-  public var blocksRun: Bool
+  package var blocksRun: Bool
   /// What it is about (`PlanIssue.Kind`).
-  public var kind: Kind = .other
+  package var kind: Kind = .other
 
-  public init(
+  package init(
     severity: Diagnostic.Severity, job: String?, source: String?, output: String?, message: String, blocksRun: Bool,
     kind: Kind = .other
   ) {
@@ -48,90 +48,90 @@ public struct PlanIssue: Sendable, Hashable, Codable, CustomStringConvertible {
     self.kind = kind
   }
 
-  public var description: String {
+  package var description: String {
     let subject = [job.map { "job \($0)" }, source, output.map { "→ \($0)" }].compactMap { $0 }.joined(separator: " ")
     return "\(severity.rawValue): \(subject.isEmpty ? "" : subject + ": ")\(message)"
   }
 }
 
 /// A source file and what its header says.
-public struct PlannedSource: Sendable {
+package struct PlannedSource: Sendable {
   /// Path as the job file sees it (relative to the job file's folder, or absolute); for a
   /// source produced by an earlier job (`from:`), its output path relative to the output
   /// root, so that plans and manifests do not depend on where the output root is.
-  public var path: String
+  package var path: String
   /// Absolute, standardised path.
-  public var absolutePath: String
+  package var absolutePath: String
   /// nil when the header could not be read, or the file is produced by an earlier job.
-  public var header: SourceHeader?
+  package var header: SourceHeader?
   /// Why the source cannot be used (its outputs fail), if so.
-  public var error: String?
+  package var error: String?
   /// The job whose output this file is (for `from:`), if any.
-  public var producedBy: String?
+  package var producedBy: String?
   /// Index of the stage (topological level of its jobs) in which it is decoded.
-  public var stage: Int
+  package var stage: Int
   /// Shrink-on-load factor chosen from its largest output.
-  public var loadShrink: Int
+  package var loadShrink: Int
   /// The regions stored in its XMP packet (normalised; `StoredRegion.orientedRect(in:)`
   /// places them on the oriented photo), read only when a job that reads it asks for
   /// `regions` (nil: not read).
-  public var regions: [StoredRegion]? = nil
+  package var regions: [StoredRegion]? = nil
   /// When its header was read, the file had the identity the state records (size, mtime,
   /// ctime, inode, device: the header came from the state), and this is the content hash
   /// the state records with it: `run`'s first pass takes it as the file's hash, with no
   /// `stat` and no lookup of its own (`VerdictPass`). nil otherwise.
-  public var recordedHash: String? = nil
+  package var recordedHash: String? = nil
   /// With `recordedHash`: the file's status then (`SourceFileStatus.stamp`), what the run
   /// checks the file against before it takes that hash.
-  public var recordedStamp: UInt64? = nil
+  package var recordedStamp: UInt64? = nil
   /// A source in object storage: its store, and its key, size and change token as the
   /// listing gave them (nil for a file). Its identity is `SourceFileStatus(object:)`; its
   /// bytes are read through the store, never by path.
-  public var object: SourceObject? = nil
+  package var object: SourceObject? = nil
 }
 
 /// One file to write.
-public struct PlannedOutput: Sendable {
-  public var job: String
-  public var sourceIndex: Int
+package struct PlannedOutput: Sendable {
+  package var job: String
+  package var sourceIndex: Int
   /// Index of the output entry in the job, and of the size within it.
-  public var entry: Int
-  public var sizeIndex: Int
+  package var entry: Int
+  package var sizeIndex: Int
   /// Path relative to the output root, and absolute.
-  public var path: String
-  public var absolutePath: String
-  public var guide: Guide
-  public var place: PlaceSpec
+  package var path: String
+  package var absolutePath: String
+  package var guide: Guide
+  package var place: PlaceSpec
   /// Multiple of the guide size this output is written at.
-  public var outputScale: Double
+  package var outputScale: Double
   /// Geometry from the header. With a smart focus the centre is found from the pixels at
   /// run time (`smartFocus`); the scale and size here hold all the same.
-  public var geometry: PlacementResult
+  package var geometry: PlacementResult
   /// The focus found at run time (a smart strategy, or a search: faces, regions, then a
   /// fallback); nil when the focus is fixed.
-  public var smartFocus: FocusSpec?
+  package var smartFocus: FocusSpec?
   /// The regions stored in the source that `focus: regions` uses (filtered by `regions`, in
   /// oriented source pixels, score 1), read at plan time; nil when the focus does not use
   /// regions. When `regions` is the first finder and this is not empty, `geometry` is
   /// already placed about them.
-  public var regionBoxes: [FocusBox]? = nil
+  package var regionBoxes: [FocusBox]? = nil
   /// How the plan's placement treated `regionBoxes` (kept, dropped and why, the padding
   /// used); nil when the plan did not place the photo about them.
-  public var regionsPlaced: BoxFocus? = nil
-  public var encode: EncodeSpec
-  public var metadata: MetadataPolicy
-  public var style: RenderStyle
-  public var stage: Int
+  package var regionsPlaced: BoxFocus? = nil
+  package var encode: EncodeSpec
+  package var metadata: MetadataPolicy
+  package var style: RenderStyle
+  package var stage: Int
   /// The placeholders computed from the output's pixels and recorded beside it (nil: none).
-  public var placeholders: PlaceholderSpec? = nil
+  package var placeholders: PlaceholderSpec? = nil
   /// The Cache-Control its object is stored with in an object store (`OutputSpec`); not in
   /// the recipe.
-  public var cacheControl: String? = nil
+  package var cacheControl: String? = nil
 
   /// Recipe identity: everything but the source's content (see `OutputKey`). Computed when
   /// needed rather than stored: a batch plans millions of outputs, and the text is most of
   /// an output's size.
-  public var recipe: String {
+  package var recipe: String {
     OutputKey.recipe(
       job: job, guide: guide, place: place, outputScale: outputScale, geometry: geometry, encode: encode,
       metadata: metadata, style: style, path: path, placeholders: placeholders)
@@ -141,14 +141,14 @@ public struct PlannedOutput: Sendable {
 /// One decode: a source in the colour space its outputs ask for (`colour: keep` outputs need
 /// the source in its own colour space, the others in sRGB), with the frames they hold. The
 /// executor decodes once per key and stage; `cropjob plan` counts the keys.
-public struct DecodeKey: Hashable, Comparable, Sendable {
-  public var sourceIndex: Int
-  public var colour: ColourPolicy
+package struct DecodeKey: Hashable, Comparable, Sendable {
+  package var sourceIndex: Int
+  package var colour: ColourPolicy
   /// Every frame of an animated source (`frames: all`), or its first.
-  public var frames: FramesPolicy = .first
+  package var frames: FramesPolicy = .first
 
   /// Source by source, sRGB before keep, the first frame before all.
-  public static func < (a: DecodeKey, b: DecodeKey) -> Bool {
+  package static func < (a: DecodeKey, b: DecodeKey) -> Bool {
     let order = { (c: ColourPolicy) in ColourPolicy.allCases.firstIndex(of: c)! }
     let frames = { (f: FramesPolicy) in FramesPolicy.allCases.firstIndex(of: f)! }
     return (a.sourceIndex, order(a.colour), frames(a.frames)) < (b.sourceIndex, order(b.colour), frames(b.frames))
@@ -160,10 +160,10 @@ extension PlannedOutput {
   /// (faces, attention, entropy) without an explicit crop, and not already placed about the
   /// photo's stored regions. `geometry`'s rectangle is then a centred stand-in (its size and
   /// scale hold), which `plan --format json` does not state as fact.
-  public var isCropFoundAtRunTime: Bool { smartFocus != nil && place.crop == nil && regionsPlaced == nil }
+  package var isCropFoundAtRunTime: Bool { smartFocus != nil && place.crop == nil && regionsPlaced == nil }
 
   /// The decode this output is rendered from.
-  public var decodeKey: DecodeKey {
+  package var decodeKey: DecodeKey {
     DecodeKey(sourceIndex: sourceIndex, colour: encode.colour, frames: encode.frames)
   }
 }
@@ -171,18 +171,18 @@ extension PlannedOutput {
 /// A source in object storage as the listing found it: the store it is in and what the
 /// listing said of it (key, size, change token).
 /// A class: a plan's sources are copied often, and a file's carries only a nil reference.
-public final class SourceObject: Sendable {
-  public let store: any ObjectStorage
-  public let info: ObjectInfo
+package final class SourceObject: Sendable {
+  package let store: any ObjectStorage
+  package let info: ObjectInfo
 
-  public init(store: any ObjectStorage, info: ObjectInfo) {
+  package init(store: any ObjectStorage, info: ObjectInfo) {
     self.store = store
     self.info = info
   }
 
   /// Its identity as the state records it (`SourceFileStatus(object:)`).
-  public var identity: SourceFileStatus { SourceFileStatus(object: info) }
+  package var identity: SourceFileStatus { SourceFileStatus(object: info) }
 
   /// All of its bytes (one GET).
-  public func read() throws(StorageError) -> [UInt8] { try store.read(info.key) }
+  package func read() throws(StorageError) -> [UInt8] { try store.read(info.key) }
 }

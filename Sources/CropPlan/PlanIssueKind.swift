@@ -3,7 +3,7 @@ import CropGeometry
 extension PlanIssue {
   /// What a plan issue is about, as a stable word for machines (`run --json`'s `warning`
   /// events, `plan --format json`'s issues); the message is for people.
-  public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
+  package enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
     /// An output larger than its source allows (`upscaling: …`, `upscale is off: …`).
     case upscale
     /// The photo does not cover the output; the background shows.

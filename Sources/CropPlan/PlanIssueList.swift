@@ -7,7 +7,7 @@ import CropSupport
 /// few thousand distinct messages are kept once however often they come (a batch's warnings
 /// repeat a few messages), and each issue takes 12 bytes besides; an element is made again
 /// when read. The same issues in the same order as an array of them.
-public struct PlanIssueList: RandomAccessCollection, Sendable {
+package struct PlanIssueList: RandomAccessCollection, Sendable {
   private struct Row: Sendable {
     var severity: UInt8
     var kind: UInt8
@@ -35,16 +35,16 @@ public struct PlanIssueList: RandomAccessCollection, Sendable {
   /// Distinct messages in `texts`.
   private var sharedCount = 0
 
-  public init() {}
+  package init() {}
 
-  public init(_ issues: some Sequence<PlanIssue>) {
+  package init(_ issues: some Sequence<PlanIssue>) {
     self += issues
   }
 
-  public var startIndex: Int { 0 }
-  public var endIndex: Int { rows.count }
+  package var startIndex: Int { 0 }
+  package var endIndex: Int { rows.count }
 
-  public subscript(index: Int) -> PlanIssue {
+  package subscript(index: Int) -> PlanIssue {
     let row = rows[index]
     return PlanIssue(
       severity: Self.severities[Int(row.severity)], job: row.present & 1 != 0 ? texts[Int(row.job)] : nil,
@@ -53,7 +53,7 @@ public struct PlanIssueList: RandomAccessCollection, Sendable {
       blocksRun: row.blocksRun, kind: Self.kinds[Int(row.kind)])
   }
 
-  public mutating func append(_ issue: PlanIssue) {
+  package mutating func append(_ issue: PlanIssue) {
     var message: Int32
     if let known = textNumbers[issue.message] {
       message = known
@@ -83,7 +83,7 @@ public struct PlanIssueList: RandomAccessCollection, Sendable {
     return number
   }
 
-  public static func += (list: inout PlanIssueList, issues: some Sequence<PlanIssue>) {
+  package static func += (list: inout PlanIssueList, issues: some Sequence<PlanIssue>) {
     for issue in issues { list.append(issue) }
   }
 }

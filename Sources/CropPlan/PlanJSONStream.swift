@@ -7,7 +7,7 @@ extension PlanRenderer {
   /// number of outputs. Byte for byte the pretty-printed, key-sorted encoding of the whole
   /// `PlanJSON` value: the document around the outputs is that encoding with no outputs, and
   /// each output is encoded alone and indented to sit in the array.
-  public static func writeJSON(
+  package static func writeJSON(
     _ plan: Plan, selected: [Int]? = nil, facts: OutputFacts = OutputFacts(), write: ([UInt8]) -> Void
   ) {
     let indices = selected ?? Array(plan.outputs.indices)
@@ -34,7 +34,7 @@ extension PlanRenderer {
   /// `plan --format json` of a `PlanStream`, written window by window (the second pass):
   /// the same bytes as `writeJSON` of the whole plan. `facts` gives what the first pass knows
   /// of a window's selected outputs (up to date, the manifest's keys).
-  public static func writeJSON(
+  package static func writeJSON(
     _ stream: PlanStream, facts: (PlanWindow) -> OutputFacts = { _ in OutputFacts() }, write: ([UInt8]) -> Void
   ) {
     var frame = PlanJSON(

@@ -3,14 +3,14 @@ import CropSpec
 import Foundation
 
 /// Prints a plan: a summary for people, JSON for programs, DOT for Graphviz.
-public enum PlanFormat: String, Sendable, CaseIterable {
+package enum PlanFormat: String, Sendable, CaseIterable {
   case text, json, dot
 }
 
 /// The outputs that hold every frame of an animated source, counted for the plan's summary.
-public struct AnimationCount: Sendable {
-  public var outputs = 0
-  public var frames = 0
+package struct AnimationCount: Sendable {
+  package var outputs = 0
+  package var frames = 0
 
   mutating func add(frames count: Int) {
     outputs += 1
@@ -18,8 +18,8 @@ public struct AnimationCount: Sendable {
   }
 }
 
-public enum PlanRenderer {
-  public static func render(_ plan: Plan, format: PlanFormat, selected: [Int]? = nil, upToDate: Set<String> = [])
+package enum PlanRenderer {
+  package static func render(_ plan: Plan, format: PlanFormat, selected: [Int]? = nil, upToDate: Set<String> = [])
     -> String
   {
     let indices = selected ?? Array(plan.outputs.indices)
@@ -55,18 +55,18 @@ public enum PlanRenderer {
   }
 
   /// What the text summary says of one job (of the selected outputs).
-  public struct JobSummary: Sendable {
+  package struct JobSummary: Sendable {
     /// The sources its patterns matched (those that failed included).
-    public var sources: Int
-    public var outputs: Int
-    public var upToDate: Int
+    package var sources: Int
+    package var outputs: Int
+    package var upToDate: Int
     /// Of `sources`, those an error names (no output, or not every output, planned).
-    public var failed = 0
+    package var failed = 0
   }
 
   /// The text summary of a `PlanStream`: `upToDate` counts, per job, the outputs an earlier
   /// run left up to date (nil: none, without a second pass; an empty state has none).
-  public static func text(_ stream: PlanStream, upToDate: ((PlanWindow) -> Set<String>)?) -> String {
+  package static func text(_ stream: PlanStream, upToDate: ((PlanWindow) -> Set<String>)?) -> String {
     var done: [String: Int] = [:]
     if let upToDate {
       stream.forEachWindow { window in
@@ -79,7 +79,7 @@ public enum PlanRenderer {
 
   /// The text summary of a `PlanStream` given, per job, how many of its outputs are up to
   /// date (counted in the first pass: no second pass).
-  public static func text(_ stream: PlanStream, upToDateCounts done: [String: Int]) -> String {
+  package static func text(_ stream: PlanStream, upToDateCounts done: [String: Int]) -> String {
     let jobs = stream.jobFile.jobs.map { job in
       let counts = stream.jobCounts[job.name] ?? (0, 0, 0)
       return JobSummary(

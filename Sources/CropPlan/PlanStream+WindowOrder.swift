@@ -5,7 +5,7 @@ import CropSupport
 extension PlanStream {
   /// The second pass: every window in the plan's order. A window whose number `skip` gives
   /// true is not planned again: `skipped` is told its number instead (in the same order).
-  public func forEachWindow(
+  package func forEachWindow(
     skipping skip: (Int) -> Bool = { _ in false }, skipped: (Int) -> Void = { _ in },
     _ body: (PlanWindow) -> Void
   ) {
@@ -38,7 +38,7 @@ extension PlanStream {
   /// not planned again: `skipped` is told their numbers, in the plan's order, before their
   /// stage's run windows, and their outputs are in none. A plan of at most one window's
   /// sources (kept from the first pass) is one run window per stage.
-  public func forEachRunWindow(
+  package func forEachRunWindow(
     skipping skip: (Int) -> Bool = { _ in false }, skipped: (Int) -> Void = { _ in },
     _ body: (PlanWindow) -> Void
   ) {

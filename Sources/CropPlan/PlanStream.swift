@@ -13,39 +13,39 @@ import Foundation
 /// `forEachWindow` is the second pass: the same windows again, each an ordinary `Plan` of
 /// its sources and outputs, in the plan's order (job by job, each job's sources in order),
 /// to print or to run. A batch of at most `window` sources per job is one window per job.
-public final class PlanStream {
+package final class PlanStream {
   /// Sources a window holds: a thousand or so outputs' worth of memory at a time (a smaller
   /// window costs more windows; a larger one more memory and, on the no-op re-run, more CPU:
   /// docs/scale.md, "The no-op re-run, per output").
-  public static let defaultWindow = 1024
+  package static let defaultWindow = 1024
 
-  public let jobFile: JobFile
+  package let jobFile: JobFile
   /// Absolute output root.
-  public let outputRoot: String
-  public let engineVersion: String
+  package let outputRoot: String
+  package let engineVersion: String
   /// The shard the counts and `PlanWindow.selected` are of (nil: all).
-  public let shard: Shard?
+  package let shard: Shard?
   /// Sources per window (of one job's sources).
-  public let window: Int
+  package let window: Int
   /// Problems found while planning, in `Planner.plan`'s order (held compactly: a batch may
   /// warn of every output).
-  public internal(set) var issues = PlanIssueList()
+  package internal(set) var issues = PlanIssueList()
   /// For each issue (index in `issues`) that names a source, the path of the file its chain
   /// starts from: what shards are chosen by.
-  public internal(set) var issueRoots: [Int: String] = [:]
+  package internal(set) var issueRoots: [Int: String] = [:]
   /// Every planned output (all shards).
-  public internal(set) var outputCount = 0
+  package internal(set) var outputCount = 0
   /// The outputs of `shard` (all without one), and the decodes they take (`DecodeKey`).
-  public internal(set) var selectedCount = 0
-  public internal(set) var decodeCount = 0
+  package internal(set) var selectedCount = 0
+  package internal(set) var decodeCount = 0
   /// Selected outputs that hold every frame of an animated source (`frames: all`), and the
   /// frames they hold in all.
-  public internal(set) var animations = AnimationCount()
+  package internal(set) var animations = AnimationCount()
   /// Per job, the sources of `shard` its patterns matched, the outputs planned of them, and
   /// how many of those sources failed (an error names them: unreadable, an invalid placement...).
-  public internal(set) var jobCounts: [String: (sources: Int, outputs: Int, failed: Int)] = [:]
+  package internal(set) var jobCounts: [String: (sources: Int, outputs: Int, failed: Int)] = [:]
   /// The whole plan, when `make` was asked to collect it.
-  public internal(set) var plan: Plan? = nil
+  package internal(set) var plan: Plan? = nil
 
   let planner: Planner
   /// The current folder, asked for once (a relative job file's sources are made absolute
@@ -61,14 +61,14 @@ public final class PlanStream {
   var kept: [PlanWindow]? = nil
   /// The selected sources of the jobs with an index, and the index file of each, in plan
   /// order (`IndexSource`).
-  public internal(set) var indexSources: [IndexSource] = []
+  package internal(set) var indexSources: [IndexSource] = []
   /// Hashes of every planned output's absolute path (`HashSet64.hash`).
   package internal(set) var outputPaths = HashSet64()
 
   /// Runnable when no issue is an error that stops the whole plan.
-  public var isRunnable: Bool { !issues.contains { $0.severity == .error && $0.blocksRun } }
+  package var isRunnable: Bool { !issues.contains { $0.severity == .error && $0.blocksRun } }
   /// Every source, files and produced.
-  public var sourceCount: Int { table.count }
+  package var sourceCount: Int { table.count }
 
   /// One job's sources: their numbers in the plan, and the subfolder each was found in
   /// (for `{dir}`; empty for a `from:` job).
@@ -98,7 +98,7 @@ public final class PlanStream {
   /// `inspect` sees each window as `forEachWindow` gives it (the overwrite guard looks at its
   /// outputs' files), in order, on a thread of its own while the next window is planned;
   /// `make` returns once it has seen the last.
-  public static func make(
+  package static func make(
     _ file: JobFile, planner: Planner, shard: Shard? = nil, window: Int = defaultWindow, collect: Bool = false,
     inspect: ((PlanWindow) -> Void)? = nil
   ) -> PlanStream {
@@ -233,25 +233,25 @@ public final class PlanStream {
 
 /// One window of a `PlanStream`: an ordinary plan of some of one job's sources and their
 /// outputs (sources numbered within the window; no issues: they are the stream's).
-public struct PlanWindow: Sendable {
-  public var plan: Plan
+package struct PlanWindow: Sendable {
+  package var plan: Plan
   /// Each source's number in the whole plan (`Plan.sources` of `Planner.plan`).
-  public var sourceNumbers: [Int]
+  package var sourceNumbers: [Int]
   /// For each source, the path of the file its chain starts from (`Plan.rootSources`).
-  public var roots: [String]
+  package var roots: [String]
   /// The outputs of the stream's shard (all without one), in order.
-  public var selected: [Int]
-  public var job: String
-  public var stage: Int
+  package var selected: [Int]
+  package var job: String
+  package var stage: Int
   /// Its place among the stream's windows (0, 1, ...: the plan's order, in both passes).
-  public var number: Int
+  package var number: Int
   /// In the first pass's `inspect`: each output's file as the path checks found it (what
   /// `stat` says, `.some(nil)`: no file), nil where they did not learn it (a symlink). Empty
   /// otherwise.
-  public var outputFiles: [SourceFileStatus??] = []
+  package var outputFiles: [SourceFileStatus??] = []
 
   /// The status of output `k`'s file: the path checks' where they learnt it, else `stat`.
-  public func outputFile(_ k: Int) -> SourceFileStatus? {
+  package func outputFile(_ k: Int) -> SourceFileStatus? {
     if k < outputFiles.count, let known = outputFiles[k] { return known }
     return SourceFileStatus.of(path: plan.outputs[k].absolutePath)
   }

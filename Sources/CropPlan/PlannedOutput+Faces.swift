@@ -5,7 +5,7 @@ extension PlannedOutput {
   /// The long side of the copy the face detector sees for this output
   /// (`FaceDetectionSize.longSide` of the photo and the plan's footprint, which the focus
   /// moves but never resizes); nil when the output's focus does not look for faces.
-  public func faceDetectionSide(photo: Size) -> Int? {
+  package func faceDetectionSide(photo: Size) -> Int? {
     guard case .search(let search) = smartFocus, search.finders.contains(.faces), place.crop == nil else {
       return nil
     }

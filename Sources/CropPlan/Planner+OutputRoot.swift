@@ -5,7 +5,7 @@ extension Planner {
   /// The absolute output root a plan of `file` writes into: `outputRoot` (the command line's
   /// `--output`, relative to the current folder) or the job file's `output` (relative to the
   /// job file's folder). Known before planning, so that the state in it can be read first.
-  public func outputRoot(of file: JobFile) -> String {
+  package func outputRoot(of file: JobFile) -> String {
     SourceExpansion.absolute(
       outputRoot ?? file.outputRoot,
       base: outputRoot == nil ? file.baseDirectory : FileManager.default.currentDirectoryPath)

@@ -7,17 +7,17 @@ import Foundation
 
 /// Expands a job file into a plan: sources, headers, geometry, names and checks.
 /// Pure apart from reading directories and image headers; never decodes pixels.
-public struct Planner: Sendable {
-  public var limits: InputLimits
+package struct Planner: Sendable {
+  package var limits: InputLimits
   /// Override of the output root (command line `--output`).
-  public var outputRoot: String?
+  package var outputRoot: String?
   /// Reads each source's header (the imaging stage's `VipsHeaderReader` in cropjob).
-  public var headers: any SourceHeaderReading
+  package var headers: any SourceHeaderReading
   /// The stores sources in object storage (`s3://`) are listed and read through; local
   /// files are walked and read as they always were.
-  public var storage = StorageSet()
+  package var storage = StorageSet()
 
-  public init(limits: InputLimits? = nil, outputRoot: String? = nil, headers: any SourceHeaderReading) {
+  package init(limits: InputLimits? = nil, outputRoot: String? = nil, headers: any SourceHeaderReading) {
     self.limits = limits ?? InputLimits()
     self.outputRoot = outputRoot
     self.headers = headers
@@ -27,7 +27,7 @@ public struct Planner: Sendable {
   /// dependency order, shrink-on-load, then the checks over all output paths. The whole plan
   /// in memory: a batch of many sources is planned window by window (`PlanStream`), with
   /// the same outputs, issues and order.
-  public func plan(_ file: JobFile) -> Plan {
+  package func plan(_ file: JobFile) -> Plan {
     PlanStream.make(file, planner: self, window: Int.max, collect: true).plan!
   }
 
@@ -53,7 +53,7 @@ public struct Planner: Sendable {
       draft.sources[index].stage = max(draft.sources[index].stage, stage)
       let source = draft.sources[index]
       if let error = source.error {
-        draft.issue(.error, job: job.name, source: source.path, error, kind: .source)
+        Self.failOutputs(of: job, source: source.path, subdirectory: subdirectory, error, kind: .source, into: &draft)
         continue
       }
       guard let header = source.header else { continue }
@@ -61,13 +61,14 @@ public struct Planner: Sendable {
       let applied = draft.overrides.apply(
         job.place, job: job.name, source: source, header: header, settings: settings)
       if let failure = applied.failure {
-        draft.issue(.error, job: job.name, source: source.path, failure)
+        Self.failOutputs(of: job, source: source.path, subdirectory: subdirectory, failure, kind: .other, into: &draft)
         continue
       }
       if settings.requireCrop, case .sources = job.input, !applied.hasRow {
-        draft.issue(
-          .error, job: job.name, source: source.path,
-          "no row of the crop table \(draft.file.cropTable ?? "") for this photo (require_crop: true)")
+        Self.failOutputs(
+          of: job, source: source.path, subdirectory: subdirectory,
+          "no row of the crop table \(draft.file.cropTable ?? "") for this photo (require_crop: true)", kind: .other,
+          into: &draft)
         continue
       }
       if let replaced = applied.replacedRowCrop {
@@ -89,12 +90,8 @@ public struct Planner: Sendable {
           switch result {
           case .failure(let problem):
             // The file it would have written (the size the job asks for), not the template.
-            let requested = PixelSize(
-              rounding: Size(
-                width: Double(job.guide.size.width) * outputScale, height: Double(job.guide.size.height) * outputScale))
-            let path = OutputPaths.render(
-              spec.pathTemplate, job: job.name, sourcePath: source.path, subdirectory: subdirectory,
-              size: requested, scale: outputScale, format: spec.encode.options.format)
+            let path = Self.requestedPath(
+              spec, job: job, sourcePath: source.path, subdirectory: subdirectory, outputScale: outputScale)
             draft.issue(
               .error, job: job.name, source: source.path, output: path,
               "invalid placement: \(problem.message)", kind: .source)
@@ -290,7 +287,7 @@ public struct Planner: Sendable {
 extension Planner {
   /// The bytes of an object's head read for its header: enough for JPEG, PNG, WebP, GIF and
   /// most TIFF and HEIF headers (an EXIF block with a large thumbnail may need more).
-  public static let objectHeadBytes: Int64 = 64 << 10
+  package static let objectHeadBytes: Int64 = 64 << 10
 
   /// The header of the object `location` from a ranged GET of its first `objectHeadBytes`,
   /// widened to the whole object when the header needs more.

@@ -11,7 +11,7 @@ public struct Shard: Sendable, Hashable {
   /// Whether the work keyed by `path` belongs to this shard. The executor passes the path
   /// of each output's original source (as the job file names it), so that all outputs of a
   /// source, and its `from:` chain, fall in one shard and each source is decoded once.
-  public func contains(_ path: String) -> Bool {
+  package func contains(_ path: String) -> Bool {
     Self.index(of: path, count: count) == index
   }
 
@@ -22,7 +22,7 @@ public struct Shard: Sendable, Hashable {
   ///
   /// FNV-1a alone, taken modulo a power of two, depends only on the bytes' low bits: a name
   /// repeated in a path (`shoes/SKU1/SKU1.jpg`) cancels out, and a catalogue fell in one shard.
-  public static func index(of path: String, count: Int) -> Int {
+  package static func index(of path: String, count: Int) -> Int {
     precondition(count >= 1, "a shard count is at least 1")
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325
     for byte in path.utf8 {

@@ -1,13 +1,13 @@
 import Foundation
 
 /// Where `--shard I/N` comes from: the command line, or a batch engine's environment.
-public enum ShardSelection {
-  public struct Problem: Error, CustomStringConvertible, Sendable {
-    public var description: String
+package enum ShardSelection {
+  package struct Problem: Error, CustomStringConvertible, Sendable {
+    package var description: String
   }
 
   /// Parses `I/N` with 0 ≤ I < N.
-  public static func parse(_ text: String) throws(Problem) -> Shard {
+  package static func parse(_ text: String) throws(Problem) -> Shard {
     let parts = text.split(separator: "/", omittingEmptySubsequences: false)
     guard parts.count == 2, let i = Int(parts[0]), let n = Int(parts[1]), n >= 1, i >= 0, i < n else {
       throw Problem(description: "--shard expects I/N with 0 ≤ I < N (e.g. 0/4), got \"\(text)\"")
@@ -17,15 +17,15 @@ public enum ShardSelection {
 
   /// A batch engine that numbers its workers through the environment: the variable with the
   /// worker's index (0-based), and the one with the number of workers where the engine sets one.
-  public struct Engine: Sendable {
-    public var name: String
-    public var index: String
-    public var count: String?
+  package struct Engine: Sendable {
+    package var name: String
+    package var index: String
+    package var count: String?
   }
 
   /// The engines other than Slurm (whose array ranges `fromEnvironment` reads apart), in the
   /// order the docs list them. Kubernetes gives no count: `--shard-count` gives it.
-  public static let engines = [
+  package static let engines = [
     Engine(name: "Kubernetes Indexed Job", index: "JOB_COMPLETION_INDEX", count: nil),
     Engine(name: "AWS Batch array job", index: "AWS_BATCH_JOB_ARRAY_INDEX", count: "AWS_BATCH_JOB_ARRAY_SIZE"),
     Engine(name: "Cloud Run job", index: "CLOUD_RUN_TASK_INDEX", count: "CLOUD_RUN_TASK_COUNT"),
@@ -42,7 +42,7 @@ public enum ShardSelection {
   /// variable that is not an integer, an index without a count, an engine's count without its
   /// index, a `count` that differs from the engine's, two engines' variables at once, and a
   /// `count` with none of these variables set (it would run the whole batch on every worker).
-  public static func fromEnvironment(_ env: [String: String], count: Int?) throws(Problem) -> Shard? {
+  package static func fromEnvironment(_ env: [String: String], count: Int?) throws(Problem) -> Shard? {
     func int(_ key: String) throws(Problem) -> Int? {
       guard let text = env[key] else { return nil }
       guard let value = Int(text) else { throw Problem(description: "\(key)=\(text) is not an integer") }
@@ -109,7 +109,7 @@ public enum ShardSelection {
   }
 
   /// The environment variables that give a shard index, in the order they are read.
-  public static let indexVariables = ["SLURM_ARRAY_TASK_ID"] + engines.map(\.index)
+  package static let indexVariables = ["SLURM_ARRAY_TASK_ID"] + engines.map(\.index)
 
   private static func checked(_ index: Int, _ count: Int, _ source: String) throws(Problem) -> Shard {
     guard count >= 1, index >= 0, index < count else {

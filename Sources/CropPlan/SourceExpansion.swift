@@ -4,23 +4,23 @@ import Foundation
 
 /// Expands `sources` (files, globs with `*`, `?`, `[...]` and `**`, folders) minus `exclude`
 /// patterns into a sorted, de-duplicated list of files.
-public enum SourceExpansion {
+package enum SourceExpansion {
   /// File extensions a folder entry picks up (globs and files are taken as written).
-  public static let imageExtensions: Set<String> = [
+  package static let imageExtensions: Set<String> = [
     "jpg", "jpeg", "png", "webp", "tif", "tiff", "gif", "heic", "heif", "avif",
   ]
 
   /// One expanded file: its path as the job file's folder sees it, and the folder part
   /// below the pattern's literal base (for the `{dir}` placeholder).
-  public struct Match: Sendable, Hashable {
-    public var path: String
-    public var subdirectory: String
+  package struct Match: Sendable, Hashable {
+    package var path: String
+    package var subdirectory: String
   }
 
   /// Expands patterns relative to `base`. Patterns that match nothing are returned in
   /// `unmatched` so that the planner can report them.
   /// An `s3://` pattern whose listing fails is among `unmatched` (the planner reports why).
-  public static func expand(include: [String], exclude: [String], base: String) -> (
+  package static func expand(include: [String], exclude: [String], base: String) -> (
     matches: [Match], unmatched: [String]
   ) {
     let (list, unmatched, _) = expandCompact(include: include, exclude: exclude, base: base)

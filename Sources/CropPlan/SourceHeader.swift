@@ -7,20 +7,20 @@ import Foundation
 #endif
 
 /// Image formats cropjob reads. Anything else is refused before decoding.
-public enum InputFormat: String, Sendable, Codable, CaseIterable {
+package enum InputFormat: String, Sendable, Codable, CaseIterable {
   case jpeg, png, webp, tiff, gif, heif
 
   /// Whether libvips can shrink this format while decoding (by 2, 4 or 8).
-  public var shrinksOnLoad: Bool { self == .jpeg || self == .webp }
+  package var shrinksOnLoad: Bool { self == .jpeg || self == .webp }
 
   /// Whether a file of this format with several frames is an animation that `encode.frames:
   /// all` writes frame by frame (GIF, WebP); the pages of a TIFF or HEIF are not.
-  public var animates: Bool { self == .gif || self == .webp }
+  package var animates: Bool { self == .gif || self == .webp }
 
   /// The format a file cropjob wrote in `output` is read back as (a `from:` job's source):
   /// AVIF and HEIC are both HEIF files, which libvips' HEIF loader reads; nil for JPEG XL,
   /// which cropjob does not read.
-  public init?(readingBack output: OutputFormat) {
+  package init?(readingBack output: OutputFormat) {
     switch output {
     case .jpeg: self = .jpeg
     case .png: self = .png
@@ -34,18 +34,18 @@ public enum InputFormat: String, Sendable, Codable, CaseIterable {
 }
 
 /// What the header of a source says, read without decoding pixels.
-public struct SourceHeader: Sendable, Hashable, Codable {
-  public var format: InputFormat
+package struct SourceHeader: Sendable, Hashable, Codable {
+  package var format: InputFormat
   /// Size as stored, before EXIF orientation.
-  public var storedWidth: Int
-  public var storedHeight: Int
+  package var storedWidth: Int
+  package var storedHeight: Int
   /// EXIF orientation 1...8.
-  public var orientation: Int
-  public var bands: Int
-  public var hasAlpha: Bool
-  public var pages: Int
+  package var orientation: Int
+  package var bands: Int
+  package var hasAlpha: Bool
+  package var pages: Int
 
-  public init(
+  package init(
     format: InputFormat, storedWidth: Int, storedHeight: Int, orientation: Int, bands: Int, hasAlpha: Bool, pages: Int
   ) {
     self.format = format
@@ -58,13 +58,13 @@ public struct SourceHeader: Sendable, Hashable, Codable {
   }
 
   /// Size after EXIF orientation: the size every geometry works in.
-  public var width: Int { orientation >= 5 ? storedHeight : storedWidth }
-  public var height: Int { orientation >= 5 ? storedWidth : storedHeight }
+  package var width: Int { orientation >= 5 ? storedHeight : storedWidth }
+  package var height: Int { orientation >= 5 ? storedWidth : storedHeight }
 
   /// The largest shrink-on-load factor (8, 4, 2, else 1) that still leaves at least one
   /// decoded pixel per output pixel for the largest output (`maxOutputScale` output pixels
   /// per source pixel), so that no output loses resolution.
-  public func loadShrink(maxOutputScale: Double) -> Int {
+  package func loadShrink(maxOutputScale: Double) -> Int {
     guard format.shrinksOnLoad, maxOutputScale > 0 else { return 1 }
     return [8, 4, 2].first { Double($0) * maxOutputScale <= 1.0 && $0 <= largestShrink } ?? 1
   }
@@ -72,25 +72,25 @@ public struct SourceHeader: Sendable, Hashable, Codable {
   /// libvips 8.14 aborts the process (a failed assertion: "bad dimensions") when a JPEG is
   /// shrunk on load by more than its width or height (1x50 at shrink 2), and its WebP loader
   /// fails: a shrink never exceeds the smaller stored dimension (found by fuzz/targets/image).
-  public var largestShrink: Int { max(1, min(storedWidth, storedHeight)) }
+  package var largestShrink: Int { max(1, min(storedWidth, storedHeight)) }
 }
 
 /// What one `stat` of a source says: the planner stats each source once and hands this to the
 /// header reader, so that a reader that caches headers by identity needs no stat of its own.
 /// As git's index, it holds the status change time and the device besides size, mtime and
 /// inode: `touch -r` can restore an mtime after an in-place rewrite, but not the ctime.
-public struct SourceFileStatus: Sendable, Hashable {
-  public var size: Int64
+package struct SourceFileStatus: Sendable, Hashable {
+  package var size: Int64
   /// Modification time in nanoseconds since 1970.
-  public var mtime: Int64
-  public var inode: UInt64
+  package var mtime: Int64
+  package var inode: UInt64
   /// Status change time in nanoseconds since 1970 (0: not known, as in a state file of
   /// schema 1: never equal to a file's).
-  public var ctime: Int64
+  package var ctime: Int64
   /// The device the file is on (0: not known).
-  public var device: UInt64
+  package var device: UInt64
 
-  public init(size: Int64, mtime: Int64, inode: UInt64, ctime: Int64, device: UInt64) {
+  package init(size: Int64, mtime: Int64, inode: UInt64, ctime: Int64, device: UInt64) {
     self.size = size
     self.mtime = mtime
     self.inode = inode
@@ -99,7 +99,7 @@ public struct SourceFileStatus: Sendable, Hashable {
   }
 
   /// `stat` of `path` (following links), or nil when it cannot be stat'ed.
-  public static func of(path: String) -> SourceFileStatus? {
+  package static func of(path: String) -> SourceFileStatus? {
     var info = stat()
     guard stat(path, &info) == 0 else { return nil }
     return SourceFileStatus(info)
@@ -111,7 +111,7 @@ public struct SourceFileStatus: Sendable, Hashable {
   /// mtime; the ETag's FNV-1a hash as inode; ctime 0; and `objectDevice` as device, which no
   /// file has, so a file's status never equals an object's. A rewrite with the same size
   /// gets a new ETag, so a new identity.
-  public init(object: ObjectInfo) {
+  package init(object: ObjectInfo) {
     var etag = ""
     var modified = ""
     if case .object(let tag, _, let lastModified, _) = object.token { (etag, modified) = (tag, lastModified) }
@@ -122,7 +122,7 @@ public struct SourceFileStatus: Sendable, Hashable {
   }
 
   /// The device of every object's identity ("S3OBJECT" in ASCII).
-  public static let objectDevice: UInt64 = 0x5333_4F42_4A45_4354
+  package static let objectDevice: UInt64 = 0x5333_4F42_4A45_4354
 
   /// `2026-12-07T01:02:03.456Z` in nanoseconds since 1970 (0 when it is not that form).
   static func nanoseconds(iso8601 text: String) -> Int64 {
@@ -168,7 +168,7 @@ public struct SourceFileStatus: Sendable, Hashable {
   /// The five fields in one number (FNV-1a over them), to tell whether a file changed since
   /// it was looked at in 8 bytes (`PlannedSource.recordedStamp`): equal statuses give equal
   /// stamps.
-  public var stamp: UInt64 {
+  package var stamp: UInt64 {
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325
     for field in [UInt64(bitPattern: size), UInt64(bitPattern: mtime), inode, UInt64(bitPattern: ctime), device] {
       hash = (hash ^ field) &* 0x0000_0100_0000_01b3
@@ -179,7 +179,7 @@ public struct SourceFileStatus: Sendable, Hashable {
 
 /// Reads source headers for the planner: the imaging stage supplies the libvips reader
 /// (`VipsHeaderReader`); tests may give another.
-public protocol SourceHeaderReading: Sendable {
+package protocol SourceHeaderReading: Sendable {
   /// The version of the decoding library, part of every output's key.
   var engineVersion: String { get }
   /// Prepares for `header(path:)` to be called from several threads at once.
@@ -204,33 +204,33 @@ public protocol SourceHeaderReading: Sendable {
 
 extension SourceHeaderReading {
   /// A reader of files only: a source in object storage has no header.
-  public func header(bytes: [UInt8], location: String, complete: Bool) throws -> SourceHeader? {
+  package func header(bytes: [UInt8], location: String, complete: Bool) throws -> SourceHeader? {
     throw ObjectHeaderUnsupported(location: location)
   }
 
   /// No cache: every header is read.
-  public func knownHeader(path: String, status: SourceFileStatus) -> KnownHeader? { nil }
+  package func knownHeader(path: String, status: SourceFileStatus) -> KnownHeader? { nil }
   /// No cache: nothing to prepare.
-  public func prepare(paths: [String]) {}
+  package func prepare(paths: [String]) {}
   /// A reader that knows no regions (test doubles that only give headers).
-  public func storedRegions(path: String) throws -> XMPRegionParser.Reading { XMPRegionParser.Reading() }
+  package func storedRegions(path: String) throws -> XMPRegionParser.Reading { XMPRegionParser.Reading() }
 }
 
 /// A header known without reading the file (`SourceHeaderReading.knownHeader`): what a
 /// cache recorded of the file when it had the status it has now, and the content hash
 /// recorded with it (nil when none was).
-public struct KnownHeader: Sendable {
-  public var header: SourceHeader
-  public var sha256: String?
+package struct KnownHeader: Sendable {
+  package var header: SourceHeader
+  package var sha256: String?
 
-  public init(header: SourceHeader, sha256: String?) {
+  package init(header: SourceHeader, sha256: String?) {
     self.header = header
     self.sha256 = sha256
   }
 }
 
 /// What a header reader of files only says of a source in object storage.
-public struct ObjectHeaderUnsupported: Error, CustomStringConvertible {
-  public var location: String
-  public var description: String { "\(location): this header reader reads files only" }
+package struct ObjectHeaderUnsupported: Error, CustomStringConvertible {
+  package var location: String
+  package var description: String { "\(location): this header reader reads files only" }
 }

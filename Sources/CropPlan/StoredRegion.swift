@@ -3,14 +3,14 @@ import CropGeometry
 /// A region a photo manager stored in the photo's XMP: an MWG region (`mwg-rs:Regions`,
 /// written by Lightroom, digiKam, Picasa exports) or a Microsoft people-tagging rectangle
 /// (`MP:RegionInfo`). See docs/job-file.md, "Regions stored in the photo".
-public struct StoredRegion: Sendable, Hashable, Codable {
+package struct StoredRegion: Sendable, Hashable, Codable {
   /// What the region marks: MWG's `mwg-rs:Type`; Microsoft's rectangles are people (faces).
-  public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
+  package enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
     case face, pet, focus, barcode
   }
 
   /// Which schema the region was read from.
-  public enum Schema: String, Sendable, Hashable, Codable {
+  package enum Schema: String, Sendable, Hashable, Codable {
     /// Metadata Working Group regions: `mwg-rs:Regions/mwg-rs:RegionList`.
     case mwg
     /// Microsoft Photo people tagging: `MP:RegionInfo/MPRI:Regions`.
@@ -18,17 +18,17 @@ public struct StoredRegion: Sendable, Hashable, Codable {
   }
 
   /// nil when the region names no type (or one outside MWG's four).
-  public var kind: Kind?
+  package var kind: Kind?
   /// `mwg-rs:Name` or `MPReg:PersonDisplayName`, when present.
-  public var name: String?
-  public var schema: Schema
+  package var name: String?
+  package var schema: Schema
   /// Normalised, top-left based: (x, y) is the top-left corner and (width, height) the size,
   /// as fractions of the frame the writer measured in (`frame`).
-  public var area: Rect
+  package var area: Rect
   /// MWG `mwg-rs:AppliedToDimensions` (stDim:w × stDim:h, pixels), when present.
-  public var appliedTo: Size?
+  package var appliedTo: Size?
 
-  public init(kind: Kind?, name: String?, schema: Schema, area: Rect, appliedTo: Size? = nil) {
+  package init(kind: Kind?, name: String?, schema: Schema, area: Rect, appliedTo: Size? = nil) {
     self.kind = kind
     self.name = name
     self.schema = schema
@@ -37,7 +37,7 @@ public struct StoredRegion: Sendable, Hashable, Codable {
   }
 
   /// Which image the normalised area is measured in.
-  public enum Frame: String, Sendable, Hashable, Codable {
+  package enum Frame: String, Sendable, Hashable, Codable {
     /// The photo as displayed, after EXIF orientation (what MWG's writers use; the default).
     case oriented
     /// The pixels as stored: recognised only when `AppliedToDimensions` equals the stored
@@ -49,7 +49,7 @@ public struct StoredRegion: Sendable, Hashable, Codable {
   /// AppliedToDimensions names the stored size and not the oriented one (orientations 5–8,
   /// non-square); every other case, including no AppliedToDimensions and orientations 2–4,
   /// where the sizes cannot tell, is `.oriented`.
-  public func frame(in header: SourceHeader) -> Frame {
+  package func frame(in header: SourceHeader) -> Frame {
     guard let applied = appliedTo, (5...8).contains(header.orientation), header.storedWidth != header.storedHeight
     else { return .oriented }
     let stored = Size(width: Double(header.storedWidth), height: Double(header.storedHeight))
@@ -62,7 +62,7 @@ public struct StoredRegion: Sendable, Hashable, Codable {
   /// geometry uses), clipped to the photo. A stored-frame area goes through the orientation
   /// transform (docs/geometry.md §3); AppliedToDimensions only chooses the frame: a photo
   /// resized after tagging keeps its normalised regions.
-  public func orientedRect(in header: SourceHeader) -> Rect {
+  package func orientedRect(in header: SourceHeader) -> Rect {
     let oriented = Size(width: Double(header.width), height: Double(header.height))
     let photo = Rect(size: oriented)
     let rect: Rect

@@ -6,14 +6,14 @@ import CropSupport
 /// shorthand, as an attribute, with structures as `rdf:parseType="Resource"`, a nested
 /// `rdf:Description`, or attributes on the property element. Pure: bytes in, regions and
 /// problems out; it never throws and never traps.
-public enum XMPRegionParser {
+package enum XMPRegionParser {
   /// What a packet holds: the regions that could be read, and one line per problem (a
   /// damaged packet, or a region skipped and why). Regions are in document order, MWG first.
-  public struct Reading: Sendable, Hashable {
-    public var regions: [StoredRegion] = []
-    public var problems: [String] = []
+  package struct Reading: Sendable, Hashable {
+    package var regions: [StoredRegion] = []
+    package var problems: [String] = []
 
-    public init(regions: [StoredRegion] = [], problems: [String] = []) {
+    package init(regions: [StoredRegion] = [], problems: [String] = []) {
       self.regions = regions
       self.problems = problems
     }
@@ -28,12 +28,12 @@ public enum XMPRegionParser {
   static let microsoftRegion = "http://ns.microsoft.com/photo/1.2/t/Region#"
 
   /// Packets larger than this are not read (JPEG's extended XMP may reach a few MB).
-  public static let maxBytes = 16 << 20
+  package static let maxBytes = 16 << 20
 
   /// The regions of `packet`. A packet that is not well-formed XML gives no regions and one
   /// problem naming what is wrong and where ("XMP packet is damaged: end tag </rdf:Bag>
   /// where </rdf:li> was expected at byte 912").
-  public static func parse(_ packet: [UInt8]) -> Reading {
+  package static func parse(_ packet: [UInt8]) -> Reading {
     var reading = Reading()
     guard packet.count <= maxBytes else {
       reading.problems.append("XMP packet is \(packet.count) bytes; regions are read from packets up to \(maxBytes)")

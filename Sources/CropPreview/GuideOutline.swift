@@ -4,14 +4,14 @@ import Foundation
 /// The guide as the proof sheet draws it: the outline of the output's preimage, i.e. exactly
 /// the part of the photo that becomes the output. A rect or square guide is a quadrilateral
 /// (rotated when the placement rotates), a circle guide the circle inscribed in the frame.
-public enum GuideOutline: Sendable, Equatable {
+package enum GuideOutline: Sendable, Equatable {
   /// Corners in the order that lands on the output's top-left, top-right, bottom-right,
   /// bottom-left.
   case polygon([Point])
   case circle(centre: Point, radius: Double)
 
   /// The outline in source pixels (after orientation), from the geometry `run` renders with.
-  public static func of(_ geometry: PlacementResult, shape: GuideShape) -> GuideOutline {
+  package static func of(_ geometry: PlacementResult, shape: GuideShape) -> GuideOutline {
     let inverse = geometry.inverse
     switch shape {
     case .circle:
@@ -23,7 +23,7 @@ public enum GuideOutline: Sendable, Equatable {
   }
 
   /// The outline under `map`, a similarity (uniform scale, rotation, translation).
-  public func mapped(by map: Affine) -> GuideOutline {
+  package func mapped(by map: Affine) -> GuideOutline {
     switch self {
     case .polygon(let points): return .polygon(points.map(map.apply))
     case .circle(let centre, let radius):
@@ -31,7 +31,7 @@ public enum GuideOutline: Sendable, Equatable {
     }
   }
 
-  public var boundingBox: Rect {
+  package var boundingBox: Rect {
     switch self {
     case .polygon(let points): return Rect.boundingBox(of: points) ?? .zero
     case .circle(let c, let r): return Rect(x: c.x - r, y: c.y - r, width: 2 * r, height: 2 * r)
@@ -41,7 +41,7 @@ public enum GuideOutline: Sendable, Equatable {
   /// Where the outline is best checked: the corners and edge midpoints of a polygon, the
   /// rightmost, lowest, leftmost and highest points of a circle. The drawn line is solid there
   /// (corner brackets; dashes are centred on edge midpoints and on a circle's extreme points).
-  public var checkpoints: [Point] {
+  package var checkpoints: [Point] {
     switch self {
     case .polygon(let p):
       let mids = p.indices.map { i in
@@ -57,7 +57,7 @@ public enum GuideOutline: Sendable, Equatable {
   }
 
   /// Signed distance to the outline: negative inside.
-  public func signedDistance(_ p: Point) -> Double {
+  package func signedDistance(_ p: Point) -> Double {
     switch self {
     case .circle(let c, let r):
       return Coverage.hypot(p.x - c.x, p.y - c.y) - r

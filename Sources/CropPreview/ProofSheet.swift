@@ -6,39 +6,39 @@ import CropSupport
 import Foundation
 
 /// Options of a proof sheet (`cropjob preview`).
-public struct ProofSheetOptions: Sendable {
+package struct ProofSheetOptions: Sendable {
   /// Folder the sheet is written to; never the output root or inside it.
-  public var directory: String
+  package var directory: String
   /// Only this job.
-  public var job: String?
+  package var job: String?
   /// At most this many photos per job, evenly spaced.
-  public var limit: Int?
+  package var limit: Int?
   /// Side of each square panel, in pixels.
-  public var tileSize: Int = 256
-  public var columns: Int = 4
-  public var rows: Int = 3
+  package var tileSize: Int = 256
+  package var columns: Int = 4
+  package var rows: Int = 3
   /// Pages as 8-bit palette PNGs (about a third of the size).
-  public var palette = false
+  package var palette = false
   /// Locate smart-focus points on the tile-size decode instead of a decode made as the run
   /// makes it: faster, but libvips' attention works on a 32 px thumbnail, so the point may
   /// differ from the run's by up to about 1/32 of the photo.
-  public var quickSmartFocus = false
-  public var strictness: DecodeStrictness = .warning
+  package var quickSmartFocus = false
+  package var strictness: DecodeStrictness = .warning
 
-  public init(directory: String) { self.directory = directory }
+  package init(directory: String) { self.directory = directory }
 }
 
 /// What a proof sheet wrote.
-public struct ProofSheetResult: Sendable {
+package struct ProofSheetResult: Sendable {
   /// Absolute paths.
-  public var html: String
-  public var pages: [String]
-  public var tileImages: [String]
+  package var html: String
+  package var pages: [String]
+  package var tileImages: [String]
   /// The tiles, in sheet order.
-  public var tiles: [ProofTile]
+  package var tiles: [ProofTile]
   /// Tiles with warnings, and tiles that could not be drawn or have errors.
-  public var tilesWithWarnings: Int
-  public var tilesWithErrors: Int
+  package var tilesWithWarnings: Int
+  package var tilesWithErrors: Int
 }
 
 /// The visual proof of a plan: for each source of each job, the photo with the guide where
@@ -47,10 +47,10 @@ public struct ProofSheetResult: Sendable {
 /// pages and an HTML page. Sources are decoded at tile size (shrink-on-load), so it costs a
 /// fraction of a run. It reads the job's sources only: nothing is written into, or read
 /// from, the output root.
-public enum ProofSheet {
-  public struct Refusal: Error, CustomStringConvertible, Sendable {
-    public var message: String
-    public var description: String { message }
+package enum ProofSheet {
+  package struct Refusal: Error, CustomStringConvertible, Sendable {
+    package var message: String
+    package var description: String { message }
   }
 
   /// zlib level of the sheet's PNGs: photos barely compress further at higher levels (level 6
@@ -58,7 +58,7 @@ public enum ProofSheet {
   static let pngCompression = 1
 
   /// Why `directory` cannot hold a proof sheet of a plan writing to `outputRoot`, or nil.
-  public static func directoryProblem(_ directory: String, outputRoot: String) -> String? {
+  package static func directoryProblem(_ directory: String, outputRoot: String) -> String? {
     let folder = resolved(directory)
     let root = resolved(outputRoot)
     if folder == root || folder.hasPrefix(root + "/") {
@@ -70,7 +70,7 @@ public enum ProofSheet {
   /// Draws tiles: each source decoded once (at the size its tiles need), sources in parallel.
   /// A source whose tiles use smart focus is decoded as the run decodes it (the plan's
   /// shrink-on-load), so the point found is the run's exactly, unless `quickSmartFocus`.
-  public static func render(
+  package static func render(
     _ tiles: [ProofTile], plan: Plan, tileSize: Int, strictness: DecodeStrictness = .warning,
     quickSmartFocus: Bool = false
   ) -> [RenderedTile] {
@@ -101,7 +101,7 @@ public enum ProofSheet {
 
   /// Writes the sheet: `page-NNN.png` pages, `tiles/NNNN-job-name.png` images and `index.html`
   /// in `options.directory`. `progress(done, total)` is called after each page.
-  public static func write(
+  package static func write(
     plan: Plan, options: ProofSheetOptions, progress: ((Int, Int) -> Void)? = nil
   ) throws -> ProofSheetResult {
     if let problem = directoryProblem(options.directory, outputRoot: plan.outputRoot) {

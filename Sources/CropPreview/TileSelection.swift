@@ -3,11 +3,11 @@ import Foundation
 
 /// Which tiles a proof sheet shows: one per job and source, in job file order, optionally
 /// one job only and an evenly spaced sample per job.
-public enum TileSelection {
-  public struct UnknownJob: Error, CustomStringConvertible, Sendable {
-    public var name: String
-    public var known: [String]
-    public var description: String { "no job named \"\(name)\"; the jobs are: \(known.joined(separator: ", "))" }
+package enum TileSelection {
+  package struct UnknownJob: Error, CustomStringConvertible, Sendable {
+    package var name: String
+    package var known: [String]
+    package var description: String { "no job named \"\(name)\"; the jobs are: \(known.joined(separator: ", "))" }
   }
 
   /// Tiles of `plan`: for each job (file order) each of its sources (plan order), including
@@ -15,7 +15,7 @@ public enum TileSelection {
   /// tiles per job, evenly spaced over its sources, first and last included. A tile shows the
   /// job's issues about its source and the issues about the source itself, in no job (a
   /// damaged XMP packet: every tile of that photo).
-  public static func tiles(of plan: Plan, job: String? = nil, limit: Int? = nil) throws(UnknownJob) -> [ProofTile] {
+  package static func tiles(of plan: Plan, job: String? = nil, limit: Int? = nil) throws(UnknownJob) -> [ProofTile] {
     let jobs = plan.jobFile.jobs.map(\.name)
     if let job, !jobs.contains(job) { throw UnknownJob(name: job, known: jobs) }
     var indexByPath: [String: Int] = [:]
@@ -47,7 +47,7 @@ public enum TileSelection {
   }
 
   /// `limit` items evenly spaced over `items` (first and last included; one: the middle).
-  public static func sample<T>(_ items: [T], limit: Int?) -> [T] {
+  package static func sample<T>(_ items: [T], limit: Int?) -> [T] {
     guard let limit, limit < items.count else { return items }
     guard limit > 0 else { return [] }
     guard limit > 1 else { return [items[items.count / 2]] }

@@ -1,3 +1,4 @@
+import CropSupport
 import Foundation
 
 /// One problem found in a job file, located at line:column, with the field it concerns.
@@ -14,7 +15,7 @@ public struct Diagnostic: Sendable, Hashable, Codable, CustomStringConvertible {
   public var field: String
   public var message: String
 
-  public init(
+  package init(
     _ severity: Severity, file: String, mark: SourceMark, field: String, message: String
   ) {
     self.severity = severity
@@ -31,32 +32,37 @@ public struct Diagnostic: Sendable, Hashable, Codable, CustomStringConvertible {
     return "\(file):\(line):\(column): \(severity.rawValue): \(subject)\(message)"
   }
 
+  /// The diagnostic as a value to switch on (`CropError.jobFile`).
+  public var error: CropError {
+    .jobFile(file: file, line: line, column: column, field: field, message: message)
+  }
+
   /// The one helper that words every type or range mismatch the same way.
-  public static func expected(_ what: String, received: String) -> String {
+  package static func expected(_ what: String, received: String) -> String {
     "expected \(what) but received \(received)"
   }
 
   /// A required key that is absent, worded by the same helper: `expected a guide (…) but
   /// received no "guide"`.
-  public static func missing(_ key: String, _ what: String) -> String {
+  package static func missing(_ key: String, _ what: String) -> String {
     expected(what, received: "no \"\(key)\"")
   }
 }
 
 extension [Diagnostic] {
   /// Errors first by position, as a reader goes through the file.
-  public func sortedByPosition() -> [Diagnostic] {
+  package func sortedByPosition() -> [Diagnostic] {
     sorted { ($0.file, $0.line, $0.column, $0.field) < ($1.file, $1.line, $1.column, $1.field) }
   }
 
-  public var hasErrors: Bool { contains { $0.severity == .error } }
+  package var hasErrors: Bool { contains { $0.severity == .error } }
 }
 
 /// Renders diagnostics for people, programs or CI annotations.
-public enum DiagnosticFormat: String, Sendable, CaseIterable {
+package enum DiagnosticFormat: String, Sendable, CaseIterable {
   case text, json, github
 
-  public func render(_ diagnostics: [Diagnostic]) -> String {
+  package func render(_ diagnostics: [Diagnostic]) -> String {
     switch self {
     case .text:
       return diagnostics.map(\.description).joined(separator: "\n")

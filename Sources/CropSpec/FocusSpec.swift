@@ -1,7 +1,7 @@
 import CropGeometry
 
 /// Which source point sits at the guide's centre.
-public enum FocusSpec: Sendable, Hashable, Codable {
+package enum FocusSpec: Sendable, Hashable, Codable {
   case named(NamedPosition)
   case point(Point)
   case smart(SmartStrategy)
@@ -10,7 +10,7 @@ public enum FocusSpec: Sendable, Hashable, Codable {
   indirect case search(FocusSearch)
 
   /// The focus as the job file writes it (`faces, attention` for a search).
-  public var name: String {
+  package var name: String {
     switch self {
     case .named(let n): return n.rawValue
     case .point(let p): return "[\(p.x), \(p.y)]"
@@ -20,7 +20,7 @@ public enum FocusSpec: Sendable, Hashable, Codable {
   }
 
   /// Whether the focus is found from the pixels (or the file's regions) at run time.
-  public var isFoundAtRunTime: Bool {
+  package var isFoundAtRunTime: Bool {
     switch self {
     case .named, .point: return false
     case .smart, .search: return true
@@ -29,26 +29,26 @@ public enum FocusSpec: Sendable, Hashable, Codable {
 }
 
 /// A list of box finders and the strategy that decides when none finds a box.
-public struct FocusSearch: Sendable, Hashable, Codable {
+package struct FocusSearch: Sendable, Hashable, Codable {
   /// Distinct, at least one, in the order they are tried.
-  public var finders: [BoxFinder]
+  package var finders: [BoxFinder]
   /// A named position, a point or a smart strategy (never a search): what places the photo
   /// when no finder finds a box. `attention` unless the list ends with another.
-  public var fallback: FocusSpec
+  package var fallback: FocusSpec
 
   /// `fallback` must not be a search.
-  public init(finders: [BoxFinder], fallback: FocusSpec) {
+  package init(finders: [BoxFinder], fallback: FocusSpec) {
     if case .search = fallback { preconditionFailure("a search's fallback cannot be a search") }
     self.finders = finders
     self.fallback = fallback
   }
 
   /// What a list without a final fixed or smart strategy falls back to.
-  public static let defaultFallback = FocusSpec.smart(.attention)
+  package static let defaultFallback = FocusSpec.smart(.attention)
 }
 
 /// What finds boxes to keep in the picture.
-public enum BoxFinder: String, Sendable, Hashable, Codable, CaseIterable {
+package enum BoxFinder: String, Sendable, Hashable, Codable, CaseIterable {
   /// Regions stored in the photo's metadata (XMP MWG, Microsoft Photo), filtered by `regions`.
   case regions
   /// Faces found by the face detector (libfacedetection's YuNet CNN).
@@ -56,11 +56,11 @@ public enum BoxFinder: String, Sendable, Hashable, Codable, CaseIterable {
 }
 
 /// libvips' smart-crop strategies.
-public enum SmartStrategy: String, Sendable, Hashable, Codable, CaseIterable {
+package enum SmartStrategy: String, Sendable, Hashable, Codable, CaseIterable {
   case attention, entropy
 }
 
 /// The types of regions a photo's metadata may store (MWG's Face, Pet, Focus, BarCode).
-public enum RegionType: String, Sendable, Hashable, Codable, CaseIterable {
+package enum RegionType: String, Sendable, Hashable, Codable, CaseIterable {
   case face, pet, focus, barcode
 }

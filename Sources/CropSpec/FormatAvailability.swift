@@ -4,7 +4,7 @@
 public struct FormatAvailability: Sendable {
   /// Formats every libvips that cropjob runs on can write: its JPEG and PNG savers are what
   /// cropjob's own samples and tests need, so they are not probed.
-  public static let baseline: Set<OutputFormat> = [.jpeg, .png]
+  package static let baseline: Set<OutputFormat> = [.jpeg, .png]
 
   /// Accepts every format: a pure check of the job file (`JobFileLoader`'s default). A
   /// format the machine cannot write then fails its outputs at run time.
@@ -16,7 +16,7 @@ public struct FormatAvailability: Sendable {
   /// `probe` lists the formats that can be written; `faceDetectorProblem` says why faces
   /// cannot be detected (nil when they can). Each is called at most once per decode, and only
   /// when the file needs it.
-  public init(
+  package init(
     probe: @escaping @Sendable () -> [OutputFormat], faceDetectorProblem: @escaping @Sendable () -> String? = { nil }
   ) {
     self.probe = probe
@@ -24,7 +24,7 @@ public struct FormatAvailability: Sendable {
   }
 
   /// The formats `probe` lists.
-  public func available() -> [OutputFormat] { probe() }
+  package func available() -> [OutputFormat] { probe() }
 
   /// Why `focus: faces` cannot work on this machine, naming the package to install; nil when
   /// it can.

@@ -2,19 +2,19 @@ import CropStorage
 
 /// A job's delivery index (`index:`): an HTML page of `<picture>` elements and the same data
 /// as JSON, written after the job's outputs, per source or one file for the job.
-public struct IndexSpec: Sendable, Hashable {
+package struct IndexSpec: Sendable, Hashable {
   /// The HTML file's path template, relative to the output root, ending in `.html`; the JSON
   /// file is the same path ending in `.json`. With `{stem}` or `{name}` one file per source,
   /// else one for the job's whole batch.
-  public var path: String
+  package var path: String
   /// The `sizes` attribute of every `<img>` and `<source>`.
-  public var sizes: String
-  public var loading: IndexLoading
-  public var decoding: IndexDecoding
+  package var sizes: String
+  package var loading: IndexLoading
+  package var decoding: IndexDecoding
   /// URLs are this prefix and the output's path under the root; nil: relative to the index file.
-  public var baseURL: String?
+  package var baseURL: String?
 
-  public init(path: String, sizes: String, loading: IndexLoading, decoding: IndexDecoding, baseURL: String?) {
+  package init(path: String, sizes: String, loading: IndexLoading, decoding: IndexDecoding, baseURL: String?) {
     self.path = path
     self.sizes = sizes
     self.loading = loading
@@ -25,23 +25,23 @@ public struct IndexSpec: Sendable, Hashable {
   /// Where the index is written: `.local(path:)` is the template relative to the output
   /// root (wherever that root is, disk or S3); `.s3(bucket:key:)` (an `index.path` written
   /// `s3://bucket/key.html`) puts it at that key template in that bucket, whatever the root.
-  public var location: StorageLocation {
+  package var location: StorageLocation {
     (try? StorageLocation.parse(path)) ?? .local(path: path)
   }
 
   /// One file per source: the template names the source.
-  public var perSource: Bool { path.contains("{stem}") || path.contains("{name}") }
+  package var perSource: Bool { path.contains("{stem}") || path.contains("{name}") }
 
   /// The placeholders an index path may use.
-  public static let placeholders = ["job", "stem", "name"]
+  package static let placeholders = ["job", "stem", "name"]
 }
 
 /// The `loading` attribute of the index's images.
-public enum IndexLoading: String, Sendable, Hashable, CaseIterable {
+package enum IndexLoading: String, Sendable, Hashable, CaseIterable {
   case lazy, eager
 }
 
 /// The `decoding` attribute of the index's images.
-public enum IndexDecoding: String, Sendable, Hashable, CaseIterable {
+package enum IndexDecoding: String, Sendable, Hashable, CaseIterable {
   case async, sync, auto
 }

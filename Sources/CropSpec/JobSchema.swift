@@ -1,5 +1,5 @@
 /// The type of a value in a job file, as the schema and the reference describe it.
-public indirect enum SchemaType: Sendable {
+package indirect enum SchemaType: Sendable {
   /// A non-empty string; `pattern` (ECMA-262) must match the whole string.
   case string(pattern: String? = nil)
   case integer(ClosedRange<Int>)
@@ -27,31 +27,31 @@ public indirect enum SchemaType: Sendable {
 /// What a list allows: the type of its items, how many, and whether one may appear twice
 /// (JSON Schema's `items`, `minItems`, `maxItems`, `uniqueItems`). The schema states it and
 /// the decoder checks it, both from the table.
-public struct ListRule: Sendable {
-  public let item: SchemaType
-  public let minItems: Int
-  public let maxItems: Int?
+package struct ListRule: Sendable {
+  package let item: SchemaType
+  package let minItems: Int
+  package let maxItems: Int?
   /// Whether a repeated item is an error.
-  public let unique: Bool
+  package let unique: Bool
 }
 
 extension SchemaType {
   /// This type with a named value type (`$defs`) replaced by its definition; mappings and
   /// other types are themselves.
-  public var resolved: SchemaType {
+  package var resolved: SchemaType {
     if case .ref(let name) = self, let value = JobSchema.value(name) { return value.type.resolved }
     return self
   }
 
   /// The forms a value may take: those of `oneOf`, else this type (named types resolved).
-  public var forms: [SchemaType] {
+  package var forms: [SchemaType] {
     if case .oneOf(let forms) = resolved { return forms.flatMap(\.forms) }
     if case .ordered(let list, _) = resolved { return list.forms }
     return [resolved]
   }
 
   /// The rules of the list form, if any (a pair is a list of exactly two numbers).
-  public var listRule: ListRule? {
+  package var listRule: ListRule? {
     for form in forms {
       switch form {
       case .list(let item, let minItems, let maxItems, let unique):
@@ -65,28 +65,28 @@ extension SchemaType {
   }
 
   /// The range of the integer form, if any.
-  public var integerRange: ClosedRange<Int>? {
+  package var integerRange: ClosedRange<Int>? {
     if case .integer(let range) = self { return range }  // the usual case, without building `forms`
     for case .integer(let range) in forms { return range }
     return nil
   }
 
   /// The range of the number form, if any.
-  public var numberRange: ClosedRange<Double>? {
+  package var numberRange: ClosedRange<Double>? {
     if case .number(let range) = self { return range }  // the usual case, without building `forms`
     for case .number(let range) in forms { return range }
     return nil
   }
 
   /// The range of both numbers of the `[x, y]` form, if any.
-  public var pairRange: ClosedRange<Double>? {
+  package var pairRange: ClosedRange<Double>? {
     if case .pair(let range) = self { return range }  // the usual case, without building `forms`
     for case .pair(let range) in forms { return range }
     return nil
   }
 
   /// The names of the choice form, if any.
-  public var choices: [String]? {
+  package var choices: [String]? {
     for case .choice(let names) in forms { return names }
     return nil
   }
@@ -94,25 +94,25 @@ extension SchemaType {
 
 /// The range of an integer encoder setting for some formats (`effort`: webp 0...6, jxl
 /// 1...9), and what libvips uses for them when the key is absent (cropjob then passes none).
-public struct FormatRange: Sendable {
-  public let formats: [OutputFormat]
-  public let range: ClosedRange<Int>
-  public let defaultValue: Int
+package struct FormatRange: Sendable {
+  package let formats: [OutputFormat]
+  package let range: ClosedRange<Int>
+  package let defaultValue: Int
 }
 
 /// One key of a mapping in the job file.
-public struct SchemaField: Sendable {
-  public let name: String
-  public let type: SchemaType
-  public let description: String
+package struct SchemaField: Sendable {
+  package let name: String
+  package let type: SchemaType
+  package let description: String
   /// What the decoder uses when the key is absent (nil: nothing, or it is required).
-  public let defaultValue: SchemaJSON?
-  public let required: Bool
+  package let defaultValue: SchemaJSON?
+  package let required: Bool
   /// For encoder keys: the formats the key has an effect on (nil: every format).
-  public let formats: [OutputFormat]?
+  package let formats: [OutputFormat]?
   /// For integers whose range depends on the format: the range of each (the type's range
   /// is their union, for a format that is not known where the key is written).
-  public let formatRanges: [FormatRange]
+  package let formatRanges: [FormatRange]
 
   init(
     _ name: String, _ type: SchemaType, _ description: String, default defaultValue: SchemaJSON? = nil,
@@ -143,32 +143,32 @@ public struct SchemaField: Sendable {
 
   /// The integer range for outputs of `format`: its own when the range depends on the
   /// format, else the field's (nil: not an integer).
-  public func integerRange(for format: OutputFormat) -> ClosedRange<Int>? {
+  package func integerRange(for format: OutputFormat) -> ClosedRange<Int>? {
     formatRanges.first { $0.formats.contains(format) }?.range ?? type.integerRange
   }
 
   /// The list rules of the field's list form, if it has one.
-  public var listRule: ListRule? { type.listRule }
+  package var listRule: ListRule? { type.listRule }
 }
 
 /// A rule across the keys of one mapping that JSON Schema can express.
-public struct SchemaRule: Sendable {
-  public let description: String
-  public let schema: SchemaJSON
+package struct SchemaRule: Sendable {
+  package let description: String
+  package let schema: SchemaJSON
 }
 
 /// A mapping of the job file: its keys (the decoder rejects any other) and its rules.
-public struct SchemaObject: Sendable {
+package struct SchemaObject: Sendable {
   /// The `$defs` name, and the prefix of its fields in docs/job-file.md (`guide.shape`).
-  public let name: String
-  public let description: String
-  public let fields: [SchemaField]
-  public let rules: [SchemaRule]
+  package let name: String
+  package let description: String
+  package let fields: [SchemaField]
+  package let rules: [SchemaRule]
 
   /// The keys the decoder knows, in the order the reference lists them.
-  public var keys: [String] { fields.map(\.name) }
+  package var keys: [String] { fields.map(\.name) }
 
-  public func field(_ name: String) -> SchemaField? { fields.first { $0.name == name } }
+  package func field(_ name: String) -> SchemaField? { fields.first { $0.name == name } }
 
   /// The field `key` of a mapping the decoder reads; a key the table does not list is a
   /// mistake in the decoder.
@@ -179,14 +179,14 @@ public struct SchemaObject: Sendable {
 }
 
 /// A named value type (`$defs`) used by several fields.
-public struct SchemaValue: Sendable {
-  public let name: String
-  public let description: String
-  public let type: SchemaType
+package struct SchemaValue: Sendable {
+  package let name: String
+  package let description: String
+  package let type: SchemaType
 }
 
 /// A placeholder of output path templates.
-public struct SchemaPlaceholder: Sendable {
-  public let name: String
-  public let description: String
+package struct SchemaPlaceholder: Sendable {
+  package let name: String
+  package let description: String
 }

@@ -6,19 +6,19 @@ import CropGeometry
 /// the schema of one JSON Lines row.
 extension JobSchema {
   /// The crop rectangle's columns, as the keys of `crop`.
-  public static let cropTableCropColumns = ["x", "y", "width", "height", "angle"]
+  package static let cropTableCropColumns = ["x", "y", "width", "height", "angle"]
   /// Columns that come in pairs, as the `[x, y]` place field they make.
-  public static let cropTablePairs = [("focus_x", "focus_y", "focus"), ("offset_x", "offset_y", "offset")]
+  package static let cropTablePairs = [("focus_x", "focus_y", "focus"), ("offset_x", "offset_y", "offset")]
   /// Columns that hold a job name or a path (CSV cells there are strings, never numbers).
-  public static let cropTableTextColumns = ["source", "job"]
+  package static let cropTableTextColumns = ["source", "job"]
 
   /// Columns of a crop in the frames of croppers: the mirrors before the turn. They hold no
   /// value of the fast decoder's layout: a row that sets one is read by the general decoder.
-  public static let cropTableFrameColumns = ["flip", "scaleX", "scaleY"]
+  package static let cropTableFrameColumns = ["flip", "scaleX", "scaleY"]
   /// `scaleX` and `scaleY`: 1, or -1 for a mirror (Cropper.js's values).
-  public static let mirrorScale = SchemaType.oneOf([.constant(1), .constant(-1)])
+  package static let mirrorScale = SchemaType.oneOf([.constant(1), .constant(-1)])
   /// The range of `x, y` and of `width, height` in each of a table's units.
-  public static func cropTableRange(_ key: String, units: CropUnits) -> ClosedRange<Double> {
+  package static func cropTableRange(_ key: String, units: CropUnits) -> ClosedRange<Double> {
     let side = key == "width" || key == "height"
     switch units {
     case .pixels: return side ? cropSideRange : cropPositionRange
@@ -28,7 +28,7 @@ extension JobSchema {
   }
 
   /// `overrides_from` as a mapping: the table's path and how to read it.
-  public static let cropTableSettings = SchemaObject(
+  package static let cropTableSettings = SchemaObject(
     name: "crop_table",
     description:
       "A crop table and how to read it: the frame and units its crops are in (as the cropper that saved them "
@@ -73,7 +73,7 @@ extension JobSchema {
         ])
     ])
 
-  public static let cropTable = SchemaObject(
+  package static let cropTable = SchemaObject(
     name: "crop_table_row",
     description:
       "One row of a crop table (overrides_from): one override, flattened. In CSV the header names the columns, in "

@@ -1,6 +1,6 @@
 /// The mapping of a job's delivery index.
 extension JobSchema {
-  public static let index = SchemaObject(
+  package static let index = SchemaObject(
     name: "index",
     description:
       "A delivery index of the job's outputs: an HTML page of <picture> elements (srcset per format, sizes, width "

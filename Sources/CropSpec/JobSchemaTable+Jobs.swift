@@ -2,7 +2,7 @@ import CropGeometry
 
 /// The mappings of the top level, the limits, the defaults, the jobs and the guide.
 extension JobSchema {
-  public static let file = SchemaObject(
+  package static let file = SchemaObject(
     name: "file",
     description: "A cropjob job file: which photos to take, how each sits under the guide, and which files to write.",
     fields: [
@@ -51,7 +51,7 @@ extension JobSchema {
         ]),
     ])
 
-  public static let limits = SchemaObject(
+  package static let limits = SchemaObject(
     name: "limits",
     description:
       "Limits checked from each source's header before any pixel is decoded; a source beyond one fails alone.",
@@ -83,14 +83,14 @@ extension JobSchema {
     SchemaField("placeholders", placeholdersType, placeholdersDescription + " Every output inherits them as a whole."),
   ]
 
-  public static let defaults = SchemaObject(
+  package static let defaults = SchemaObject(
     name: "defaults",
     description:
       "Settings inherited by every job: guide, place and encode field by field (a job giving any of size, width, "
       + "height or aspect replaces all four), outputs and metadata as a whole.",
     fields: settingFields, rules: [])
 
-  public static let job = SchemaObject(
+  package static let job = SchemaObject(
     name: "job",
     description: "One job: its photos (sources, or another job's outputs), the guide, the placement and the outputs.",
     fields: [
@@ -122,7 +122,7 @@ extension JobSchema {
   /// The guide's keys that give it a size (`aspect` needs one of width and height).
   static let guideSizeKeys = ["size", "width", "height"]
 
-  public static let guide = SchemaObject(
+  package static let guide = SchemaObject(
     name: "guide",
     description:
       "The crop frame. Its size: size (a square), width and height, or aspect with one of width and height.",

@@ -1,6 +1,6 @@
 /// The mappings of the outputs and their encoder settings.
 extension JobSchema {
-  public static let output = SchemaObject(
+  package static let output = SchemaObject(
     name: "output",
     description:
       "One output entry: a path template and one or more sizes, each written for every photo of the job.",
@@ -76,14 +76,14 @@ extension JobSchema {
 
   static let lossy: [OutputFormat] = [.jpeg, .webp, .avif, .heif, .jxl]
   /// Formats a byte budget cannot search (no quality to lower).
-  public static let budgetlessFormats: [OutputFormat] = [.tiff, .gif]
+  package static let budgetlessFormats: [OutputFormat] = [.tiff, .gif]
   /// Formats whose byte budget needs `palette: true` (the only way they have a quality).
-  public static let paletteBudgetFormats: [OutputFormat] = [.png]
+  package static let paletteBudgetFormats: [OutputFormat] = [.png]
 
   /// Why `format` with these settings cannot have a byte budget, or nil when it can: the
   /// decoder's check and the schema's rules (`extensionBudgetRules`, the encode rules) are
   /// both this table.
-  public static func budgetProblem(_ format: OutputFormat, palette: Bool, lossless: Bool) -> String? {
+  package static func budgetProblem(_ format: OutputFormat, palette: Bool, lossless: Bool) -> String? {
     if budgetlessFormats.contains(format) { return format.rawValue }
     if paletteBudgetFormats.contains(format) { return palette ? nil : "\(format.rawValue) without palette: true" }
     return lossless ? "lossless \(format.rawValue)" : nil
@@ -219,7 +219,7 @@ extension JobSchema {
       formats: [.png]),
   ]
 
-  public static let encode = SchemaObject(
+  package static let encode = SchemaObject(
     name: "encode",
     description:
       "Encoder settings. The format comes from encode.format, else from the path's extension, else jpeg; a path's "
@@ -253,7 +253,7 @@ extension JobSchema {
     ])
 
   /// `encode.target`: what the quality search must reach.
-  public static let target = SchemaObject(
+  package static let target = SchemaObject(
     name: "target",
     description:
       "A perceptual quality target for the quality search (docs/job-file.md, \"Perceptual quality target\").",

@@ -50,19 +50,19 @@ extension JobSchema {
   ]
 
   /// Place fields an exact `crop` replaces.
-  public static let cropExcludes = ["fit", "zoom", "focus", "offset", "rotate"]
+  package static let cropExcludes = ["fit", "zoom", "focus", "offset", "rotate"]
 
   static let cropRule = SchemaRule(
     description: "crop replaces fit, zoom, focus, offset and rotate.",
     schema: ["dependentSchemas": ["crop": ["not": ["anyOf": .array(cropExcludes.map { ["required": [.string($0)]] })]]]]
   )
 
-  public static let place = SchemaObject(
+  package static let place = SchemaObject(
     name: "place",
     description: "How each photo sits under the guide, field by field over defaults.place.",
     fields: placeFields, rules: [cropRule])
 
-  public static let crop = SchemaObject(
+  package static let crop = SchemaObject(
     name: "crop",
     description:
       "An exact crop rectangle in source pixels after EXIF orientation, as interactive croppers save it; its centre "
@@ -76,7 +76,7 @@ extension JobSchema {
     ],
     rules: [])
 
-  public static let override = SchemaObject(
+  package static let override = SchemaObject(
     name: "override",
     description:
       "An exact placement for one source: crop or any place field, winning over the job's (over every job that "

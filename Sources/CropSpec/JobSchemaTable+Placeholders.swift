@@ -1,17 +1,17 @@
 /// The placeholders recorded beside each output (`placeholders:`).
 extension JobSchema {
-  public static let placeholderKindNames = PlaceholderKind.allCases.map(\.rawValue)
+  package static let placeholderKindNames = PlaceholderKind.allCases.map(\.rawValue)
   /// BlurHash components a side, as the algorithm allows.
-  public static let blurhashComponentRange = 1...9
+  package static let blurhashComponentRange = 1...9
   /// The LQIP's longer side: with at most 32 pixels its data URI stays under 1 kB.
-  public static let lqipSizeRange = 4...32
+  package static let lqipSizeRange = 4...32
 
   /// `placeholders:` as a list of kinds (their default settings) or as a mapping.
   static let placeholdersType = SchemaType.oneOf([
     .list(.choice(placeholderKindNames), minItems: 0, unique: true), .ref("placeholders"),
   ])
 
-  public static let placeholderSettings = SchemaObject(
+  package static let placeholderSettings = SchemaObject(
     name: "placeholders",
     description:
       "Placeholders computed from each output's own pixels and recorded in the manifest and the state, for pages "

@@ -8,30 +8,30 @@ import CropGeometry
 /// limits, defaults, jobs, guide), `+Place.swift` (place, crop, overrides),
 /// `+Outputs.swift` (outputs, encode) and `+CropTable.swift` (the columns of a crop table,
 /// which is not YAML and so not one of `objects`).
-public enum JobSchema {
+package enum JobSchema {
   // MARK: Ranges the decoder checks
 
   /// Largest guide or output side in pixels.
-  public static let maxSide = 16384
-  public static let sideRange = 1...maxSide
-  public static let zoomRange = 0.2...5.0
-  public static let offsetRange = -100_000.0...100_000.0
-  public static let angleRange = -360.0...360.0
-  public static let unitRange = 0.0...1.0
+  package static let maxSide = 16384
+  package static let sideRange = 1...maxSide
+  package static let zoomRange = 0.2...5.0
+  package static let offsetRange = -100_000.0...100_000.0
+  package static let angleRange = -360.0...360.0
+  package static let unitRange = 0.0...1.0
   /// `face_padding`: up to twice the box on each side (a box five times its size).
-  public static let facePaddingRange = 0.0...2.0
+  package static let facePaddingRange = 0.0...2.0
   /// A focus point `[x, y]`.
-  public static let pointType = SchemaType.pair(unitRange)
-  public static let cropPositionRange = -1_000_000.0...1_000_000.0
-  public static let cropSideRange = 1.0...1_000_000.0
-  public static let scaleRange = 0.01...16.0
-  public static let qualityRange = 1...100
-  public static let compressionRange = 0...9
-  public static let maxBytesRange = 100...(1 << 31)
-  public static let colourRange = 0...255
-  public static let maxPixelsRange = 1...(1 << 40)
-  public static let maxFileBytesRange = 1...(1 << 40)
-  public static let maxPagesRange = 1...100_000
+  package static let pointType = SchemaType.pair(unitRange)
+  package static let cropPositionRange = -1_000_000.0...1_000_000.0
+  package static let cropSideRange = 1.0...1_000_000.0
+  package static let scaleRange = 0.01...16.0
+  package static let qualityRange = 1...100
+  package static let compressionRange = 0...9
+  package static let maxBytesRange = 100...(1 << 31)
+  package static let colourRange = 0...255
+  package static let maxPixelsRange = 1...(1 << 40)
+  package static let maxFileBytesRange = 1...(1 << 40)
+  package static let maxPagesRange = 1...100_000
 
   /// CPU effort as libvips' savers take it (webpsave 0-6, heifsave 0-9, jxlsave 1-9), with
   /// their defaults; `effort` is checked against the range of the output's format.
@@ -42,21 +42,21 @@ public enum JobSchema {
   ]
 
   /// CPU effort for `format` (for a format without effort: the union of the ranges).
-  public static func effortRange(_ format: OutputFormat) -> ClosedRange<Int> {
+  package static func effortRange(_ format: OutputFormat) -> ClosedRange<Int> {
     encode["effort"].integerRange(for: format)!
   }
 
   // MARK: Names
 
   /// Job names: ASCII letters, digits, `-` and `_` (they appear in paths through `{job}`).
-  public static let jobNamePattern = "^[A-Za-z0-9_-]+$"
+  package static let jobNamePattern = "^[A-Za-z0-9_-]+$"
   /// `"16:9"`: two positive decimal numbers.
-  public static let aspectPattern = "^(?=[0-9.]*[1-9])[0-9]+(\\.[0-9]+)?:(?=[0-9.]*[1-9])[0-9]+(\\.[0-9]+)?$"
-  public static let hexColourPattern = "^#([0-9a-fA-F]{3}|[0-9a-fA-F]{4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$"
+  package static let aspectPattern = "^(?=[0-9.]*[1-9])[0-9]+(\\.[0-9]+)?:(?=[0-9.]*[1-9])[0-9]+(\\.[0-9]+)?$"
+  package static let hexColourPattern = "^#([0-9a-fA-F]{3}|[0-9a-fA-F]{4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$"
   /// A crop table's file name: `.csv` or `.jsonl`, in any case.
-  public static let cropTablePattern = "[^/]\\.([Cc][Ss][Vv]|[Jj][Ss][Oo][Nn][Ll])$"
+  package static let cropTablePattern = "[^/]\\.([Cc][Ss][Vv]|[Jj][Ss][Oo][Nn][Ll])$"
 
-  public static let placeholders: [SchemaPlaceholder] = [
+  package static let placeholders: [SchemaPlaceholder] = [
     SchemaPlaceholder(name: "job", description: "the job's name"),
     SchemaPlaceholder(name: "stem", description: "the source file's name without its extension (`IMG_0042`)"),
     SchemaPlaceholder(name: "name", description: "the source file's name with its extension (`IMG_0042.jpg`)"),
@@ -72,11 +72,11 @@ public enum JobSchema {
     SchemaPlaceholder(name: "format", description: "the output format's usual extension (`jpg`, `png`, `webp`, …)"),
   ]
   /// Placeholders that tell the sizes of one output entry apart.
-  public static let sizePlaceholders = ["width", "height", "scale"]
+  package static let sizePlaceholders = ["width", "height", "scale"]
 
   /// A path template: relative, no `..` segment, `{stem}` or `{name}` present, only known
   /// placeholders.
-  public static var templatePattern: String {
+  package static var templatePattern: String {
     let names = placeholders.map(\.name).joined(separator: "|")
     return "^(?!/)(?!(.*/)?\\.\\.(/|$))(?=.*\\{(stem|name)\\})([^{]|\\{(\(names))\\})*$"
   }
@@ -84,35 +84,35 @@ public enum JobSchema {
   // MARK: Value types
 
   /// Focus names, their spellings and the smart strategies.
-  public static let focusAliases = ["center": NamedPosition.centre, "middle": .centre]
-  public static var focusNames: [String] {
+  package static let focusAliases = ["center": NamedPosition.centre, "middle": .centre]
+  package static var focusNames: [String] {
     NamedPosition.allCases.map(\.rawValue) + focusAliases.keys.sorted() + SmartStrategy.allCases.map(\.rawValue)
       + BoxFinder.allCases.map(\.rawValue)
   }
-  public static let flipNames = ["horizontal", "vertical", "both", "none"]
-  public static let colourNames: [String: [Double]] = [
+  package static let flipNames = ["horizontal", "vertical", "both", "none"]
+  package static let colourNames: [String: [Double]] = [
     "white": [255, 255, 255, 255], "black": [0, 0, 0, 255], "transparent": [0, 0, 0, 0],
     "grey": [128, 128, 128, 255], "gray": [128, 128, 128, 255],
   ]
-  public static let formatAliases: [String: OutputFormat] = ["jpg": .jpeg, "heic": .heif, "tif": .tiff]
-  public static var formatNames: [String] {
+  package static let formatAliases: [String: OutputFormat] = ["jpg": .jpeg, "heic": .heif, "tif": .tiff]
+  package static var formatNames: [String] {
     OutputFormat.allCases.map(\.rawValue) + formatAliases.keys.sorted()
   }
   /// The names `format` may be written as in `encode.format` (`heif`, `heic`).
-  public static func names(of format: OutputFormat) -> [String] {
+  package static func names(of format: OutputFormat) -> [String] {
     [format.rawValue] + formatAliases.filter { $0.value == format }.keys.sorted()
   }
   /// The path extensions that choose a format (the path's extension wins over an inherited
   /// `encode.format`).
-  public static let extensionFormats: [String: OutputFormat] = [
+  package static let extensionFormats: [String: OutputFormat] = [
     "jpg": .jpeg, "jpeg": .jpeg, "png": .png, "webp": .webp, "avif": .avif, "heic": .heif, "heif": .heif,
     "jxl": .jxl, "tif": .tiff, "tiff": .tiff, "gif": .gif,
   ]
-  public static let subsampleNames = ["auto", "4:2:0", "4:4:4"]
+  package static let subsampleNames = ["auto", "4:2:0", "4:4:4"]
   /// The metadata policies with a name (`strip`, `keep`); the others are lists of kinds.
-  public static let namedMetadataPolicies: [MetadataPolicy] = [.strip, .keep]
+  package static let namedMetadataPolicies: [MetadataPolicy] = [.strip, .keep]
 
-  public static let values: [SchemaValue] = [
+  package static let values: [SchemaValue] = [
     SchemaValue(
       name: "job_name", description: "A job's name: ASCII letters, digits, '-' and '_'.",
       type: .string(pattern: jobNamePattern)),
@@ -177,11 +177,11 @@ public enum JobSchema {
   ]
 
   /// The named value type `name` (`$defs`), if there is one.
-  public static func value(_ name: String) -> SchemaValue? { values.first { $0.name == name } }
+  package static func value(_ name: String) -> SchemaValue? { values.first { $0.name == name } }
 
   /// `; "zoom" is a key of place` when `key` belongs to other mappings than the one whose
   /// keys are `known` (a key written one level too high or too low), else "".
-  public static func elsewhere(_ key: String, notIn known: [String]) -> String {
+  package static func elsewhere(_ key: String, notIn known: [String]) -> String {
     let names = [
       "file": "the top level", "limits": "limits", "job": "a job", "guide": "guide", "place": "place",
       "crop": "place.crop", "output": "an output", "encode": "encode", "target": "encode.target",
@@ -194,7 +194,7 @@ public enum JobSchema {
   }
 
   /// Every mapping, in the order the schema and the reference list them.
-  public static let objects: [SchemaObject] = [
+  package static let objects: [SchemaObject] = [
     file, limits, defaults, job, index, guide, place, crop, output, encode, target, placeholderSettings, override,
     cropTableSettings,
   ]

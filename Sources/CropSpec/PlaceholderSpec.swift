@@ -1,5 +1,5 @@
 /// A placeholder a page shows while the output loads, computed from the output's own pixels.
-public enum PlaceholderKind: String, Sendable, Hashable, CaseIterable, Codable, Comparable {
+package enum PlaceholderKind: String, Sendable, Hashable, CaseIterable, Codable, Comparable {
   /// A BlurHash string (woltapp's algorithm, base 83).
   case blurhash
   /// A ThumbHash (Evan Wallace's algorithm), base64.
@@ -9,38 +9,38 @@ public enum PlaceholderKind: String, Sendable, Hashable, CaseIterable, Codable, 
   /// A tiny image as a data URI (low-quality image placeholder).
   case lqip
 
-  public static func < (a: PlaceholderKind, b: PlaceholderKind) -> Bool {
+  package static func < (a: PlaceholderKind, b: PlaceholderKind) -> Bool {
     allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
   }
 }
 
 /// The format of an LQIP's tiny image.
-public enum LQIPFormat: String, Sendable, Hashable, CaseIterable, Codable {
+package enum LQIPFormat: String, Sendable, Hashable, CaseIterable, Codable {
   case webp, jpeg
 }
 
 /// Which placeholders an output asks for, and their settings (`placeholders:` in the job file).
-public struct PlaceholderSpec: Sendable, Hashable {
+package struct PlaceholderSpec: Sendable, Hashable {
   /// The kinds asked for, each once, in `PlaceholderKind`'s order.
-  public var kinds: [PlaceholderKind]
+  package var kinds: [PlaceholderKind]
   /// BlurHash components across and down (1...9 each).
-  public var blurhashX: Int
-  public var blurhashY: Int
+  package var blurhashX: Int
+  package var blurhashY: Int
   /// The LQIP's longer side in pixels.
-  public var lqipSize: Int
-  public var lqipFormat: LQIPFormat
+  package var lqipSize: Int
+  package var lqipFormat: LQIPFormat
 
-  public static let defaultBlurhash = (x: 4, y: 3)
-  public static let defaultLQIPSize = 16
+  package static let defaultBlurhash = (x: 4, y: 3)
+  package static let defaultLQIPSize = 16
   /// JPEG: libwebp's encoder costs twice libjpeg's instructions for a 16 px image (its
   /// set-up), which the placeholders' 5 % budget of a web-size run cannot afford; WebP, which
   /// keeps transparency, is one setting away.
-  public static let defaultLQIPFormat = LQIPFormat.jpeg
+  package static let defaultLQIPFormat = LQIPFormat.jpeg
   /// The LQIP's encoder quality (fixed: with sides of at most 32 px the data URI stays
   /// under 1 kB).
-  public static let lqipQuality = 60
+  package static let lqipQuality = 60
 
-  public init(
+  package init(
     kinds: [PlaceholderKind], blurhashX: Int = defaultBlurhash.x, blurhashY: Int = defaultBlurhash.y,
     lqipSize: Int = defaultLQIPSize, lqipFormat: LQIPFormat = defaultLQIPFormat
   ) {
@@ -52,7 +52,7 @@ public struct PlaceholderSpec: Sendable, Hashable {
   }
 
   /// The recipe line (`OutputKey`): the kinds and the settings of those asked for.
-  public var recipe: String {
+  package var recipe: String {
     kinds.map { kind in
       switch kind {
       case .blurhash: "blurhash:\(blurhashX)x\(blurhashY)"
@@ -65,17 +65,17 @@ public struct PlaceholderSpec: Sendable, Hashable {
 
 /// The placeholders computed for one output (those asked for; the others nil), as the
 /// manifest and the state record them.
-public struct PlaceholderValues: Codable, Sendable, Equatable {
+package struct PlaceholderValues: Codable, Sendable, Equatable {
   /// BlurHash string, e.g. `LEHV6nWB2yk8pyo0adR*.7kCMdnj`.
-  public var blurhash: String?
+  package var blurhash: String?
   /// ThumbHash bytes in standard base64 (with padding).
-  public var thumbhash: String?
+  package var thumbhash: String?
   /// Dominant colour, `#rrggbb` (lowercase).
-  public var dominant: String?
+  package var dominant: String?
   /// `data:image/webp;base64,…` or `data:image/jpeg;base64,…`.
-  public var lqip: String?
+  package var lqip: String?
 
-  public init(blurhash: String? = nil, thumbhash: String? = nil, dominant: String? = nil, lqip: String? = nil) {
+  package init(blurhash: String? = nil, thumbhash: String? = nil, dominant: String? = nil, lqip: String? = nil) {
     self.blurhash = blurhash
     self.thumbhash = thumbhash
     self.dominant = dominant
@@ -83,7 +83,7 @@ public struct PlaceholderValues: Codable, Sendable, Equatable {
   }
 
   /// The value of `kind` (nil when not computed).
-  public subscript(kind: PlaceholderKind) -> String? {
+  package subscript(kind: PlaceholderKind) -> String? {
     switch kind {
     case .blurhash: blurhash
     case .thumbhash: thumbhash

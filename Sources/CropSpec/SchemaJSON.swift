@@ -2,7 +2,7 @@ import CropSupport
 
 /// A JSON value whose objects keep their keys in the order they were written, so that the
 /// printed schema is stable and reads top-down (used by `JobSchema`).
-public indirect enum SchemaJSON: Sendable, Equatable {
+package indirect enum SchemaJSON: Sendable, Equatable {
   case null
   case bool(Bool)
   case int(Int)
@@ -12,29 +12,29 @@ public indirect enum SchemaJSON: Sendable, Equatable {
   case object([Member])
 
   /// One key of an object, in order.
-  public struct Member: Sendable, Equatable {
-    public var key: String
-    public var value: SchemaJSON
-    public init(_ key: String, _ value: SchemaJSON) {
+  package struct Member: Sendable, Equatable {
+    package var key: String
+    package var value: SchemaJSON
+    package init(_ key: String, _ value: SchemaJSON) {
       self.key = key
       self.value = value
     }
   }
 
   /// The value for `key` when this is an object.
-  public subscript(key: String) -> SchemaJSON? {
+  package subscript(key: String) -> SchemaJSON? {
     if case .object(let members) = self { return members.first { $0.key == key }?.value }
     return nil
   }
 
   /// The text of a string.
-  public var stringValue: String? {
+  package var stringValue: String? {
     if case .string(let text) = self { return text }
     return nil
   }
 
   /// The value of an integer or a number.
-  public var doubleValue: Double? {
+  package var doubleValue: Double? {
     switch self {
     case .int(let value): return Double(value)
     case .number(let value): return value
@@ -43,13 +43,13 @@ public indirect enum SchemaJSON: Sendable, Equatable {
   }
 
   /// The items of an array.
-  public var arrayValue: [SchemaJSON]? {
+  package var arrayValue: [SchemaJSON]? {
     if case .array(let items) = self { return items }
     return nil
   }
 
   /// Pretty-printed with two-space indentation; arrays of scalars stay on one line.
-  public func rendered(indent: Int = 0) -> String {
+  package func rendered(indent: Int = 0) -> String {
     let pad = String(repeating: " ", count: indent)
     let inner = String(repeating: " ", count: indent + 2)
     switch self {
@@ -81,12 +81,12 @@ public indirect enum SchemaJSON: Sendable, Equatable {
 extension SchemaJSON: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral,
   ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
 {
-  public init(stringLiteral value: String) { self = .string(value) }
-  public init(integerLiteral value: Int) { self = .int(value) }
-  public init(booleanLiteral value: Bool) { self = .bool(value) }
-  public init(arrayLiteral elements: SchemaJSON...) { self = .array(elements) }
+  package init(stringLiteral value: String) { self = .string(value) }
+  package init(integerLiteral value: Int) { self = .int(value) }
+  package init(booleanLiteral value: Bool) { self = .bool(value) }
+  package init(arrayLiteral elements: SchemaJSON...) { self = .array(elements) }
   /// Keeps the literal's order.
-  public init(dictionaryLiteral elements: (String, SchemaJSON)...) {
+  package init(dictionaryLiteral elements: (String, SchemaJSON)...) {
     self = .object(elements.map { Member($0.0, $0.1) })
   }
 }
@@ -97,7 +97,7 @@ extension SchemaJSON: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, E
 /// defaults and the per-format ranges come from the table's entries, as the decoder reads them.
 extension JobSchema {
   /// The JSON Schema (draft 2020-12) of the job file.
-  public static func json() -> SchemaJSON {
+  package static func json() -> SchemaJSON {
     var members: [SchemaJSON.Member] = [
       .init("$schema", "https://json-schema.org/draft/2020-12/schema"),
       .init("$id", "urn:cropjob:job-file:1"),
@@ -117,7 +117,7 @@ extension JobSchema {
   }
 
   /// The schema as `cropjob schema` prints it.
-  public static var text: String { json().rendered() + "\n" }
+  package static var text: String { json().rendered() + "\n" }
 
   static func json(_ object: SchemaObject) -> SchemaJSON {
     var members: [SchemaJSON.Member] = [.init("type", "object"), .init("description", .string(object.description))]

@@ -116,7 +116,7 @@ extension Dictionary: OverrideRegistry where Key == OverrideKey, Value == Int {
 
 extension PlaceSpec {
   /// This placement with the fields an override sets taken from it.
-  public func applying(_ override: Override) -> PlaceSpec {
+  package func applying(_ override: Override) -> PlaceSpec {
     var p = self
     let o = override.place
     for field in override.fields {

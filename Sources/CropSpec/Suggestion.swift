@@ -1,9 +1,9 @@
 /// "Did you mean …?" for misspelled keys and values.
-public enum Suggestion {
+package enum Suggestion {
   /// The closest candidate within a small edit distance, if any: one edit (a swap of two
   /// neighbours counts as one) for words of up to three letters, so `rnu` suggests `run` but
   /// `gif` not `avif` nor `c` `a`; else two edits or a third of the word.
-  public static func closest(to word: String, in candidates: [String]) -> String? {
+  package static func closest(to word: String, in candidates: [String]) -> String? {
     let limit = word.count <= 3 ? 1 : max(2, word.count / 3)
     let scored = candidates.map { ($0, distance(word.lowercased(), $0.lowercased())) }
     guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= limit, best.1 < word.count else { return nil }

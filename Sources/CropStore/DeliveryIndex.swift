@@ -8,64 +8,64 @@ import Foundation
 /// attributes and the placeholder, as JSON for other systems; `html` renders it as a page of
 /// `<picture>` elements. Made from the manifest's entries only, sorted, with no time in it:
 /// the same outputs give the same bytes.
-public struct DeliveryIndex: Codable, Sendable, Equatable {
+package struct DeliveryIndex: Codable, Sendable, Equatable {
   /// `cropjob index`: marks the file as cropjob's (`isCropjobIndex`).
-  public var generator = DeliveryIndex.marker
-  public var version = 1
-  public var job: String
-  public var images: [Image]
+  package var generator = DeliveryIndex.marker
+  package var version = 1
+  package var job: String
+  package var images: [Image]
 
-  public static let marker = "cropjob index"
+  package static let marker = "cropjob index"
 
-  public struct Image: Codable, Sendable, Equatable {
-    public var source: String
+  package struct Image: Codable, Sendable, Equatable {
+    package var source: String
     /// The fallback's largest candidate: the `<img>`'s `width` and `height` attributes.
-    public var width: Int
-    public var height: Int
-    public var sizes: String
-    public var loading: String
-    public var decoding: String
+    package var width: Int
+    package var height: Int
+    package var sizes: String
+    package var loading: String
+    package var decoding: String
     /// The `<img>`'s format; the others are `<source>`s, in `formats` order.
-    public var fallback: String
-    public var placeholder: Placeholder?
+    package var fallback: String
+    package var placeholder: Placeholder?
     /// Modern formats first, the fallback last.
-    public var formats: [FormatSet]
+    package var formats: [FormatSet]
     /// The `<picture>` element.
-    public var html: String
+    package var html: String
   }
 
-  public struct FormatSet: Codable, Sendable, Equatable {
-    public var format: String
+  package struct FormatSet: Codable, Sendable, Equatable {
+    package var format: String
     /// The MIME type (`image/webp`).
-    public var type: String
-    public var srcset: String
+    package var type: String
+    package var srcset: String
     /// By width, smallest first.
-    public var candidates: [Candidate]
+    package var candidates: [Candidate]
   }
 
-  public struct Candidate: Codable, Sendable, Equatable {
+  package struct Candidate: Codable, Sendable, Equatable {
     /// Relative to the output root.
-    public var path: String
+    package var path: String
     /// As the page uses it: relative to the index file, or under `base_url`; percent-encoded.
-    public var url: String
-    public var width: Int
-    public var height: Int
-    public var bytes: Int
+    package var url: String
+    package var width: Int
+    package var height: Int
+    package var bytes: Int
     /// The file is the last good run's (its source failed this run), as in the manifest.
-    public var fromLastGoodRun: Bool?
+    package var fromLastGoodRun: Bool?
   }
 
   /// What shows while an image loads: an output's placeholders as its manifest entry records
   /// them (`placeholders:`); the page uses the dominant colour and the LQIP image.
-  public struct Placeholder: Codable, Sendable, Equatable {
-    public var blurhash: String?
-    public var thumbhash: String?
+  package struct Placeholder: Codable, Sendable, Equatable {
+    package var blurhash: String?
+    package var thumbhash: String?
     /// `#rrggbb`.
-    public var dominant: String?
+    package var dominant: String?
     /// A `data:` URI of a tiny image.
-    public var lqip: String?
+    package var lqip: String?
 
-    public init(blurhash: String? = nil, thumbhash: String? = nil, dominant: String?, lqip: String?) {
+    package init(blurhash: String? = nil, thumbhash: String? = nil, dominant: String?, lqip: String?) {
       self.blurhash = blurhash
       self.thumbhash = thumbhash
       self.dominant = dominant
@@ -94,7 +94,7 @@ public struct DeliveryIndex: Codable, Sendable, Equatable {
 
   /// The index of `job` at `indexPath` (relative to the output root) over `images`: each
   /// source with its listed manifest entries. Sources without an entry are left out.
-  public init(
+  package init(
     job: String, indexPath: String, spec: IndexSpec, images: [(source: String, entries: [Manifest.Entry])]
   ) {
     self.job = job
@@ -140,18 +140,18 @@ public struct DeliveryIndex: Codable, Sendable, Equatable {
   }
 
   /// The JSON document: sorted keys, pretty-printed, a final newline.
-  public func json() -> [UInt8] {
+  package func json() -> [UInt8] {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
     return Array((try? encoder.encode(self)) ?? Data()) + [UInt8(ascii: "\n")]
   }
 
   /// Whether `prefix` (a file's first bytes) is an index cropjob wrote (HTML or JSON).
-  public static func isCropjobIndex(_ prefix: [UInt8]) -> Bool {
+  package static func isCropjobIndex(_ prefix: [UInt8]) -> Bool {
     let text = String(decoding: prefix, as: UTF8.self)
     return text.contains(DeliveryIndexHTML.generatorLine) || text.contains("\"generator\" : \"\(marker)\"")
   }
 
   /// The first bytes read to recognise an index cropjob wrote.
-  public static let markerBytes = 1024
+  package static let markerBytes = 1024
 }

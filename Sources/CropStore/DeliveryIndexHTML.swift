@@ -3,14 +3,14 @@ import Foundation
 
 /// The HTML of a delivery index: one `<picture>` per image, every attribute escaped
 /// (`MarkupText`), URLs percent-encoded (`URLText`).
-public enum DeliveryIndexHTML {
+package enum DeliveryIndexHTML {
   /// The line that marks a page as cropjob's (`DeliveryIndex.isCropjobIndex`).
   static let generatorLine = "<meta name=\"generator\" content=\"\(DeliveryIndex.marker)\">"
 
   /// The title of an index page: the job, and for a per-source index the source's file
   /// name. Never a folder: the sources' paths (absolute paths on the server included) stay
   /// out of the page.
-  public static func title(job: String, perSource: Bool, sources: [String]) -> String {
+  package static func title(job: String, perSource: Bool, sources: [String]) -> String {
     guard perSource, let first = sources.sorted().first else { return job }
     return "\(job): \(fileName(first))"
   }
@@ -21,7 +21,7 @@ public enum DeliveryIndexHTML {
   }
 
   /// A whole page: the index's images one below the other.
-  public static func page(_ index: DeliveryIndex, title: String) -> [UInt8] {
+  package static func page(_ index: DeliveryIndex, title: String) -> [UInt8] {
     var html = """
       <!DOCTYPE html>
       <html lang="en">

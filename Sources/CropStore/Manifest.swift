@@ -7,39 +7,39 @@ import Foundation
 /// The readable record of a run, in the output root: every output with its bytes, hash,
 /// format, quality, source and geometry, for people and other systems (CDN uploads). The
 /// state database (`StateReader`, `StateWriter`) is what later runs compare against.
-public struct Manifest: Codable, Sendable, Equatable {
-  public var cropjob: String
-  public var libvips: String
-  public var outputs: [Entry]
+package struct Manifest: Codable, Sendable, Equatable {
+  package var cropjob: String
+  package var libvips: String
+  package var outputs: [Entry]
 
-  public struct Entry: Codable, Sendable, Equatable {
-    public var path: String
-    public var job: String
-    public var key: String
-    public var bytes: Int
-    public var width: Int
-    public var height: Int
-    public var sha256: String
-    public var format: String
-    public var quality: Int
+  package struct Entry: Codable, Sendable, Equatable {
+    package var path: String
+    package var job: String
+    package var key: String
+    package var bytes: Int
+    package var width: Int
+    package var height: Int
+    package var sha256: String
+    package var format: String
+    package var quality: Int
     /// Encodes the byte-budget search needed (1 without a budget).
-    public var encodes: Int
-    public var source: SourceRecord
-    public var geometry: GeometryRecord
+    package var encodes: Int
+    package var source: SourceRecord
+    package var geometry: GeometryRecord
     /// True when this run could not make the output (its source failed: empty, damaged,
     /// unreadable) and the file is the one the last good run wrote; absent otherwise.
-    public var fromLastGoodRun: Bool?
+    package var fromLastGoodRun: Bool?
     /// The placeholders computed from the output's pixels (`placeholders:`); absent when none
     /// was asked for.
-    public var placeholders: PlaceholderValues?
+    package var placeholders: PlaceholderValues?
     /// With `encode.target`: the SSIM of the file against its own uncompressed pixels
     /// (docs/job-file.md, "Perceptual quality target"); absent otherwise.
-    public var ssim: Double?
+    package var ssim: Double?
     /// With `encode.frames: all` on an animated source: the frames the file holds
     /// (docs/job-file.md, "Animations"); absent for a still output.
-    public var frames: Int?
+    package var frames: Int?
 
-    public init(
+    package init(
       path: String, job: String, key: String, bytes: Int, width: Int, height: Int, sha256: String, format: String,
       quality: Int, encodes: Int, source: SourceRecord, geometry: GeometryRecord, fromLastGoodRun: Bool? = nil,
       placeholders: PlaceholderValues? = nil, ssim: Double? = nil, frames: Int? = nil
@@ -63,15 +63,15 @@ public struct Manifest: Codable, Sendable, Equatable {
     }
   }
 
-  public struct SourceRecord: Codable, Sendable, Equatable {
-    public var path: String
-    public var sha256: String
-    public var bytes: Int
+  package struct SourceRecord: Codable, Sendable, Equatable {
+    package var path: String
+    package var sha256: String
+    package var bytes: Int
     /// Modification time in whole nanoseconds since 1970 (fast up-to-date check); 0 for
     /// an earlier job's output, which is hashed every time instead.
-    public var mtime: Int64
+    package var mtime: Int64
 
-    public init(path: String, sha256: String, bytes: Int, mtime: Int64) {
+    package init(path: String, sha256: String, bytes: Int, mtime: Int64) {
       self.path = path
       self.sha256 = sha256
       self.bytes = bytes
@@ -79,23 +79,23 @@ public struct Manifest: Codable, Sendable, Equatable {
     }
   }
 
-  public struct GeometryRecord: Codable, Sendable, Equatable {
+  package struct GeometryRecord: Codable, Sendable, Equatable {
     /// Bounding box of the sampled source region, in oriented source pixels.
-    public var crop: Rect
+    package var crop: Rect
     /// Output pixels per source pixel.
-    public var scale: Double
-    public var angle: Double
+    package var scale: Double
+    package var angle: Double
     /// Source point at the output's centre, in oriented source pixels.
-    public var centre: Point
+    package var centre: Point
     /// The focus found at run time, as the job names it (`attention`, `faces, attention`), if any.
-    public var smartFocus: String?
-    public var flip: String?
-    public var notes: [String]
+    package var smartFocus: String?
+    package var flip: String?
+    package var notes: [String]
     /// What that focus found: the strategy that placed the photo, the point, the boxes (absent
     /// with a fixed focus, so that those entries are written as before).
-    public var found: FocusRecord?
+    package var found: FocusRecord?
 
-    public init(
+    package init(
       crop: Rect, scale: Double, angle: Double, centre: Point, smartFocus: String?, flip: String?, notes: [String],
       found: FocusRecord? = nil
     ) {
@@ -112,20 +112,20 @@ public struct Manifest: Codable, Sendable, Equatable {
   }
 
   /// What a run-time focus found for one output.
-  public struct FocusRecord: Codable, Sendable, Equatable {
+  package struct FocusRecord: Codable, Sendable, Equatable {
     /// The strategy that placed the photo: `faces`, `regions`, `attention`, `entropy`, or the
     /// fixed fallback's name.
-    public var strategy: String
+    package var strategy: String
     /// The point found, in oriented source pixels, before the clamp moved the centre (absent
     /// when a fixed fallback placed the photo).
-    public var point: Point?
+    package var point: Point?
     /// The boxes found by the strategy that placed the photo (absent when none).
-    public var boxes: [BoxRecord]?
+    package var boxes: [BoxRecord]?
     /// The padding the boxes were grown by: `face_padding`, or less when they fit only with
     /// less (absent when no box placed the photo).
-    public var padding: Double?
+    package var padding: Double?
 
-    public init(strategy: String, point: Point?, boxes: [BoxRecord]?, padding: Double? = nil) {
+    package init(strategy: String, point: Point?, boxes: [BoxRecord]?, padding: Double? = nil) {
       self.strategy = strategy
       self.point = point
       self.boxes = boxes
@@ -134,21 +134,21 @@ public struct Manifest: Codable, Sendable, Equatable {
   }
 
   /// One box a focus strategy found.
-  public struct BoxRecord: Codable, Sendable, Equatable {
+  package struct BoxRecord: Codable, Sendable, Equatable {
     /// The box, in oriented source pixels.
-    public var rect: Rect
+    package var rect: Rect
     /// The box grown by `face_padding` and clipped to the photo (absent when off the photo).
-    public var padded: Rect?
+    package var padded: Rect?
     /// `detector <name>` or `region <type> "<name>"`.
-    public var origin: String
-    public var score: Double
+    package var origin: String
+    package var score: Double
     /// Whether the placement keeps it inside the guide.
-    public var kept: Bool
+    package var kept: Bool
     /// Why it was left out (`BoxDrop`: a low score, it does not fit beside the boxes kept);
     /// absent when kept.
-    public var dropped: String?
+    package var dropped: String?
 
-    public init(rect: Rect, padded: Rect?, origin: String, score: Double, kept: Bool, dropped: String? = nil) {
+    package init(rect: Rect, padded: Rect?, origin: String, score: Double, kept: Bool, dropped: String? = nil) {
       self.rect = rect
       self.padded = padded
       self.origin = origin
@@ -159,14 +159,14 @@ public struct Manifest: Codable, Sendable, Equatable {
   }
 
   /// `engineVersion` is the libvips version the outputs were made with (`Plan.engineVersion`).
-  public init(engineVersion: String, outputs: [Entry]) {
+  package init(engineVersion: String, outputs: [Entry]) {
     cropjob = CropKitVersion.string
     libvips = engineVersion
     self.outputs = outputs.sorted { $0.path < $1.path }
   }
 
   /// File name in the output root: one per shard so that shards never write the same file.
-  public static func fileName(shard: Shard?) -> String {
+  package static func fileName(shard: Shard?) -> String {
     guard let shard, shard.count > 1 else { return "cropjob-manifest.json" }
     return "cropjob-manifest.shard-\(shard.index)-of-\(shard.count).json"
   }
@@ -174,7 +174,7 @@ public struct Manifest: Codable, Sendable, Equatable {
   /// Every output recorded in `root`'s state database (all shard files, newest row winning;
   /// `StateReader`), or, where there is none yet, in its JSON manifests. Empty when the
   /// state cannot be read.
-  public static func loadAll(root: String) -> [String: Entry] {
+  package static func loadAll(root: String) -> [String: Entry] {
     (try? StateReader.open(root: root).read(.entries, .all))?.outputs ?? [:]
   }
 
@@ -203,11 +203,11 @@ public struct Manifest: Codable, Sendable, Equatable {
   /// Removes the per-shard manifests in `root` (after an unsharded run wrote the whole one),
   /// and journals an earlier cropjob left.
   /// Whether `name` (a path relative to the root) is a shard's manifest.
-  public static func isShardManifest(_ name: String) -> Bool {
+  package static func isShardManifest(_ name: String) -> Bool {
     name.hasPrefix("cropjob-manifest.shard-") && name.hasSuffix(".json")
   }
 
-  public static func removeShardManifests(root: String) {
+  package static func removeShardManifests(root: String) {
     guard let names = try? FileManager.default.contentsOfDirectory(atPath: root) else { return }
     unlink(PathText.appending(root, "cropjob-manifest.journal"))
     for name in names
@@ -220,7 +220,7 @@ public struct Manifest: Codable, Sendable, Equatable {
   /// whole manifest, byte for byte, but written entry by entry (`ManifestStream`): encoding the
   /// whole value at once held a copy of every entry in Foundation's intermediate tree (tens of
   /// MB for 10,000 outputs).
-  public func encoded() -> [UInt8] {
+  package func encoded() -> [UInt8] {
     var bytes: [UInt8] = []
     var stream = ManifestStream(format: .json, engineVersion: libvips, cropjob: cropjob) { bytes += $0 }
     for entry in outputs { stream.append(entry) }

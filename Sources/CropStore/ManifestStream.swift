@@ -6,12 +6,12 @@ import Foundation
 /// for byte what `Manifest.encoded` gives: `cropjob-manifest.json`), `jsonl` (one compact entry
 /// per line) and `csv` (one row per output, a header row first). Entries must come sorted by
 /// path; memory does not grow with their number.
-public struct ManifestStream {
-  public enum Format: String, Sendable, CaseIterable {
+package struct ManifestStream {
+  package enum Format: String, Sendable, CaseIterable {
     case json, jsonl, csv
   }
 
-  public let format: Format
+  package let format: Format
   private let engineVersion: String
   private let cropjob: String
   private let write: ([UInt8]) -> Void
@@ -21,7 +21,7 @@ public struct ManifestStream {
 
   /// `write` receives the bytes in order; `engineVersion` is the manifest's `libvips`,
   /// `cropjob` its `cropjob` (this version unless re-encoding a manifest read back).
-  public init(
+  package init(
     format: Format, engineVersion: String, cropjob: String = CropKitVersion.string,
     write: @escaping ([UInt8]) -> Void
   ) {
@@ -36,7 +36,7 @@ public struct ManifestStream {
   }
 
   /// The CSV header row's columns.
-  public static let csvColumns = [
+  package static let csvColumns = [
     "path", "job", "key", "bytes", "width", "height", "sha256", "format", "quality", "encodes", "source_path",
     "source_sha256", "source_bytes", "source_mtime_ns", "crop_x", "crop_y", "crop_width", "crop_height", "scale",
     "angle", "centre_x", "centre_y", "smart_focus", "flip", "notes", "blurhash", "thumbhash", "dominant", "lqip",
@@ -44,7 +44,7 @@ public struct ManifestStream {
   ]
 
   /// Writes one entry (the header first, before the first one).
-  public mutating func append(_ entry: Manifest.Entry) {
+  package mutating func append(_ entry: Manifest.Entry) {
     defer { count += 1 }
     switch format {
     case .json:
@@ -73,7 +73,7 @@ public struct ManifestStream {
   }
 
   /// Ends the document (an empty one when no entry came).
-  public mutating func finish() {
+  package mutating func finish() {
     switch format {
     case .json:
       if count == 0 {

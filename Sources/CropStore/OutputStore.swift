@@ -10,15 +10,15 @@ import Foundation
 /// what is under the prefix then, and what the run writes and deletes since, answers
 /// `size(of:)` without a request per output (a no-op makes only the listing's requests). A
 /// store whose `stat` is a system call (the file system) is asked each time, as before.
-public final class OutputStore: @unchecked Sendable {
-  public let storage: any ObjectStorage
+package final class OutputStore: @unchecked Sendable {
+  package let storage: any ObjectStorage
   /// The key of the output root: an output at path `p` (relative to the root) is at key
   /// `prefix + p`. Empty or ending in `/`.
-  public let prefix: String
+  package let prefix: String
   /// The local folder that stands for the output root: the root itself for the file system;
   /// for an object store, a folder of this machine that holds the state while the run lasts
   /// (`StateSync` brings it from the prefix and takes it back).
-  public let root: String
+  package let root: String
   /// The objects under the prefix by path (relative to the root), for a store whose stats
   /// are requests; nil otherwise.
   private let listed: LockedBox<[String: ObjectInfo]>?
@@ -26,7 +26,7 @@ public final class OutputStore: @unchecked Sendable {
   private let ownsRoot: Bool
 
   /// The file system folder `root` (today's outputs: byte for byte, path for path).
-  public init(localRoot root: String) {
+  package init(localRoot root: String) {
     storage = LocalStorage(root: root)
     prefix = ""
     self.root = root
@@ -37,7 +37,7 @@ public final class OutputStore: @unchecked Sendable {
   /// The outputs under `prefix` in `storage`, with the local folder `root` for the state
   /// (removed when the store is let go with `ownsRoot`). A store whose stats are requests is
   /// listed now (one request per 1,000 keys).
-  public init(storage: any ObjectStorage, prefix: String, root: String, ownsRoot: Bool = false) throws(StorageError) {
+  package init(storage: any ObjectStorage, prefix: String, root: String, ownsRoot: Bool = false) throws(StorageError) {
     self.storage = storage
     self.ownsRoot = ownsRoot
     self.prefix = prefix.isEmpty || prefix.hasSuffix("/") ? prefix : prefix + "/"
@@ -58,39 +58,39 @@ public final class OutputStore: @unchecked Sendable {
   }
 
   /// Whether the outputs live in a store whose stats are requests (listed when opened).
-  public var isListed: Bool { listed != nil }
+  package var isListed: Bool { listed != nil }
 
   /// The key of the output at `path` (relative to the root).
-  public func key(_ path: String) -> String { prefix + path }
+  package func key(_ path: String) -> String { prefix + path }
 
   /// What names the output at `path` in messages: its absolute path, or `s3://bucket/key`.
-  public func displayName(_ path: String) -> String {
+  package func displayName(_ path: String) -> String {
     listed == nil ? PathText.appending(root, path) : "\(storage.displayName)/\(key(path))"
   }
 
   /// The object listed at `path` when the run opened (or written since), for a listed store.
-  public func listedObject(_ path: String) -> ObjectInfo? { listed?.withLock { $0[path] } }
+  package func listedObject(_ path: String) -> ObjectInfo? { listed?.withLock { $0[path] } }
 
   /// The paths listed under `folder` (relative to the root, ending in `/`), sorted; none
   /// for a store that is not listed.
-  public func listedPaths(under folder: String) -> [String] {
+  package func listedPaths(under folder: String) -> [String] {
     (listed?.withLock { $0.keys.filter { $0.hasPrefix(folder) } } ?? []).sorted()
   }
 
   /// The size of the output at `path`, nil when there is none: from the listing for a listed
   /// store, else one `stat`.
-  public func size(of path: String) -> Int64? {
+  package func size(of path: String) -> Int64? {
     if let listed { return listed.withLock { $0[path]?.size } }
     return (try? storage.stat(key(path)))??.size
   }
 
   /// Whether an output is at `path`.
-  public func exists(_ path: String) -> Bool { size(of: path) != nil }
+  package func exists(_ path: String) -> Bool { size(of: path) != nil }
 
   /// Writes an output. `overwrite` says what it may replace; a guard on a key that the
   /// listing says is gone becomes `.never` (the object cropjob wrote was removed).
   @discardableResult
-  public func write(_ bytes: [UInt8], to path: String, options: WriteOptions) throws(StorageError) -> WrittenObject {
+  package func write(_ bytes: [UInt8], to path: String, options: WriteOptions) throws(StorageError) -> WrittenObject {
     var options = options
     if case .ifUnchanged = options.overwrite, let listed, listed.withLock({ $0[path] == nil }) {
       options.overwrite = .never
@@ -105,20 +105,20 @@ public final class OutputStore: @unchecked Sendable {
   }
 
   /// The bytes of the output at `path`, at most `limit` of them; nil when there is none.
-  public func read(_ path: String, limit: Int? = nil) -> [UInt8]? {
+  package func read(_ path: String, limit: Int? = nil) -> [UInt8]? {
     if let listed, listed.withLock({ $0[path] == nil }) { return nil }
     let range = limit.map { ByteRange(offset: 0, length: Int64($0)) }
     return try? storage.read(key(path), range: range)
   }
 
   /// Deletes the output at `path`.
-  public func delete(_ path: String) throws(StorageError) {
+  package func delete(_ path: String) throws(StorageError) {
     try storage.delete(key(path))
     _ = listed?.withLock { $0.removeValue(forKey: path) }
   }
 
   /// The MIME type an output of `format` (`OutputFormat.rawValue`) is stored with.
-  public static func contentType(format: String) -> String {
+  package static func contentType(format: String) -> String {
     switch format {
     case "jxl": return "image/jxl"
     case "jpeg", "png", "webp", "avif", "heif", "tiff", "gif": return "image/" + format

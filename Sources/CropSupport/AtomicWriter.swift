@@ -15,18 +15,18 @@ import Foundation
 /// `syncFileSystem(containing:)` before its manifest is written (durably), so the manifest
 /// never lists an output that a power cut could lose. One fsync per output cost about 10 ms of
 /// waiting each (4.6 s summed over the workers for job B's 224 outputs; bench/README.md).
-public enum AtomicWriter {
+package enum AtomicWriter {
   /// Prefix of temporary names; a run removes stale ones it finds in the folders it writes.
-  public static let temporaryPrefix = ".cropjob-tmp-"
+  package static let temporaryPrefix = ".cropjob-tmp-"
 
-  public struct WriteError: Error, CustomStringConvertible, Sendable {
-    public var path: String
-    public var message: String
+  package struct WriteError: Error, CustomStringConvertible, Sendable {
+    package var path: String
+    package var message: String
     /// The write was refused because `path` exists and `replacing` was false.
-    public var existed: Bool
-    public var description: String { "\(path): \(message)" }
+    package var existed: Bool
+    package var description: String { "\(path): \(message)" }
 
-    public init(path: String, message: String, existed: Bool = false) {
+    package init(path: String, message: String, existed: Bool = false) {
       self.path = path
       self.message = message
       self.existed = existed
@@ -41,7 +41,7 @@ public enum AtomicWriter {
   /// once the batch is written.
   /// With `replacing: false` a file already at `path` is left alone and the write fails
   /// with `WriteError.existed` (the new file is linked, not renamed, into place).
-  public static func write(
+  package static func write(
     _ bytes: [UInt8], to path: String, durable: Bool = true, replacing: Bool = true
   ) throws(WriteError) {
     try write(to: path, durable: durable, replacing: replacing) { (emit) throws(WriteError) in try emit(bytes) }
@@ -50,7 +50,7 @@ public enum AtomicWriter {
   /// `write(_:to:durable:)` for a file made piece by piece: `produce` passes each piece to the
   /// function it is given, in order (a manifest of a million outputs is never one array).
   /// Nothing appears at `path` unless `produce` returns.
-  public static func write(
+  package static func write(
     to path: String, durable: Bool = true, replacing: Bool = true,
     _ produce: (_ emit: ([UInt8]) throws(WriteError) -> Void) throws(WriteError) -> Void
   ) throws(WriteError) {
@@ -168,7 +168,7 @@ public enum AtomicWriter {
 
   /// Makes every file written with `durable: false` on the file system holding `path` durable
   /// (syncfs(2): one flush for the whole batch).
-  public static func syncFileSystem(containing path: String) throws(WriteError) {
+  package static func syncFileSystem(containing path: String) throws(WriteError) {
     if cj_sync_filesystem(path) != 0 {
       throw WriteError(path: path, message: "cannot flush the written files: \(errnoText())")
     }
@@ -179,7 +179,7 @@ public enum AtomicWriter {
   /// machines may write into one shared folder (NFS has no `O_TMPFILE`, so named temporary
   /// files are used there): a pid means something only on its own host. Another host's
   /// temporary file is removed only when it is a day old (its writer surely gone).
-  public static func removeStaleTemporaries(in folder: String) {
+  package static func removeStaleTemporaries(in folder: String) {
     guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
     for name in names where name.hasPrefix(temporaryPrefix) {
       let fields = name.dropFirst(temporaryPrefix.count).split(separator: "-")

@@ -5,7 +5,7 @@
 /// `("x///p//" as NSString).pathExtension` (also `lastPathComponent`,
 /// `deletingPathExtension`). Job files are written by anyone, so paths from them go through
 /// these instead (found by fuzz/targets/jobfile.swift; see docs/reliability.md).
-public enum PathText {
+package enum PathText {
   /// `path` without trailing slashes ("/" stays "/", "" stays "").
   static func trimmingTrailingSlashes(_ path: String) -> Substring {
     var end = path.endIndex
@@ -19,7 +19,7 @@ public enum PathText {
   /// ends with one; either part alone when the other is empty. Without bridging to NSString
   /// (about 1,900 instructions a call: 4 % of a no-op re-run, which joins paths per source
   /// and per output).
-  public static func appending(_ path: String, _ component: String) -> String {
+  package static func appending(_ path: String, _ component: String) -> String {
     guard !component.isEmpty else { return path }
     guard !path.isEmpty else { return component }
     var (path, component) = (path, component)
@@ -41,7 +41,7 @@ public enum PathText {
   }
 
   /// NSString.lastPathComponent: "a/b.jpg" → "b.jpg", "a/b/" → "b", "/" → "/".
-  public static func lastComponent(_ path: String) -> String {
+  package static func lastComponent(_ path: String) -> String {
     asciiLastComponent(path) ?? lastComponentByCharacters(path)
   }
 
@@ -71,7 +71,7 @@ public enum PathText {
   }
 
   /// NSString.deletingLastPathComponent: "a/b.jpg" → "a", "a" → "", "/a" → "/", "a//b" → "a".
-  public static func deletingLastComponent(_ path: String) -> String {
+  package static func deletingLastComponent(_ path: String) -> String {
     let trimmed = trimmingTrailingSlashes(path)
     if trimmed == "/" { return "/" }
     guard let slash = trimmed.lastIndex(of: "/") else { return "" }
@@ -97,7 +97,7 @@ public enum PathText {
   /// "/a/b"). Components are split at "/" characters (a "/" that a combining mark joins stays
   /// inside its component). A path that is already so is returned as it is, found by its bytes
   /// (`isJoined`): most are, and splitting each of a million paths cost more than naming them.
-  public static func joiningComponents(_ path: String, keepingRoot: Bool, droppingDots: Bool) -> String {
+  package static func joiningComponents(_ path: String, keepingRoot: Bool, droppingDots: Bool) -> String {
     if isJoined(path, keepingRoot: keepingRoot, droppingDots: droppingDots) { return path }
     var parts = path.split(separator: "/", omittingEmptySubsequences: true)
     if droppingDots { parts.removeAll { $0 == "." } }
@@ -135,7 +135,7 @@ public enum PathText {
   }
 
   /// NSString.pathExtension: "a/b.JPG" → "JPG", ".hidden" → "", "a." → "", "a.b/" → "b".
-  public static func pathExtension(_ path: String) -> String {
+  package static func pathExtension(_ path: String) -> String {
     var name = lastComponent(path)
     if let ascii = name.withUTF8({ bytes -> String? in
       guard !bytes.contains(where: { $0 >= 0x80 }) else { return nil }
@@ -149,7 +149,7 @@ public enum PathText {
   }
 
   /// NSString.deletingPathExtension: "a/b.jpg" → "a/b", "a." → "a", ".hidden" → ".hidden".
-  public static func deletingPathExtension(_ path: String) -> String {
+  package static func deletingPathExtension(_ path: String) -> String {
     let trimmed = String(trimmingTrailingSlashes(path))
     let name = lastComponent(trimmed)
     guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return collapsingSlashes(trimmed) }

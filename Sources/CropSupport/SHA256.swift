@@ -5,7 +5,7 @@ import Foundation
 /// The one-shot digests (`hex`) go through the system's libcrypto when it can be loaded at run
 /// time (CPU SHA extensions: hashing the sources was 15-20 % of a thumbnail run's CPU with the
 /// portable code below, which stays as the fallback and for incremental use).
-public struct SHA256 {
+package struct SHA256 {
   private var state: [UInt32] = [
     0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19,
   ]
@@ -23,9 +23,9 @@ public struct SHA256 {
     0x748f_82ee, 0x78a5_636f, 0x84c8_7814, 0x8cc7_0208, 0x90be_fffa, 0xa450_6ceb, 0xbef9_a3f7, 0xc671_78f2,
   ]
 
-  public init() {}
+  package init() {}
 
-  public mutating func update<C: Collection>(_ bytes: C) where C.Element == UInt8 {
+  package mutating func update<C: Collection>(_ bytes: C) where C.Element == UInt8 {
     length += UInt64(bytes.count)
     if bytes.withContiguousStorageIfAvailable({ absorb(UnsafeRawBufferPointer($0)) }) == nil {
       let copy = Array(bytes)
@@ -50,7 +50,7 @@ public struct SHA256 {
     if whole < rest.count { buffer.append(contentsOf: rest.dropFirst(whole)) }
   }
 
-  public mutating func finalize() -> [UInt8] {
+  package mutating func finalize() -> [UInt8] {
     let bitLength = length * 8
     var tail: [UInt8] = [0x80]
     while (buffer.count + tail.count) % 64 != 56 { tail.append(0) }
@@ -106,14 +106,14 @@ public struct SHA256 {
 
   /// Whether digests are made by the system's libcrypto (loaded at run time when present),
   /// else by this type's portable code: the same digests, more slowly.
-  public static var usesLibcrypto: Bool { cj_sha256_available() != 0 }
+  package static var usesLibcrypto: Bool { cj_sha256_available() != 0 }
 
   /// With `portable`, libcrypto is not used for any digest of this process from now on
   /// (comparisons; `cropjob` sets it from `CROPJOB_PORTABLE_SHA256`), until called with false.
-  public static func usePortableCode(_ portable: Bool) { cj_sha256_set_portable(portable ? 1 : 0) }
+  package static func usePortableCode(_ portable: Bool) { cj_sha256_set_portable(portable ? 1 : 0) }
 
   /// Hex digest of `bytes`.
-  public static func hex<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
+  package static func hex<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
     if cj_sha256_available() != 0,
       let digest = bytes.withContiguousStorageIfAvailable({ p -> [UInt8]? in
         var out = [UInt8](repeating: 0, count: 32)
@@ -128,7 +128,7 @@ public struct SHA256 {
   }
 
   /// Hex digest of a file, read in 1 MiB chunks into one reused buffer.
-  public static func hex(fileAt path: String) throws -> String {
+  package static func hex(fileAt path: String) throws -> String {
     var digest = [UInt8](repeating: 0, count: 32)
     switch cj_sha256_file(path, &digest) {
     case 0: return hexString(digest)

@@ -1,20 +1,20 @@
 /// A SHA-256 digest in 32 bytes, for tables that hold one per source (the lowercase hex
 /// string it stands for takes a heap allocation of its own).
-public struct SHA256Digest: Sendable, Hashable {
+package struct SHA256Digest: Sendable, Hashable {
   private var words: (UInt64, UInt64, UInt64, UInt64)
 
   /// No digest: all 32 bytes zero, which stands for none in a table (a file whose digest
   /// is that is taken as having none: it is hashed again).
-  public static let none = SHA256Digest(words: (0, 0, 0, 0))
+  package static let none = SHA256Digest(words: (0, 0, 0, 0))
 
   private init(words: (UInt64, UInt64, UInt64, UInt64)) { self.words = words }
 
   /// `hex`, or nil for `none`.
-  public var hexUnlessNone: String? { self == .none ? nil : hex }
+  package var hexUnlessNone: String? { self == .none ? nil : hex }
 
   /// The digest written as 64 lowercase hex digits, or nil for any other text (such a
   /// text has no digest here: the caller treats it as unknown).
-  public init?(hex: String) {
+  package init?(hex: String) {
     guard hex.utf8.count == 64 else { return nil }
     var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
     var hex = hex
@@ -44,16 +44,16 @@ public struct SHA256Digest: Sendable, Hashable {
   }
 
   /// The 64 lowercase hex digits.
-  public var hex: String {
+  package var hex: String {
     let words = [words.0, words.1, words.2, words.3]
     return hexString((0..<32).map { UInt8(truncatingIfNeeded: words[$0 / 8] >> (56 - 8 * UInt64($0 % 8))) })
   }
 
-  public static func == (a: Self, b: Self) -> Bool {
+  package static func == (a: Self, b: Self) -> Bool {
     a.words.0 == b.words.0 && a.words.1 == b.words.1 && a.words.2 == b.words.2 && a.words.3 == b.words.3
   }
 
-  public func hash(into hasher: inout Hasher) {
+  package func hash(into hasher: inout Hasher) {
     hasher.combine(words.0)
     hasher.combine(words.1)
     hasher.combine(words.2)

@@ -48,6 +48,34 @@ final class ReportNamesTests: XCTestCase {
       ["bridge-64.jpg photos/bridge.jpg", "kite-64.jpg photos/kite.jpg"])
   }
 
+  /// A file the planner cannot read fails each file it would have written, named, not "the
+  /// outputs of job a".
+  func testAnUnreadablePhotoFailsEachFileItWouldWriteByName() throws {
+    let s = CLIJob()
+    defer { s.remove() }
+    try s.copySamples(["kite.jpg"])
+    try Data("not a photo".utf8).write(to: URL(fileURLWithPath: s.path("photos/notes.jpg")))
+    try s.write(
+      """
+      version: 1
+      output: out
+      jobs:
+        a:
+          sources: ["photos"]
+          guide: {shape: square, size: 64}
+          outputs:
+            - {path: "{stem}.png"}
+            - {path: "big/{stem}-{width}.jpg", widths: [64, 128]}
+      """)
+    let plan = try s.run(["plan", "job.yaml"])
+    XCTAssertTrue(plan.stdout.contains("job a: 2 sources (1 failed), 3 outputs"), plan.stdout)
+    let events = CLIJob.events(try s.run(["run", "job.yaml", "--json"]).stdout)
+    let failed = events.filter { $0["event"] as? String == "failed" }
+    XCTAssertEqual(
+      failed.map { $0["path"] as? String ?? "" }.sorted(), ["big/notes-128.jpg", "big/notes-64.jpg", "notes.png"])
+    XCTAssertTrue(failed.allSatisfy { $0["source"] as? String == "photos/notes.jpg" }, "\(failed)")
+  }
+
   /// A photo that plans: no `failed` count, `failedSources` absent.
   func testAPlanWithoutFailuresSaysNoneFailed() throws {
     let s = CLIJob()

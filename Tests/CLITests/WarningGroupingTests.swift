@@ -28,8 +28,8 @@ final class WarningGroupingTests: XCTestCase {
     let counted = lines.filter { $0.hasPrefix("warning: 7 more upscale warnings not shown (12 in all;") }
     XCTAssertEqual(counted.count, 1, text.stderr)
     XCTAssertTrue(counted.first?.contains("cropjob run --json") ?? false, text.stderr)
-    // The failure is printed on its own, as it happens and in the summary.
-    XCTAssertEqual(lines.filter { $0.hasPrefix("failed: (outputs of job big) (from photos/broken.jpg)") }.count, 1)
+    // The failure is printed on its own, as it happens and in the summary, naming the file.
+    XCTAssertEqual(lines.filter { $0.hasPrefix("failed: broken.jpg (from photos/broken.jpg)") }.count, 1)
 
     let json = try s.run(["run", "job.yaml", "--json", "--force", "-j", "2"])
     let warnings = CLIJob.events(json.stdout).filter { $0["event"] as? String == "warning" }

@@ -123,6 +123,12 @@ final class DecideTests: XCTestCase {
     case .failure(let refusal):
       guard case .filesInTheWay(let files) = refusal else { return XCTFail("\(refusal)") }
       XCTAssertEqual(files, printed.filesInTheWay)
+      // The same refusal as values a program switches on (`CropError.fileInTheWay`).
+      let named = refusal.errors.compactMap { error -> String? in
+        guard case .fileInTheWay(let path, _, _) = error else { return nil }
+        return path
+      }
+      XCTAssertEqual(named, ["kite-b.png", "gallery.html"])
       XCTAssertEqual(
         refusal.description,
         """

@@ -188,12 +188,18 @@ final class ExecutorTests: XCTestCase {
       sources, ["photos/broken-truncated.jpg", "photos/broken-text.jpg", "thumbs/broken-truncated-192.jpg"],
       "\(summary.failures)")
     // The truncated photo fails its 3 outputs, and the tiny avatar made from one of them;
-    // the text file fails once for its job, its outputs being unknown.
+    // the text file, unreadable at planning, fails the 3 files it would have written, each
+    // named (issue 40.6), not its job as a whole.
     XCTAssertEqual(summary.failures.filter { $0.source == "photos/broken-truncated.jpg" }.count, 3)
     let downstream = try XCTUnwrap(summary.failures.first { $0.source == "thumbs/broken-truncated-192.jpg" })
     XCTAssertEqual(downstream.output, "tiny/broken-truncated-192.png")
     XCTAssertTrue(downstream.reason.contains("job thumbs"), downstream.reason)
-    XCTAssertEqual(summary.failures.filter { $0.source == "photos/broken-text.jpg" }.count, 1)
+    let text = summary.failures.filter { $0.source == "photos/broken-text.jpg" }
+    XCTAssertEqual(
+      text.map(\.output).sorted(),
+      summary.failures.filter { $0.source == "photos/broken-truncated.jpg" }.map {
+        $0.output.replacingOccurrences(of: "broken-truncated", with: "broken-text")
+      }.sorted())
     XCTAssertEqual(summary.failed, summary.failures.count)
     XCTAssertTrue(summary.failures.allSatisfy { !$0.reason.isEmpty })
     XCTAssertFalse(FileManager.default.fileExists(atPath: h.outputRoot + "/thumbs/broken-truncated-96.jpg"))

@@ -38,6 +38,12 @@ final class SourceChangedBetweenPassesTests: XCTestCase {
     let reasons = Dictionary(summary.failures.map { ($0.source, $0.reason) }, uniquingKeysWith: { a, _ in a })
     XCTAssertTrue(reasons["photos/kite.jpg"]?.lowercased().contains("no such file") ?? false, "\(reasons)")
     XCTAssertTrue(reasons["photos/cat.png"]?.contains("changed since it was planned") ?? false, "\(reasons)")
+    // Both are the source's failures (`CropError.source`, naming it), not their outputs'.
+    let sources = summary.failures.compactMap { failure -> String? in
+      guard case .source(let path, _) = failure.error else { return nil }
+      return path
+    }
+    XCTAssertEqual(Set(sources), ["photos/kite.jpg", "photos/cat.png"])
     XCTAssertFalse(FileManager.default.fileExists(atPath: harness.outputRoot + "/kite.jpg"))
     XCTAssertFalse(FileManager.default.fileExists(atPath: harness.outputRoot + "/cat.jpg"))
     let left = try FileManager.default.subpathsOfDirectory(atPath: harness.outputRoot)

@@ -12,7 +12,7 @@ extension RunHarness {
       result.jobFile, "job file invalid: \(result.diagnostics.map(\.description).joined(separator: "\n"))")
   }
 
-  public func plan(outputRoot: String? = nil) throws -> Plan {
+  package func plan(outputRoot: String? = nil) throws -> Plan {
     Planner(outputRoot: outputRoot).plan(try load())
   }
 
@@ -89,7 +89,7 @@ public enum JobRunner {
 
   /// Loads, plans and runs `path` as `cropjob run` does (`JobRun`); fails the test on
   /// diagnostics, a refusal or failures. Returns the job file's plan.
-  public static func run(_ path: String, file: StaticString = #filePath, line: UInt = #line) -> Plan? {
+  package static func run(_ path: String, file: StaticString = #filePath, line: UInt = #line) -> Plan? {
     let loaded = JobFileLoader.load(path: path)
     guard let jobFile = loaded.jobFile else {
       XCTFail("\(path): \(loaded.diagnostics.map { "\($0)" }.joined(separator: "\n"))", file: file, line: line)

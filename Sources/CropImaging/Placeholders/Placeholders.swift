@@ -6,10 +6,10 @@ import Foundation
 /// encoded from. Every kind is computed from one small copy of them (`PlaceholderCopy`: area
 /// averaged, premultiplied alpha, at most `copySide` pixels on the longer side), so that
 /// the cost hardly depends on the output's size beyond one pass over its pixels.
-public enum Placeholders {
+package enum Placeholders {
   /// The longer side of the copy every placeholder is computed from (BlurHash, ThumbHash and
   /// the dominant colour use it as it is; the LQIP is averaged down from it).
-  public static let copySide = 32
+  package static let copySide = 32
 
   /// The placeholders `spec` asks for, of `image` (the rendered output in memory, before
   /// encoding).
@@ -18,7 +18,7 @@ public enum Placeholders {
   }
 
   /// The placeholders `spec` asks for, of `raster` (8-bit, straight alpha).
-  public static func make(_ raster: Raster, spec: PlaceholderSpec) throws(ImagingError) -> PlaceholderValues {
+  package static func make(_ raster: Raster, spec: PlaceholderSpec) throws(ImagingError) -> PlaceholderValues {
     try make(PlaceholderCopy(raster, longSide: copySide), spec: spec)
   }
 

@@ -4,7 +4,7 @@ import CropGeometry
 /// its job, which columns it sets, six numbers and its line) where an `Override` value with
 /// its path takes about 300. A row's override is made when it is asked for, as the general
 /// decoder would have made it (`CropTableDifferentialTests` compares them).
-public struct CropTableRows: Sendable {
+package struct CropTableRows: Sendable {
   private static let layout = TableLayout.shared
   /// The job file's jobs, in the order it declares them (a row's job is an index here).
   private let jobNames: [String]
@@ -26,7 +26,7 @@ public struct CropTableRows: Sendable {
   private var decoded: [Int: Override] = [:]
 
   /// No rows.
-  public init() {
+  package init() {
     jobNames = []
     settings = CropTableSettings()
   }
@@ -36,14 +36,14 @@ public struct CropTableRows: Sendable {
     self.settings = settings
   }
 
-  public var count: Int { lines.count }
+  package var count: Int { lines.count }
   /// Bytes taken by the paths of the rows.
   var sourceByteCount: Int { sourceBytes.count }
   /// How many rows the general decoder read (what tests check the fast decoder against).
   package var generalRowCount: Int { decoded.count }
 
   /// Row `index`'s override.
-  public subscript(index: Int) -> Override {
+  package subscript(index: Int) -> Override {
     if let override = decoded[index] { return override }
     let layout = Self.layout
     let bits = columns[index]
@@ -92,12 +92,12 @@ public struct CropTableRows: Sendable {
   }
 
   /// Row `index`'s source path, as written.
-  public func source(at index: Int) -> String {
+  package func source(at index: Int) -> String {
     withSource(at: index) { String(decoding: $0, as: UTF8.self) }
   }
 
   /// Row `index`'s job; nil for every job.
-  public func job(at index: Int) -> String? {
+  package func job(at index: Int) -> String? {
     jobs[index] == 0 ? nil : jobNames[Int(jobs[index]) - 1]
   }
 

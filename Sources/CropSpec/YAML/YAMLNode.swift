@@ -1,27 +1,27 @@
 /// A 1-based position in a YAML source: `line` counts lines, `column` counts Unicode scalars.
-public struct SourceMark: Hashable, Sendable, Codable, Comparable, CustomStringConvertible {
+package struct SourceMark: Hashable, Sendable, Codable, Comparable, CustomStringConvertible {
   /// 1-based line number.
-  public var line: Int
+  package var line: Int
   /// 1-based column, in Unicode scalars (not bytes).
-  public var column: Int
+  package var column: Int
 
   /// Creates a mark at a 1-based line and column.
-  public init(line: Int, column: Int) {
+  package init(line: Int, column: Int) {
     self.line = line
     self.column = column
   }
 
   /// Orders marks by line, then by column.
-  public static func < (lhs: SourceMark, rhs: SourceMark) -> Bool {
+  package static func < (lhs: SourceMark, rhs: SourceMark) -> Bool {
     (lhs.line, lhs.column) < (rhs.line, rhs.column)
   }
 
   /// `line:column`, e.g. `3:7`.
-  public var description: String { "\(line):\(column)" }
+  package var description: String { "\(line):\(column)" }
 }
 
 /// How a scalar was written in the source.
-public enum ScalarStyle: Sendable, Hashable {
+package enum ScalarStyle: Sendable, Hashable {
   /// Unquoted (`foo`); the only style whose text may be read as a number, a boolean or null.
   case plain
   /// Single- or double-quoted (`'foo'`, `"foo"`): always a string.
@@ -31,7 +31,7 @@ public enum ScalarStyle: Sendable, Hashable {
 }
 
 /// The content of a YAML node.
-public indirect enum YAMLValue: Sendable {
+package indirect enum YAMLValue: Sendable {
   /// A scalar's text (escapes and folding already applied) and its style.
   case scalar(String, ScalarStyle)
   /// A sequence's items, in order.
@@ -41,14 +41,14 @@ public indirect enum YAMLValue: Sendable {
 }
 
 /// One key-value pair of a mapping.
-public struct YAMLPair: Sendable {
+package struct YAMLPair: Sendable {
   /// The key; always a scalar node.
-  public var key: YAMLNode
+  package var key: YAMLNode
   /// The value.
-  public var value: YAMLNode
+  package var value: YAMLNode
 
   /// Creates a pair.
-  public init(key: YAMLNode, value: YAMLNode) {
+  package init(key: YAMLNode, value: YAMLNode) {
     self.key = key
     self.value = value
   }
@@ -57,53 +57,53 @@ public struct YAMLPair: Sendable {
 /// A node of the YAML tree, with the position where it starts.
 ///
 /// Aliases are expanded: an alias becomes a copy of its anchored node, with the alias's mark.
-public struct YAMLNode: Sendable {
+package struct YAMLNode: Sendable {
   /// The node's content.
-  public var value: YAMLValue
+  package var value: YAMLValue
   /// Where the node starts in the source (for an expanded alias: where the alias is).
-  public var mark: SourceMark
+  package var mark: SourceMark
   /// The node's explicit tag, if any; tags of the YAML core schema are shortened to `!!`,
   /// e.g. `!!str`; local tags are kept as written, e.g. `!thing`.
-  public var tag: String?
+  package var tag: String?
 
   /// Creates a node.
-  public init(value: YAMLValue, mark: SourceMark, tag: String? = nil) {
+  package init(value: YAMLValue, mark: SourceMark, tag: String? = nil) {
     self.value = value
     self.mark = mark
     self.tag = tag
   }
 
   /// The scalar's text, or nil when the node is a sequence or a mapping.
-  public var scalar: String? {
+  package var scalar: String? {
     if case .scalar(let text, _) = value { return text }
     return nil
   }
 
   /// The scalar's style, or nil when the node is a sequence or a mapping.
-  public var scalarStyle: ScalarStyle? {
+  package var scalarStyle: ScalarStyle? {
     if case .scalar(_, let style) = value { return style }
     return nil
   }
 
   /// The sequence's items, or nil when the node is not a sequence.
-  public var sequence: [YAMLNode]? {
+  package var sequence: [YAMLNode]? {
     if case .sequence(let items) = value { return items }
     return nil
   }
 
   /// The mapping's pairs, or nil when the node is not a mapping.
-  public var mapping: [YAMLPair]? {
+  package var mapping: [YAMLPair]? {
     if case .mapping(let pairs) = value { return pairs }
     return nil
   }
 
   /// The value of the first pair whose key's text is `key`, if the node is a mapping.
-  public subscript(key: String) -> YAMLNode? {
+  package subscript(key: String) -> YAMLNode? {
     mapping?.first { $0.key.scalar == key }?.value
   }
 
   /// "a scalar", "a sequence" or "a mapping", for messages.
-  public var kindDescription: String {
+  package var kindDescription: String {
     switch value {
     case .scalar: return "a scalar"
     case .sequence: return "a sequence"

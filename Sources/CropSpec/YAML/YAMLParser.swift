@@ -3,7 +3,7 @@
 /// Built on libyaml's event API. Limits are enforced while events arrive, so oversized,
 /// deeply nested or alias-bomb inputs fail fast. Every error is a `YAMLError` with a
 /// 1-based line:column.
-public enum YAMLParser {
+package enum YAMLParser {
   /// Parses `bytes` (UTF-8, an optional byte order mark allowed).
   ///
   /// - Returns: the root node, or nil when the input holds no content (empty, only
@@ -11,7 +11,7 @@ public enum YAMLParser {
   /// - Throws: `YAMLError` for input beyond `limits`, bytes that are not UTF-8, NUL bytes,
   ///   tabs in indentation, YAML syntax errors, unknown or recursive aliases, non-scalar or
   ///   duplicate keys, bad merge keys and more than one document.
-  public static func parse(_ bytes: [UInt8], limits: YAMLLimits = .init()) throws(YAMLError)
+  package static func parse(_ bytes: [UInt8], limits: YAMLLimits = .init()) throws(YAMLError)
     -> YAMLNode?
   {
     if bytes.count > limits.maxBytes {
@@ -30,7 +30,7 @@ public enum YAMLParser {
   }
 
   /// Parses UTF-8 text; see `parse(_:limits:)` for bytes.
-  public static func parse(_ text: String, limits: YAMLLimits = .init()) throws(YAMLError)
+  package static func parse(_ text: String, limits: YAMLLimits = .init()) throws(YAMLError)
     -> YAMLNode?
   {
     try parse(Array(text.utf8), limits: limits)

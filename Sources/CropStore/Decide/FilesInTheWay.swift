@@ -23,7 +23,7 @@ public struct FileInTheWay: Sendable, Equatable {
   /// The source of the output (relative, as the plan names it); "" for an index file.
   public var source: String
 
-  public init(kind: Kind, path: String, absolutePath: String, source: String) {
+  package init(kind: Kind, path: String, absolutePath: String, source: String) {
     self.kind = kind
     self.path = path
     self.absolutePath = absolutePath
@@ -31,7 +31,7 @@ public struct FileInTheWay: Sendable, Equatable {
   }
 
   /// A planned output in the way of a file cropjob did not write.
-  public init(output: PlannedOutput, source: String) {
+  package init(output: PlannedOutput, source: String) {
     self.init(kind: .output, path: output.path, absolutePath: output.absolutePath, source: source)
   }
 
@@ -42,13 +42,13 @@ public struct FileInTheWay: Sendable, Equatable {
 
   /// The index files of `files` (their HTML and JSON paths) in the way: files there that are
   /// not indexes cropjob wrote (sorted by path).
-  public static func indexFiles(_ files: [IndexFile], root: String) -> [FileInTheWay] {
+  package static func indexFiles(_ files: [IndexFile], root: String) -> [FileInTheWay] {
     indexFiles(files, in: OutputStore(localRoot: root))
   }
 
   /// The index files of `files` in the way in `store` (read through it: the first bytes of
   /// each one there).
-  public static func indexFiles(_ files: [IndexFile], in store: OutputStore) -> [FileInTheWay] {
+  package static func indexFiles(_ files: [IndexFile], in store: OutputStore) -> [FileInTheWay] {
     files.flatMap { [$0.path, IndexSpec.jsonPath($0.path)] }.sorted().compactMap { path in
       guard let head = store.read(path, limit: DeliveryIndex.markerBytes), !DeliveryIndex.isCropjobIndex(head)
       else { return nil }
@@ -57,7 +57,7 @@ public struct FileInTheWay: Sendable, Equatable {
   }
 
   /// Whether the file at `absolute` is missing or an index cropjob wrote (HTML or JSON).
-  public static func isCropjobIndex(at absolute: String) -> Bool {
+  package static func isCropjobIndex(at absolute: String) -> Bool {
     guard let handle = FileHandle(forReadingAtPath: absolute) else { return true }
     defer { try? handle.close() }
     return DeliveryIndex.isCropjobIndex(Array((try? handle.read(upToCount: DeliveryIndex.markerBytes)) ?? Data()))

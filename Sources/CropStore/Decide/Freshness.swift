@@ -8,7 +8,7 @@ import Foundation
 /// file's identity (size, mtime, ctime, inode, device) is the recorded one, else the file is
 /// hashed again. `VerdictPass` applies it to each planned window; `WindowVerdicts.settle`
 /// finishes it when the run reaches the window.
-public enum Freshness {
+package enum Freshness {
   /// Among the outputs of one source whose files have the recorded size (their records
   /// `recorded`, by index in the plan): those up to date, and those whose verdict waits for
   /// the source's hash (`Verdict.keyed`). `hashing` (`plan`): a photo whose recorded facts
@@ -88,16 +88,16 @@ public enum Freshness {
 
 /// The up-to-date check of one plan against what an earlier run recorded in the state
 /// (`Freshness`), so that a re-run skips what is fresh and `cropjob plan` can say so.
-public struct UpToDateCheck: Sendable {
-  public let plan: Plan
+package struct UpToDateCheck: Sendable {
+  package let plan: Plan
   /// The earlier runs' outputs by path (`StateView.outputs`).
-  public let previous: [String: RecordedOutput]
+  package let previous: [String: RecordedOutput]
   /// The recorded sources by absolute path (`StateView.sources`).
-  public let sources: [String: SourceFacts]
+  package let sources: [String: SourceFacts]
   /// With `--force` nothing is up to date.
-  public let force: Bool
+  package let force: Bool
 
-  public init(
+  package init(
     plan: Plan, previous: [String: RecordedOutput], sources: [String: SourceFacts] = [:], force: Bool = false
   ) {
     self.plan = plan
@@ -107,21 +107,21 @@ public struct UpToDateCheck: Sendable {
   }
 
   /// The check against what `state` records.
-  public init(plan: Plan, state: StateView<RecordedOutput>, force: Bool = false) {
+  package init(plan: Plan, state: StateView<RecordedOutput>, force: Bool = false) {
     self.init(plan: plan, previous: state.outputs, sources: state.sources, force: force)
   }
 
   /// A source's record for output keys, with its identity when it was hashed afresh (to be
   /// recorded in the state) or nil when the state's hash was reused.
-  public struct SourceState: Sendable {
-    public var record: Manifest.SourceRecord
-    public var identity: FileIdentity
-    public var hashed: Bool
+  package struct SourceState: Sendable {
+    package var record: Manifest.SourceRecord
+    package var identity: FileIdentity
+    package var hashed: Bool
   }
 
   /// Outputs among `selected` whose files match the state of an earlier run (for `plan`).
   /// Sources with no earlier output are not hashed.
-  public func upToDatePaths(_ selected: [Int]) -> Set<String> {
+  package func upToDatePaths(_ selected: [Int]) -> Set<String> {
     guard !previous.isEmpty, !force else { return [] }
     var result = Set<String>()
     let bySource = Dictionary(grouping: selected, by: { plan.outputs[$0].sourceIndex })
@@ -137,17 +137,17 @@ public struct UpToDateCheck: Sendable {
   }
 
   /// The output's key given its source's record.
-  public func key(of output: PlannedOutput, source: Manifest.SourceRecord) -> String {
+  package func key(of output: PlannedOutput, source: Manifest.SourceRecord) -> String {
     key(of: output, sourceHash: source.sha256)
   }
 
   /// The output's key given its source's content hash.
-  public func key(of output: PlannedOutput, sourceHash: String) -> String {
+  package func key(of output: PlannedOutput, sourceHash: String) -> String {
     OutputKey.key(recipe: output.recipe, sourceHash: sourceHash, engine: plan.engineVersion)
   }
 
   /// Same key as the recorded entry, and the file still has the recorded size.
-  public func isUpToDate(_ output: PlannedOutput, key: String) -> Bool {
+  package func isUpToDate(_ output: PlannedOutput, key: String) -> Bool {
     guard !force, let old = previous[output.path], old.key == key,
       let identity = FileIdentity.of(path: output.absolutePath)
     else { return false }
@@ -156,12 +156,12 @@ public struct UpToDateCheck: Sendable {
 
   /// Source identity: size, mtime, ctime, inode and device, confirmed by content hash, reused
   /// from the state when all are what it recorded (else hashed again).
-  public func sourceRecord(_ source: PlannedSource, outputs: [Int]) throws -> Manifest.SourceRecord {
+  package func sourceRecord(_ source: PlannedSource, outputs: [Int]) throws -> Manifest.SourceRecord {
     try sourceState(source, outputs: outputs).record
   }
 
   /// `sourceRecord`, saying whether the file was hashed.
-  public func sourceState(_ source: PlannedSource, outputs: [Int]) throws -> SourceState {
+  package func sourceState(_ source: PlannedSource, outputs: [Int]) throws -> SourceState {
     guard let identity = source.currentIdentity else {
       throw AtomicWriter.WriteError(path: source.absolutePath, message: AtomicWriter.errnoText())
     }
@@ -183,5 +183,5 @@ public struct UpToDateCheck: Sendable {
 extension PlannedSource {
   /// The source's identity now: a file's `stat`; an object's from the change token its
   /// listing gave (no request: an unchanged photo in S3 costs no GET).
-  public var currentIdentity: FileIdentity? { object?.identity ?? FileIdentity.of(path: absolutePath) }
+  package var currentIdentity: FileIdentity? { object?.identity ?? FileIdentity.of(path: absolutePath) }
 }

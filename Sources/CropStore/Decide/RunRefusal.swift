@@ -22,13 +22,25 @@ public enum RunRefusal: Error, CustomStringConvertible, Sendable {
   /// The refusal of a planned stream, if any: the state could not be read while planning,
   /// an error stops the whole plan, or a file cropjob did not write is in the way of an
   /// output or an index file (unless `overwrite`).
-  public static func of(
+  package static func of(
     _ stream: PlanStream, state: StateReader, filesInTheWay: [FileInTheWay], overwrite: Bool
   ) -> RunRefusal? {
     if let failure = state.failure { return .state(failure) }
     if !stream.isRunnable { return .notRunnable(plan: PlanRenderer.text(stream, upToDate: nil)) }
     if !filesInTheWay.isEmpty && !overwrite { return .filesInTheWay(filesInTheWay) }
     return nil
+  }
+
+  /// The refusal as values to switch on: the state's failure, the plan's errors (its text),
+  /// or each file in the way.
+  public var errors: [CropError] {
+    switch self {
+    case .state(let error): return [.state(file: error.path, message: error.description)]
+    case .storage(let error): return [.storage(location: error.location, message: error.message)]
+    case .notRunnable(let plan): return [.plan(job: nil, output: nil, message: plan)]
+    case .filesInTheWay(let files):
+      return files.map { .fileInTheWay(path: $0.path, source: $0.source, message: $0.message) }
+    }
   }
 
   public var description: String {

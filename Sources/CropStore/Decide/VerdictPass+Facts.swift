@@ -8,7 +8,7 @@ extension VerdictPass {
   /// (size, mtime, ctime, inode, device) still match, else the file is read and hashed once,
   /// as `run` will. Outputs of a damaged or unreadable photo, or of an earlier job's output
   /// (`from:`, written by the run itself), have no key before the run.
-  public func facts(of window: PlanWindow) -> OutputFacts {
+  package func facts(of window: PlanWindow) -> OutputFacts {
     let plan = window.plan
     guard !window.selected.isEmpty else { return OutputFacts() }
     let known = state.readKeeping(.keys, StateQuery(plan: plan, selected: window.selected))

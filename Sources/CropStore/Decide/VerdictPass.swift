@@ -19,8 +19,8 @@ import Foundation
 /// and reports its outputs as up to date and lists them in the manifest from the paths kept
 /// here (`upToDateWindows`; docs/scale.md, "The no-op re-run"). `--force` makes nothing up
 /// to date.
-public final class VerdictPass {
-  public let state: StateReader
+package final class VerdictPass {
+  package let state: StateReader
   /// Where the outputs live: a store whose stats are requests answers from its listing.
   let outputs: OutputStore?
   let force: Bool
@@ -37,7 +37,7 @@ public final class VerdictPass {
   /// The recorded key of each `keyed` output (by the hash of its path).
   private var keys: [UInt64: SHA256Digest] = [:]
   /// Per job, how many of its selected outputs are up to date.
-  public private(set) var upToDateCounts: [String: Int] = [:]
+  package private(set) var upToDateCounts: [String: Int] = [:]
   /// The windows of a run found all up to date: number → their selected outputs' paths (a
   /// range of `paths`).
   package private(set) var upToDate: [Int: Range<Int>] = [:]
@@ -45,7 +45,7 @@ public final class VerdictPass {
 
   /// `exact`: `plan`'s verdicts (see the type); else `run`'s.
   /// `outputs`: the store the outputs live in (nil: files at their absolute paths).
-  public init(state: StateReader, jobs: [Job], force: Bool = false, exact: Bool, outputs: OutputStore? = nil) {
+  package init(state: StateReader, jobs: [Job], force: Bool = false, exact: Bool, outputs: OutputStore? = nil) {
     self.state = state
     self.outputs = outputs?.isListed == true ? outputs : nil
     self.force = force
@@ -56,15 +56,15 @@ public final class VerdictPass {
   }
 
   /// Every output in the way of a file cropjob did not write, sorted by path.
-  public var conflicts: [FileInTheWay] { found.sorted { $0.path < $1.path } }
+  package var conflicts: [FileInTheWay] { found.sorted { $0.path < $1.path } }
 
   /// How many windows were found all up to date (`run`).
-  public var upToDateWindows: Int { upToDate.count }
+  package var upToDateWindows: Int { upToDate.count }
 
   /// What the pass found of `window`'s outputs (a window of the stream: of `plan`'s order,
   /// or of the run's). Outputs of a window whose state was not read (no file of its was
   /// there) are to build, neither recorded nor claimed.
-  public func verdicts(of window: PlanWindow) -> WindowVerdicts {
+  package func verdicts(of window: PlanWindow) -> WindowVerdicts {
     var recordedKeys: [Int: SHA256Digest] = [:]
     let outputs = window.plan.outputs
     let known = outputs.indices.map { k -> UInt8 in
@@ -78,12 +78,12 @@ public final class VerdictPass {
   }
 
   /// The paths of `window`'s selected outputs found up to date.
-  public func upToDatePaths(of window: PlanWindow) -> Set<String> {
+  package func upToDatePaths(of window: PlanWindow) -> Set<String> {
     guard !flags.isEmpty else { return [] }
     return verdicts(of: window).upToDatePaths.intersection(window.selected.map { window.plan.outputs[$0].path })
   }
 
-  public func inspect(_ window: PlanWindow) {
+  package func inspect(_ window: PlanWindow) {
     let plan = window.plan
     guard !window.selected.isEmpty else { return }
     // The files of the window's outputs: in the way, or up to date.

@@ -2,7 +2,7 @@ import CropPlan
 import CropSupport
 
 /// What the decide room says of one planned output before anything is written.
-public enum Verdict: UInt8, Sendable {
+package enum Verdict: UInt8, Sendable {
   /// To write.
   case toBuild
   /// Its file is what the run would write (recorded with the key it would have now, at the
@@ -22,7 +22,7 @@ public enum Verdict: UInt8, Sendable {
 /// its plan, which outputs the state records or claims, and what `settle` needs to finish a
 /// `keyed` verdict. A value: the executor takes it with the window and reads the state no
 /// more for it.
-public struct WindowVerdicts: Sendable {
+package struct WindowVerdicts: Sendable {
   /// Per output of the window's plan: `Verdict` in the low two bits, `recorded` and
   /// `claimed` above (`VerdictPass.Flags`).
   let flags: [UInt8]
@@ -32,7 +32,7 @@ public struct WindowVerdicts: Sendable {
   let paths: [String]
   /// Output path → the key the manifest will hold (`OutputKey.key`), for `plan --format
   /// json` (`VerdictPass.facts`); empty otherwise.
-  public var manifestKeys: [String: String] = [:]
+  package var manifestKeys: [String: String] = [:]
 
   init(flags: [UInt8], recordedKeys: [Int: SHA256Digest], paths: [String]) {
     self.flags = flags
@@ -41,22 +41,22 @@ public struct WindowVerdicts: Sendable {
   }
 
   /// The verdict on output `k` of the window's plan.
-  public func verdict(_ k: Int) -> Verdict { Verdict(rawValue: flags[k] & Flags.verdict) ?? .toBuild }
+  package func verdict(_ k: Int) -> Verdict { Verdict(rawValue: flags[k] & Flags.verdict) ?? .toBuild }
 
   /// Whether the state records output `k` (an earlier run wrote it).
-  public func isRecorded(_ k: Int) -> Bool { flags[k] & Flags.recorded != 0 }
+  package func isRecorded(_ k: Int) -> Bool { flags[k] & Flags.recorded != 0 }
 
   /// Whether the state claims output `k` as cropjob's (a run was about to write it).
-  public func isClaimed(_ k: Int) -> Bool { flags[k] & Flags.claimed != 0 }
+  package func isClaimed(_ k: Int) -> Bool { flags[k] & Flags.claimed != 0 }
 
   /// The outputs among `selected` that the run must claim before it writes them: neither
   /// recorded nor claimed yet.
-  public func toClaim(_ selected: [Int]) -> [Int] {
+  package func toClaim(_ selected: [Int]) -> [Int] {
     selected.filter { flags[$0] & (Flags.recorded | Flags.claimed) == 0 }
   }
 
   /// The paths of the outputs found up to date.
-  public var upToDatePaths: Set<String> {
+  package var upToDatePaths: Set<String> {
     Set(flags.indices.filter { verdict($0) == .upToDate }.map { paths[$0] })
   }
 
@@ -70,14 +70,14 @@ public struct WindowVerdicts: Sendable {
 
 extension WindowVerdicts {
   /// The outputs of one source in a run, settled against the source as it is now.
-  public struct Settled: Sendable {
+  package struct Settled: Sendable {
     /// The source's record for the keys of the outputs to write (nil when every output was
     /// up to date and the source unchanged).
-    public var source: UpToDateCheck.SourceState?
+    package var source: UpToDateCheck.SourceState?
     /// Up to date: not written.
-    public var upToDate: [Int]
+    package var upToDate: [Int]
     /// To write, each with the key its manifest entry gets.
-    public var toBuild: [(output: Int, key: String)]
+    package var toBuild: [(output: Int, key: String)]
   }
 
   /// Settles `outputs` (of one source, indices in `plan`) as the run reaches them: the
@@ -88,14 +88,14 @@ extension WindowVerdicts {
   /// Whether settling `outputs` (of one source) may read the source: false when they are
   /// all up to date and the source is unchanged since planned (its identity now, for an
   /// object the listing's change token, is the recorded one), so nothing is read or fetched.
-  public func mayReadSource(_ outputs: [Int], plan: Plan) -> Bool {
+  package func mayReadSource(_ outputs: [Int], plan: Plan) -> Bool {
     let source = plan.sources[plan.outputs[outputs[0]].sourceIndex]
     return !(outputs.allSatisfy({ verdict($0) == .upToDate }) && Freshness.isUnchanged(source))
   }
 
   /// `read` gives the bytes of a source in object storage when it must be hashed (the
   /// caller keeps them for the decode).
-  public func settle(_ outputs: [Int], plan: Plan, read: (() throws -> [UInt8])? = nil) throws -> Settled {
+  package func settle(_ outputs: [Int], plan: Plan, read: (() throws -> [UInt8])? = nil) throws -> Settled {
     let source = plan.sources[plan.outputs[outputs[0]].sourceIndex]
     if outputs.allSatisfy({ verdict($0) == .upToDate }), Freshness.isUnchanged(source) {
       return Settled(source: nil, upToDate: outputs, toBuild: [])

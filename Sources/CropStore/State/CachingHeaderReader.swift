@@ -7,42 +7,42 @@ import Synchronization
 ///
 /// Over a `StateReader`, it knows the sources of one window at a time: the planner hands it
 /// each window's paths (`prepare(paths:)`) before asking for their headers.
-public final class CachingHeaderReader: SourceHeaderReading {
+package final class CachingHeaderReader: SourceHeaderReading {
   let reader: any SourceHeaderReading
   let state: StateReader?
   private let sources: Mutex<[String: SourceFacts]>
   private let misses = Atomic<Int>(0)
 
   /// `sources`: the state's sources by absolute path (`StateView.sources`), whole.
-  public init(wrapping reader: any SourceHeaderReading, sources: [String: SourceFacts]) {
+  package init(wrapping reader: any SourceHeaderReading, sources: [String: SourceFacts]) {
     self.reader = reader
     state = nil
     self.sources = Mutex(sources)
   }
 
   /// The sources of each window looked up in `state` as the planner prepares it.
-  public init(wrapping reader: any SourceHeaderReading, state: StateReader) {
+  package init(wrapping reader: any SourceHeaderReading, state: StateReader) {
     self.reader = reader
     self.state = state
     sources = Mutex([:])
   }
 
-  public var engineVersion: String { reader.engineVersion }
+  package var engineVersion: String { reader.engineVersion }
 
-  public func start() { reader.start() }
+  package func start() { reader.start() }
 
   /// The facts of `paths` in place of the last window's (a failure to read the state is
   /// kept by the `StateReader`; the headers are then read from the files).
-  public func prepare(paths: [String]) {
+  package func prepare(paths: [String]) {
     guard let state else { return }
     let known = state.readKeeping(.keys, StateQuery(sources: paths)).sources
     sources.withLock { $0 = known }
   }
 
   /// Headers read through the wrapped reader so far (the cache's misses).
-  public var headersRead: Int { misses.load(ordering: .relaxed) }
+  package var headersRead: Int { misses.load(ordering: .relaxed) }
 
-  public func knownHeader(path: String, status: SourceFileStatus) -> KnownHeader? {
+  package func knownHeader(path: String, status: SourceFileStatus) -> KnownHeader? {
     guard let facts = sources.withLock({ $0[path] }),
       facts.identity == status
     else { return nil }
@@ -51,11 +51,11 @@ public final class CachingHeaderReader: SourceHeaderReading {
 
   /// An object's header not known by its change token (`knownHeader`) is read by the
   /// wrapped reader.
-  public func header(bytes: [UInt8], location: String, complete: Bool) throws -> SourceHeader? {
+  package func header(bytes: [UInt8], location: String, complete: Bool) throws -> SourceHeader? {
     try reader.header(bytes: bytes, location: location, complete: complete)
   }
 
-  public func header(path: String) throws -> SourceHeader {
+  package func header(path: String) throws -> SourceHeader {
     if let facts = sources.withLock({ $0[path] }), let identity = FileIdentity.of(path: path),
       identity == facts.identity
     {
@@ -66,7 +66,7 @@ public final class CachingHeaderReader: SourceHeaderReading {
   }
 
   /// Regions are not cached: they are read from the file, only for jobs that ask for them.
-  public func storedRegions(path: String) throws -> XMPRegionParser.Reading {
+  package func storedRegions(path: String) throws -> XMPRegionParser.Reading {
     try reader.storedRegions(path: path)
   }
 }

@@ -5,25 +5,25 @@ import Foundation
 /// count found, every shard has its file, and each shard's last run finished with nothing
 /// failed. `cropjob state merge` and `cropjob manifest` refuse an incomplete set unless
 /// `--allow-partial` (docs/sharding.md, "Missing and incomplete shards").
-public enum ShardCompleteness {
+package enum ShardCompleteness {
   /// What a run of a shard records of itself (the state's `meta` row `run`).
-  public enum RunStatus {
+  package enum RunStatus {
     /// Recorded when the run opens its state; still there if it was killed.
-    public static let running = "running"
-    public static let complete = "complete"
-    public static func failed(_ count: Int) -> String { "failed: \(count) output\(count == 1 ? "" : "s") failed" }
-    public static let interrupted = "interrupted"
+    package static let running = "running"
+    package static let complete = "complete"
+    package static func failed(_ count: Int) -> String { "failed: \(count) output\(count == 1 ? "" : "s") failed" }
+    package static let interrupted = "interrupted"
   }
 
   /// A shard that is missing or incomplete, and why.
-  public struct Gap: Sendable, Hashable, CustomStringConvertible {
-    public var shard: Shard
-    public var problem: String
-    public var description: String { "shard \(shard.index)/\(shard.count): \(problem)" }
+  package struct Gap: Sendable, Hashable, CustomStringConvertible {
+    package var shard: Shard
+    package var problem: String
+    package var description: String { "shard \(shard.index)/\(shard.count): \(problem)" }
   }
 
   /// The shards of `root` that are missing or did not finish, by count then index.
-  public static func gaps(root: String) -> [Gap] {
+  package static func gaps(root: String) -> [Gap] {
     let files = StateFiles.shardFiles(root: root)
     var gaps: [Gap] = []
     for count in Set(files.map(\.shard.count)).sorted() {

@@ -5,7 +5,7 @@ import Foundation
 /// write of such an output is guarded by its ETag (`Overwrite.ifUnchanged`): an object
 /// someone else put there since is refused, not replaced. Forgotten with the output
 /// (`StateWriter.remove`), folded with shard files.
-public enum StateETags {
+package enum StateETags {
   static let prefix = "etag:"
 }
 

@@ -21,7 +21,7 @@ public struct StateError: Error, CustomStringConvertible, Sendable {
   /// What SQLite (and the errno behind it) said.
   public var detail: String
 
-  public init(kind: Kind, path: String, detail: String) {
+  package init(kind: Kind, path: String, detail: String) {
     self.kind = kind
     self.path = path
     self.detail = detail

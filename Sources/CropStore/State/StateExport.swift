@@ -3,10 +3,10 @@ import Foundation
 /// `cropjob manifest`: every output the state records, sorted by path, streamed from the
 /// database into a `ManifestStream` (one row in memory at a time; SQLite sorts, spilling to
 /// a temporary file when the rows of several files must be merged).
-public enum StateExport {
+package enum StateExport {
   /// Streams `root`'s recorded outputs (main file and every shard file: newest row per path,
   /// removals applied) to `stream`; a root without a state file streams its JSON manifests.
-  public static func export(root: String, into stream: inout ManifestStream) throws(StateError) {
+  package static func export(root: String, into stream: inout ManifestStream) throws(StateError) {
     let files = StateFiles.readable(root: root, shard: nil)
     guard !files.isEmpty else {
       // No state file: the reader holds an earlier cropjob's JSON manifests.

@@ -9,12 +9,12 @@ import Foundation
 /// Where the state database lives in an output root: `.cropjob/state.sqlite3`, or one file per
 /// shard (`.cropjob/state.shard-I-of-N.sqlite3`), because SQLite's locking over NFS is not to be
 /// trusted when shards on several machines share the output root.
-public enum StateFiles {
+package enum StateFiles {
   /// The folder in the output root that holds the state.
-  public static let folderName = ".cropjob"
+  package static let folderName = ".cropjob"
 
   /// The state file of a run (`shard` nil or of count 1: the main file).
-  public static func path(root: String, shard: Shard?) -> String {
+  package static func path(root: String, shard: Shard?) -> String {
     let folder = PathText.appending(root, folderName)
     guard let shard, shard.count > 1 else { return PathText.appending(folder, "state.sqlite3") }
     return PathText.appending(folder, "state.shard-\(shard.index)-of-\(shard.count).sqlite3")
@@ -40,7 +40,7 @@ public enum StateFiles {
   }
 
   /// How many shard files `root` holds (what `cropjob state merge` folds).
-  public static func shardFileCount(root: String) -> Int { shardFiles(root: root).count }
+  package static func shardFileCount(root: String) -> Int { shardFiles(root: root).count }
 
   /// The files a run of `shard` reads, main first: every file except those of the other
   /// shards of the same count (running at the same time, perhaps on other machines).
@@ -60,7 +60,7 @@ public enum StateFiles {
 
   /// Removes every state file of `root` (`--rebuild-state`); the JSON manifests stay, and the
   /// next run rebuilds the state from them.
-  public static func removeAll(root: String) {
+  package static func removeAll(root: String) {
     remove(path(root: root, shard: nil))
     for file in shardFiles(root: root) { remove(file.path) }
   }

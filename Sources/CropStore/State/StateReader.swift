@@ -14,18 +14,18 @@ import Foundation
 /// writer's connection. A root with no state file but JSON manifests of an earlier cropjob
 /// is read whole (`Manifest.loadManifests`), as before the state database: this is the one
 /// place reads take them in. A state given whole (`init(whole:)`) is read the same way.
-public final class StateReader: @unchecked Sendable {
+package final class StateReader: @unchecked Sendable {
   /// Paths per lookup statement (a window's outputs may be more).
   package static let batch = 4096
 
-  public let root: String
-  public let shard: Shard?
+  package let root: String
+  package let shard: Shard?
   /// Whether any file records an output (or the whole state holds one), as opened: a plan
   /// over an output root without recorded outputs has nothing up to date.
-  public let recordsOutputs: Bool
+  package let recordsOutputs: Bool
   /// `run --verify-sources`: the recorded sources are not looked up, so that every source's
   /// header is read and its content hashed again (outputs rebuilt only where it changed).
-  public let verifySources: Bool
+  package let verifySources: Bool
   /// The state held whole: JSON manifests only, or given.
   let whole: StateView<Manifest.Entry>?
   let lock = NSLock()
@@ -46,7 +46,7 @@ public final class StateReader: @unchecked Sendable {
   }
 
   /// A reader of `whole`, a state held in memory (a library caller's, or a test's).
-  public convenience init(whole: StateView<Manifest.Entry>) {
+  package convenience init(whole: StateView<Manifest.Entry>) {
     self.init(root: "", shard: nil, whole: whole, files: [], recordsOutputs: !whole.outputs.isEmpty)
   }
 
@@ -55,7 +55,7 @@ public final class StateReader: @unchecked Sendable {
   /// state file, the JSON manifests of an earlier cropjob (or those `--rebuild-state` kept)
   /// are read, whole.
   /// With `verifySources`, the state's record of the sources is not used (`verifySources`).
-  public static func open(root: String, shard: Shard? = nil, verifySources: Bool = false) throws(StateError)
+  package static func open(root: String, shard: Shard? = nil, verifySources: Bool = false) throws(StateError)
     -> StateReader
   {
     let files = StateFiles.readable(root: root, shard: shard)
@@ -93,11 +93,11 @@ public final class StateReader: @unchecked Sendable {
   }
 
   /// The first failure of the reads that keep it (`readKeeping`), if any.
-  public var failure: StateError? { lock.withLock { kept } }
+  package var failure: StateError? { lock.withLock { kept } }
 
   /// What the state records for `query`: its outputs as `rows` keeps them, its sources
   /// (none with `verifySources`) and the claims among its outputs.
-  public func read<Output>(_ rows: RecordedRows<Output>, _ query: StateQuery) throws(StateError)
+  package func read<Output>(_ rows: RecordedRows<Output>, _ query: StateQuery) throws(StateError)
     -> StateView<Output>
   {
     lock.lock()
@@ -125,7 +125,7 @@ public final class StateReader: @unchecked Sendable {
 
   /// `read`, for callers that cannot throw (a window's closure): a failure is kept
   /// (`failure`) and the answer is an empty view.
-  public func readKeeping<Output>(_ rows: RecordedRows<Output>, _ query: StateQuery) -> StateView<Output> {
+  package func readKeeping<Output>(_ rows: RecordedRows<Output>, _ query: StateQuery) -> StateView<Output> {
     do {
       return try read(rows, query)
     } catch {

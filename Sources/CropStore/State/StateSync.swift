@@ -14,11 +14,11 @@ import Foundation
 /// Each state object is the SQLite file as `VACUUM INTO` writes it (no free pages),
 /// compressed with Zstandard (`StateCompression`), named as the file plus `.zst`
 /// (docs/storage.md, "The state object").
-public struct StateSync: Sendable {
-  public let outputs: OutputStore
-  public let shard: Shard?
+package struct StateSync: Sendable {
+  package let outputs: OutputStore
+  package let shard: Shard?
 
-  public init(outputs: OutputStore, shard: Shard?) {
+  package init(outputs: OutputStore, shard: Shard?) {
     self.outputs = outputs
     self.shard = shard
   }
@@ -48,7 +48,7 @@ public struct StateSync: Sendable {
   /// Brings the state objects this run reads into the local folder (a GET each); the bytes
   /// read. Local files of an earlier run in that folder are replaced.
   @discardableResult
-  public func pull() throws(StorageError) -> Int {
+  package func pull() throws(StorageError) -> Int {
     var total = 0
     for path in readable() {
       let compressed = try outputs.storage.read(outputs.key(path))

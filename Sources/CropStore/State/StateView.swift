@@ -5,27 +5,27 @@ import Foundation
 /// output what `RecordedRows` keeps of its row, per source its facts, and which outputs are
 /// claimed. Merged from the readable files (`StateFiles.readable`): the newest row per path
 /// wins (the later file on a tie), removals newer than it apply, claims of any file count.
-public struct StateView<Output: Sendable>: Sendable {
+package struct StateView<Output: Sendable>: Sendable {
   /// Recorded outputs by path relative to the output root.
-  public var outputs: [String: Output] = [:]
+  package var outputs: [String: Output] = [:]
   /// Recorded sources by absolute path.
-  public var sources: [String: SourceFacts] = [:]
+  package var sources: [String: SourceFacts] = [:]
   /// Paths a run claimed before writing them (cropjob's, though perhaps not recorded).
-  public var claims: Set<String> = []
+  package var claims: Set<String> = []
 
-  public init() {}
+  package init() {}
 
   /// Whether the file at `path` (relative to the root) is cropjob's: recorded or claimed.
-  public func isOwn(_ path: String) -> Bool { outputs[path] != nil || claims.contains(path) }
+  package func isOwn(_ path: String) -> Bool { outputs[path] != nil || claims.contains(path) }
 }
 
 /// What a first pass needs of a recorded output to say whether it is up to date: its key
 /// and the size of its file (`RecordedRows.keys`).
-public struct RecordedOutput: Sendable, Hashable {
-  public var key: String
-  public var bytes: Int
+package struct RecordedOutput: Sendable, Hashable {
+  package var key: String
+  package var bytes: Int
 
-  public init(key: String, bytes: Int) {
+  package init(key: String, bytes: Int) {
     self.key = key
     self.bytes = bytes
   }
@@ -34,7 +34,7 @@ public struct RecordedOutput: Sendable, Hashable {
 /// What a read keeps of each recorded output: its full entry (`entries`: geometry, source
 /// record, notes, for the manifest) or only its key and size (`keys`: the up-to-date check
 /// and the overwrite guard). Only the columns kept are read.
-public struct RecordedRows<Output: Sendable>: Sendable {
+package struct RecordedRows<Output: Sendable>: Sendable {
   /// The `outputs` columns the row is made of.
   let columns: [String]
   /// The row in the current result of a statement that selects `columns` first, in order
@@ -46,14 +46,14 @@ public struct RecordedRows<Output: Sendable>: Sendable {
 
 extension RecordedRows where Output == Manifest.Entry {
   /// Each output's full entry.
-  public static var entries: Self {
+  package static var entries: Self {
     Self(columns: StateRows.outputColumns, decode: StateRows.entry, project: { $0 })
   }
 }
 
 extension RecordedRows where Output == RecordedOutput {
   /// Each output's key and byte count.
-  public static var keys: Self {
+  package static var keys: Self {
     Self(
       columns: ["key", "bytes"], decode: { RecordedOutput(key: $0.text(at: 0), bytes: Int($0.int(at: 1))) },
       project: { RecordedOutput(key: $0.key, bytes: $0.bytes) })
@@ -62,21 +62,21 @@ extension RecordedRows where Output == RecordedOutput {
 
 /// Which rows a `StateReader` reads: the outputs at some paths (relative to the root), the
 /// sources at some absolute paths, or everything the state records.
-public struct StateQuery: Sendable {
-  public var outputs: [String]
-  public var sources: [String]
+package struct StateQuery: Sendable {
+  package var outputs: [String]
+  package var sources: [String]
   /// Every recorded output, source and claim (a whole state in memory: for small roots,
   /// tools and tests).
-  public var all: Bool
+  package var all: Bool
 
-  public init(outputs: [String] = [], sources: [String] = []) {
+  package init(outputs: [String] = [], sources: [String] = []) {
     self.outputs = outputs
     self.sources = sources
     all = false
   }
 
   /// Everything the state records.
-  public static let all = StateQuery(all: true)
+  package static let all = StateQuery(all: true)
 
   private init(all: Bool) {
     outputs = []
@@ -86,7 +86,7 @@ public struct StateQuery: Sendable {
 
   /// The outputs among `selected` in `plan` and, with `sources`, their file sources (each
   /// once).
-  public init(plan: Plan, selected: [Int], sources withSources: Bool = true) {
+  package init(plan: Plan, selected: [Int], sources withSources: Bool = true) {
     var seen = Set<Int>()
     var sources: [String] = []
     for i in selected where withSources {

@@ -107,4 +107,30 @@ final class S3SourceRunTests: XCTestCase {
     expected["cropjob-manifest.json"] = nil
     XCTAssertEqual(written, expected)
   }
+
+  /// `overrides_from: s3://…` is read (one ranged GET) by `plan`, not by `validate`: a bad
+  /// row is found at its line only by the command that reads it.
+  func testACropTableInS3IsReadByPlanAndNotByValidate() throws {
+    let (job, proxy) = try setting()
+    let table = job.folder.appendingPathComponent("crops.csv")
+    try "source,x,y,width,height\ns3://photos-in/in/astronaut.jpg,10,20,-300,200\n".write(
+      to: table, atomically: true, encoding: .utf8)
+    try job.moto.client(["put", "photos-in", "tables/crops.csv", table.path])
+    let file = job.folder.appendingPathComponent("table.yaml")
+    try String(
+      contentsOf: try job.jobFile("table-base", source: "s3://photos-in/in/", output: "out-table"), encoding: .utf8
+    )
+    .replacingOccurrences(of: "jobs:", with: "overrides_from: s3://photos-in/tables/crops.csv\njobs:")
+    .write(to: file, atomically: true, encoding: .utf8)
+    let environment = job.environment(endpoint: proxy.endpoint)
+    var validate: Subprocess.Result?
+    XCTAssertEqual(
+      try operations(proxy) { validate = try job.cropjob(["validate", file.path], environment: environment) }, [:])
+    XCTAssertEqual(validate?.status, 0, validate?.stderr ?? "")
+    var plan: Subprocess.Result?
+    let planned = try operations(proxy) { plan = try job.cropjob(["plan", file.path], environment: environment) }
+    XCTAssertEqual(planned["GET"], 1, "the table, read once (the photos' heads are not read: the plan stops)")
+    XCTAssertEqual(plan?.status, 2, plan?.stderr ?? "")
+    XCTAssertTrue(plan?.stderr.contains("s3://photos-in/tables/crops.csv:2:") ?? false, plan?.stderr ?? "")
+  }
 }

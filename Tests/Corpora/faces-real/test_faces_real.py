@@ -36,8 +36,8 @@ class CorpusTests(unittest.TestCase):
         images = sorted(os.listdir(os.path.join(HERE, "images")))
         self.assertEqual(sorted(truth), images)
         self.assertEqual(sorted(layout), images)
-        self.assertGreaterEqual(len(images), 30)
-        self.assertGreaterEqual(sum(map(len, truth.values())), 70)
+        self.assertGreaterEqual(len(images), 57)
+        self.assertGreaterEqual(sum(map(len, truth.values())), 121)
         self.assertGreaterEqual(sum(1 for boxes in truth.values() if not boxes), 1)
         for name in images:
             with Image.open(os.path.join(HERE, "images", name)) as im:

@@ -37,10 +37,18 @@ job.outputRoot = arguments[1]
 let reporter = Reporter()
 switch job.run(reporter: reporter) {
 case .success(let summary):
+  // Each failure as a value: the stage that found it and what it names (`CropError`).
+  for failure in summary.failures {
+    switch failure.error {
+    case .source(let path, _): FileHandle.standardError.write(Data("source failed: \(path)\n".utf8))
+    case .output(let path, _, _): FileHandle.standardError.write(Data("output failed: \(path)\n".utf8))
+    default: FileHandle.standardError.write(Data("\(failure.error)\n".utf8))
+    }
+  }
   print(
     "written \(summary.written), up to date \(summary.upToDate), failed \(summary.failed), decodes \(reporter.decoded)")
   exit(summary.failed > 0 ? 1 : 0)
 case .failure(let refusal):
-  FileHandle.standardError.write(Data("refused: \(refusal)\n".utf8))
+  for error in refusal.errors { FileHandle.standardError.write(Data("refused: \(error)\n".utf8)) }
   exit(2)
 }
