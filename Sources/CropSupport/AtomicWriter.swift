@@ -119,8 +119,19 @@ package enum AtomicWriter {
     }
     if !placed && !replacing {
       // link(2) fails on an existing name where rename(2) would replace it.
-      if link(temporary, path) != 0 { throw errno == EEXIST ? refuse() : fail("cannot link the new file") }
-      unlink(temporary)
+      if link(temporary, path) == 0 {
+        unlink(temporary)
+      } else if errno == EEXIST {
+        throw refuse()
+      } else if errno == EPERM || errno == EOPNOTSUPP || errno == ENOSYS {
+        // A file system without hard links (FAT, some FUSE mounts): look, then rename; a
+        // writer that races in between is not seen (as an object store's HEAD-first mode).
+        var status = stat()
+        if lstat(path, &status) == 0 { throw refuse() }
+        if rename(temporary, path) != 0 { throw fail("cannot rename into place") }
+      } else {
+        throw fail("cannot link the new file")
+      }
     } else if !placed && rename(temporary, path) != 0 {
       throw fail("cannot rename into place")
     }

@@ -8,6 +8,8 @@ environment the test gives it; results are printed as JSON.
   s3_client.py ENDPOINT put BUCKET KEY FILE
   s3_client.py ENDPOINT put-tree BUCKET PREFIX FOLDER   every file below FOLDER at PREFIX + its path
   s3_client.py ENDPOINT delete BUCKET KEY
+  s3_client.py ENDPOINT put-many BUCKET PREFIX COUNT FILE   FILE's bytes at PREFIXdNNNN/pNNNNNNN.jpg
+                                                           (folders of 1,000; bench/s3-noop.sh)
   s3_client.py ENDPOINT get BUCKET KEY FILE             writes the body, prints its headers
   s3_client.py ENDPOINT list BUCKET PREFIX              every key with size and ETag
   s3_client.py ENDPOINT uploads BUCKET                  keys of multipart uploads in progress
@@ -70,6 +72,18 @@ elif command == "put-tree":
             with open(path, "rb") as f:
                 s3.put_object(Bucket=bucket, Key=prefix + os.path.relpath(path, folder), Body=f.read())
     print("{}")
+elif command == "put-many":
+    bucket, prefix, count, path = args[0], args[1], int(args[2]), args[3]
+    with open(path, "rb") as f:
+        data = f.read()
+    s3 = client()
+
+    def put_one(index):
+        s3.put_object(Bucket=bucket, Key=f"{prefix}d{index // 1000:04d}/p{index:07d}.jpg", Body=data)
+
+    with concurrent.futures.ThreadPoolExecutor(16) as pool:
+        list(pool.map(put_one, range(count)))
+    print(json.dumps({"count": count}))
 elif command == "delete":
     client().delete_object(Bucket=args[0], Key=args[1])
     print("{}")
