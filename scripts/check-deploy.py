@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Checks the shipped batch manifests offline, as far as an offline check can go.
 
-- deploy/kubernetes/indexed-job.yaml against Kubernetes' own OpenAPI schema (PyPI
+- deploy/kubernetes/indexed-job.yaml and indexed-job-s3.yaml against Kubernetes' own OpenAPI schema (PyPI
   kubernetes-validate, strict: an unknown field is an error), at KUBERNETES_VERSION.
 - deploy/aws-batch/job-definition.json against AWS Batch's RegisterJobDefinition request
   model (botocore's service model and parameter validator: types, required fields, unknown
@@ -169,6 +169,36 @@ def main():
     if "terminationGracePeriodSeconds" not in pod or "limits" not in container.get("resources", {}):
         problem(where, "terminationGracePeriodSeconds and resource limits expected")
     k8s = dry_runs(options.cropjob, where, arguments, [{"JOB_COMPLETION_INDEX": str(i)} for i in range(count or 1)])
+
+    # The S3 variant: no volume but the ConfigMap's job file and a tmp; the job file valid
+    # without the network (`cropjob validate`), the pods' arguments naming it.
+    where = "deploy/kubernetes/indexed-job-s3.yaml"
+    path = os.path.join(REPO, where)
+    check_kubernetes(path)
+    with open(path) as f:
+        documents = {(d["kind"], d["metadata"]["name"]): d for d in yaml.safe_load_all(f) if d}
+    config = documents[("ConfigMap", "cropjob-thumbnails-s3")]
+    indexed = documents[("Job", "cropjob-thumbnails-s3")]
+    s3_container = indexed["spec"]["template"]["spec"]["containers"][0]
+    s3_args = s3_container["args"]
+    s3_count = int(s3_args[s3_args.index("--shard-count") + 1]) if "--shard-count" in s3_args else None
+    if indexed["spec"].get("completionMode") != "Indexed" or s3_count != indexed["spec"].get("completions"):
+        problem(where, "an Indexed Job whose completions is --shard-count expected")
+    if any("persistentVolumeClaim" in v for v in indexed["spec"]["template"]["spec"].get("volumes", [])):
+        problem(where, "a volume claim: the S3 variant needs none")
+    for name, document in documents.items():
+        if name[0] == "Job" and document["spec"]["template"]["spec"]["containers"][0]["image"] != tag:
+            problem(where, f"{name[1]}: image is not scripts/image.sh's {tag}")
+    import tempfile
+    with tempfile.TemporaryDirectory() as folder:
+        for file_name, text in config["data"].items():
+            if f"/jobs/{file_name}" not in s3_args:
+                problem(where, f"the pods do not run the ConfigMap's {file_name}")
+            with open(os.path.join(folder, file_name), "w") as f:
+                f.write(text)
+            result = subprocess.run([options.cropjob, "validate", os.path.join(folder, file_name)], capture_output=True, text=True)
+            if result.returncode != 0:
+                problem(where, f"{file_name}: cropjob validate exits {result.returncode}: {result.stdout.strip()[:300]}")
 
     where = "deploy/aws-batch/job-definition.json"
     definition = check_aws(os.path.join(REPO, where))
