@@ -359,6 +359,10 @@ MUTATIONS = [
       "          verdicts.mayReadSource(task.outputs, plan: plan)\n",
       "          true\n",
       ["CLITests.S3SourceRunTests"], "a no-op over S3 GETs every photo it does not need"),
+    m("s3-prefetch-read-twice", "execute", E + "ObjectPrefetch.swift",
+      "      case .fetching:\n        condition.wait()\n      case .pending, .taken, nil:\n",
+      "      case .fetching, .pending, .taken, nil:\n",
+      ["ExecuteTests.ObjectPrefetchTests"], "a worker reads an object a fetcher is reading: two GETs of one photo"),
     # ---- cropjob CLI --------------------------------------------------------------------
     m("interrupted-exit-0", "cli", C + "Commands/RunCommand.swift",
       "if summary.interrupted { return ExitCode.interrupted }", "if summary.interrupted { return ExitCode.success }",

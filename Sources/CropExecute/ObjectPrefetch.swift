@@ -3,86 +3,96 @@ import CropStorage
 import Foundation
 
 /// GETs of the sources in object storage a window's tasks will decode, made ahead of the
-/// workers on one thread of their own, so that the next photos arrive while the current
-/// ones decode (docs/storage.md, "Reading sources"). Bounded in memory: the bytes fetched and
-/// not yet taken are at most `maxBytes` (or one object, when a single object is larger), and
-/// at most `maxAhead` objects. A source the prefetcher has not started when a worker asks
-/// for it is fetched by that worker instead (never twice).
-final class ObjectPrefetch: @unchecked Sendable {
-  /// What is held or fetched for one source, by its index in the plan.
+/// workers by `fetchers` threads of their own, in the order the workers take the tasks, so
+/// that the next photos arrive while the current ones decode (docs/storage.md, "Reading
+/// sources"). Bounded in memory: the objects being fetched or fetched and not yet taken are
+/// at most `maxBytes` by their listed sizes (or one object, when a single object is larger),
+/// and at most `maxAhead` objects. A source no fetcher has started when a worker asks for it
+/// is read by that worker instead (never twice).
+package final class ObjectPrefetch: @unchecked Sendable {
+  /// What is held or fetched for one source, by its index in the plan, with its listed size.
   private enum Slot {
     case pending
-    case fetching
-    case ready(Result<[UInt8], StorageError>)
+    case fetching(size: Int)
+    case ready(Result<[UInt8], StorageError>, size: Int)
     case taken
   }
 
-  static let defaultMaxBytes = 64 << 20
+  package static let defaultMaxBytes = 64 << 20
+  package static let defaultFetchers = 4
 
   private let order: [(source: Int, object: SourceObject)]
   private let maxBytes: Int
   private let maxAhead: Int
   private let condition = NSCondition()
   private var slots: [Int: Slot] = [:]
-  private var heldBytes = 0
-  private var heldCount = 0
+  /// The next entry of `order` a fetcher looks at.
+  private var next = 0
+  /// Listed sizes and count of the objects being fetched or held.
+  private var reservedBytes = 0
+  private var reservedCount = 0
   private var stopped = false
   private let done = DispatchGroup()
 
   /// Starts fetching `order` (sources in the order the workers take them).
-  init(order: [(source: Int, object: SourceObject)], maxBytes: Int = defaultMaxBytes, maxAhead: Int) {
+  package init(
+    order: [(source: Int, object: SourceObject)], maxBytes: Int = defaultMaxBytes, maxAhead: Int,
+    fetchers: Int = defaultFetchers
+  ) {
     self.order = order
     self.maxBytes = maxBytes
     self.maxAhead = max(1, maxAhead)
     for entry in order { slots[entry.source] = .pending }
-    guard !order.isEmpty else { return }
-    done.enter()
-    let thread = Thread { [self] in
-      fetchAll()
-      done.leave()
+    for _ in 0..<min(max(1, fetchers), order.count) {
+      done.enter()
+      Thread { [self] in
+        fetch()
+        done.leave()
+      }.start()
     }
-    thread.start()
   }
 
-  private func fetchAll() {
-    for (source, object) in order {
-      condition.lock()
-      while !stopped && heldCount > 0
-        && (heldCount >= maxAhead || heldBytes + Int(object.info.size) > maxBytes)
-      {
+  private func fetch() {
+    condition.lock()
+    defer { condition.unlock() }
+    while !stopped {
+      while next < order.count, case .taken = slots[order[next].source] ?? .taken { next += 1 }
+      guard next < order.count else { return }
+      let (source, object) = order[next]
+      let size = Int(object.info.size)
+      if reservedCount > 0 && (reservedCount >= maxAhead || reservedBytes + size > maxBytes) {
         condition.wait()
-      }
-      guard !stopped else {
-        condition.unlock()
-        return
-      }
-      guard case .pending = slots[source] else {
-        condition.unlock()
         continue
       }
-      slots[source] = .fetching
+      next += 1
+      slots[source] = .fetching(size: size)
+      reservedBytes += size
+      reservedCount += 1
       condition.unlock()
       let result = Result { () throws(StorageError) -> [UInt8] in try object.read() }
       condition.lock()
-      if case .success(let bytes) = result { heldBytes += bytes.count }
-      heldCount += 1
-      slots[source] = .ready(result)
+      guard !stopped else { return }
+      slots[source] = .ready(result, size: size)
       condition.broadcast()
-      condition.unlock()
     }
   }
 
-  /// The bytes of `source` (`object`): prefetched, waited for while the prefetcher reads
-  /// them, or read now.
-  func bytes(of source: Int, _ object: SourceObject) throws(StorageError) -> [UInt8] {
+  /// Forgets the reservation of an object that was fetched (`size`), under the lock.
+  private func release(_ size: Int) {
+    reservedBytes -= size
+    reservedCount -= 1
+    condition.broadcast()
+  }
+
+  /// The bytes of `source` (`object`): prefetched, waited for while a fetcher reads them, or
+  /// read now.
+  package func bytes(of source: Int, _ object: SourceObject) throws(StorageError) -> [UInt8] {
     condition.lock()
     while true {
       switch slots[source] {
-      case .ready(let result):
+      case .ready(let result, let size):
         slots[source] = .taken
-        if case .success(let bytes) = result { heldBytes -= bytes.count }
-        heldCount -= 1
-        condition.broadcast()
+        release(size)
         condition.unlock()
         return try result.get()
       case .fetching:
@@ -95,13 +105,30 @@ final class ObjectPrefetch: @unchecked Sendable {
     }
   }
 
-  /// Stops fetching and waits for the fetch in progress; what was fetched is dropped.
-  func stop() {
+  /// Drops what was fetched for `source` and not taken (its task found it needed no bytes:
+  /// its outputs were settled up to date), and keeps the fetchers from fetching it later.
+  package func discard(_ source: Int) {
+    condition.lock()
+    defer { condition.unlock() }
+    while case .fetching = slots[source] { condition.wait() }
+    switch slots[source] {
+    case .ready(_, let size):
+      slots[source] = .taken
+      release(size)
+    case .pending:
+      slots[source] = .taken
+    case .fetching, .taken, nil:
+      break
+    }
+  }
+
+  /// Stops fetching and waits for the fetches in progress; what was fetched is dropped.
+  package func stop() {
     condition.lock()
     stopped = true
     slots.removeAll()
-    heldBytes = 0
-    heldCount = 0
+    reservedBytes = 0
+    reservedCount = 0
     condition.broadcast()
     condition.unlock()
     done.wait()

@@ -104,8 +104,10 @@ struct WindowStep: Sendable {
   /// window's verdicts against the source as it is now) and writes each of its outputs.
   func perform(_ task: Task, budget: PixelBudget, prefetch: ObjectPrefetch) {
     let source = plan.sources[task.source]
-    // A source in object storage is fetched at most once for the task (hash and decode).
+    // A source in object storage is fetched at most once for the task (hash and decode);
+    // bytes fetched ahead for a task that turns out to need none are dropped at its end.
     var contents: [UInt8]? = nil
+    defer { if source.object != nil && contents == nil { prefetch.discard(task.source) } }
     func read() throws -> [UInt8] {
       if let contents { return contents }
       guard let object = source.object else { return [] }

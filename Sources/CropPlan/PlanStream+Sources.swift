@@ -86,7 +86,8 @@ extension PlanStream {
       let results =
         table.objects.isEmpty
         ? ConcurrentMap.map(absolutes) { planner.readHeader($0) }
-        : ConcurrentMap.map(Array(zip(absolutes, range.map { table.objects[$0] }))) {
+        // Sources in object storage: their heads' GETs mostly wait, 8 at once.
+        : ConcurrentMap.map(Array(zip(absolutes, range.map { table.objects[$0] })), threads: 8) {
           planner.readHeader($0.0, object: $0.1)
         }
       for (k, number) in range.enumerated() {

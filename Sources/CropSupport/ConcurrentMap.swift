@@ -12,6 +12,33 @@ package enum ConcurrentMap {
     return results.withLock { $0.map { $0! } }
   }
 
+  /// `map` on `threads` threads of its own, for work that mostly waits (requests to an object
+  /// store: more of them in flight than there are cores), keeping the order of the input.
+  package static func map<T: Sendable, R: Sendable>(
+    _ items: [T], threads: Int, _ transform: @escaping @Sendable (T) -> R
+  ) -> [R] {
+    let results = LockedBox([R?](repeating: nil, count: items.count))
+    let next = LockedBox(0)
+    let group = DispatchGroup()
+    for _ in 0..<min(max(1, threads), items.count) {
+      group.enter()
+      Thread {
+        while true {
+          let i = next.withLock { value -> Int in
+            value += 1
+            return value - 1
+          }
+          guard i < items.count else { break }
+          let value = transform(items[i])
+          results.withLock { $0[i] = value }
+        }
+        group.leave()
+      }.start()
+    }
+    group.wait()
+    return results.withLock { $0.map { $0! } }
+  }
+
   /// `transform` of each item, on every core, joined in the items' order: the items in a few
   /// chunks per core (one lock per chunk, not per item), for many small items.
   package static func flatMap<T: Sendable, R: Sendable>(_ items: [T], _ transform: @Sendable (T) -> [R]) -> [R] {
