@@ -8,8 +8,8 @@
 #   state), then the no-op `cropjob run` timed: requests by operation (proxy), wall seconds and peak
 #   RSS (/usr/bin/time -f), and `cropjob plan` after it (requests only).
 #         bench/s3-noop.sh jobc PHOTOS_DIR
-#   Job C's photos (bench/run.sh corpus: $BENCH_WORK/webcorpus, 1,000 web-size photos) from S3 against the
-#   same job on disk, output to a local folder: RUNS (default 3) alternating rounds of each, paired
+#   Job C's photos (bench/run.sh corpus: $BENCH_WORK/webcorpus, 1,000 web-size photos) from disk to
+#   disk, from S3 to disk and from S3 to S3 (a fresh output prefix per round): RUNS (default 3) alternating rounds of each, paired
 #   wall and CPU seconds (/usr/bin/time), outputs compared byte for byte.
 #
 # Environment: CROPJOB_BIN (default: .build/release/cropjob, built with `swift build -c release`
@@ -130,12 +130,14 @@ jobc() {
   client "http://127.0.0.1:$moto" put-tree bench-c web/ "$photos" > /dev/null
   export AWS_ENDPOINT_URL=http://127.0.0.1:$moto
   # bench/run.sh's job C, reading the same photos from disk or from S3.
-  for kind in disk s3; do
-    local source=$photos
-    [ "$kind" = s3 ] && source=s3://bench-c/web
+  # disk: from and to disk; s3: from S3 to disk; s3s3: from and to S3 (a fresh prefix per round).
+  for kind in disk s3 s3s3; do
+    local source=$photos output=out-$kind
+    [ "$kind" = disk ] || source=s3://bench-c/web
+    [ "$kind" = s3s3 ] && output='s3://bench-c/${ROUND}/'
     cat > "$dir/$kind.yaml" <<EOF
 version: 1
-output: out-$kind
+output: $output
 defaults:
   encode: {format: jpeg, quality: 85}
   metadata: strip
@@ -150,9 +152,10 @@ jobs:
 EOF
   done
   for round in $(seq 1 "$runs"); do
-    for kind in disk s3; do
+    for kind in disk s3 s3s3; do
       rm -rf "$dir/out-$kind"
-      (cd "$dir" && /usr/bin/time -f "%e %U %S %M" -o "$dir/$kind-$round.time" "$CJ" run -q -j "$JOBS" "$kind.yaml")
+      sed "s#\${ROUND}#out-s3s3-$round#" "$dir/$kind.yaml" > "$dir/$kind-run.yaml"
+      (cd "$dir" && /usr/bin/time -f "%e %U %S %M" -o "$dir/$kind-$round.time" "$CJ" run -q -j "$JOBS" "$kind-run.yaml")
       read -r wall user sys rss < "$dir/$kind-$round.time"
       report "job C from $kind, round $round: wall $wall s, CPU $(python3 -c "print(round($user+$sys,2))") s, peak RSS $((rss / 1024)) MiB"
     done
@@ -161,6 +164,26 @@ EOF
     report "job C: outputs from S3 and from disk are byte-identical"
   else
     report "job C: outputs DIFFER"
+  fi
+  # From and to S3: each object's ETag (the MD5 of a single-part PUT) against the disk file's MD5.
+  client "http://127.0.0.1:$moto" list bench-c "out-s3s3-$runs/" > "$dir/s3s3-keys.json"
+  if python3 - "$dir/s3s3-keys.json" "$dir/out-disk" "out-s3s3-$runs/" <<'PY'
+import hashlib, json, os, sys
+keys = {o["key"][len(sys.argv[3]):]: o["etag"] for o in json.load(open(sys.argv[1]))}
+keys = {k: v for k, v in keys.items() if not k.startswith(".cropjob/") and not k.startswith("cropjob-manifest")}
+files = {}
+for root, _, names in os.walk(sys.argv[2]):
+    for name in names:
+        path = os.path.relpath(os.path.join(root, name), sys.argv[2])
+        if path.startswith(".cropjob") or path.startswith("cropjob-manifest"):
+            continue
+        files[path] = hashlib.md5(open(os.path.join(root, name), "rb").read()).hexdigest()
+sys.exit(0 if files and files == keys else 1)
+PY
+  then
+    report "job C: outputs written to S3 equal the disk run's (ETag = MD5, $(ls "$dir/out-disk" | wc -l) files)"
+  else
+    report "job C: outputs in S3 DIFFER from the disk run's"
   fi
 }
 
