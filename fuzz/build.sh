@@ -7,10 +7,10 @@
 #                CPixels (pixel kernels, libjpeg and libpng encoders), CFaceDetect (the loader of the face detector's library, which is not built here:
 #                the fuzz targets detect no faces): every .c file, plus a module map over each
 #                include/ directory
-#   system libs  CVips, CTurboJPEG, CYAML, CSQLite: their module maps in Sources/, linked through
+#   system libs  CVips, CTurboJPEG, CYAML, CSQLite, CCurl, CZstd: their module maps in Sources/, linked through
 #                pkg-config; libjpeg and libpng, which CPixels calls directly (Package.swift's
 #                linkerSettings of CPixels)
-#   Swift        CropGeometry, CropSupport, CropSpec, CropPlan, CropImaging, CropStore,
+#   Swift        CropGeometry, CropSupport, CropStorage, CropSpec, CropPlan, CropImaging, CropStore,
 #                CropExecute, CropPreview, CropKit (the umbrella), in dependency order, each one
 #                module (object file + .swiftmodule) with one shared -package-name
 #
@@ -36,7 +36,7 @@ vips_cflags="$(pkg-config --cflags vips)"
 vips_libs="$(pkg-config --libs vips) -lgmodule-2.0 $(pkg-config --libs libturbojpeg) $(pkg-config --libs libjpeg)
   $(pkg-config --libs libpng)
   $(pkg-config --libs yaml-0.1)
-  $(pkg-config --libs sqlite3)"
+  $(pkg-config --libs sqlite3) $(pkg-config --libs libcurl) $(pkg-config --libs libzstd)"
 clang_san="-fsanitize=${sanitizers/fuzzer/fuzzer-no-link}"
 
 # C targets, instrumented: every .c file under the target (SwiftPM compiles them all), and a
@@ -75,12 +75,12 @@ vips_libs="$vips_libs -ldl"
 
 swift_flags=(-O -g -sanitize="$sanitizers" -parse-as-library -swift-version 6
   -package-name "$package_name" -I "$out" -I "$root/Sources/CYAML" -I "$root/Sources/CVips"
-  -I "$root/Sources/CTurboJPEG" -I "$root/Sources/CSQLite")
+  -I "$root/Sources/CTurboJPEG" -I "$root/Sources/CSQLite" -I "$root/Sources/CCurl" -I "$root/Sources/CZstd")
 for d in "${module_dirs[@]}"; do swift_flags+=(-I "$d"); done
 for f in $vips_cflags; do swift_flags+=(-Xcc "$f"); done
 
 # Swift targets in dependency order (Package.swift), each one module: object file + .swiftmodule.
-swift_modules=(CropGeometry CropSupport CropSpec CropPlan CropImaging CropStore CropExecute CropPreview CropKit)
+swift_modules=(CropGeometry CropSupport CropStorage CropSpec CropPlan CropImaging CropStore CropExecute CropPreview CropKit)
 swift_objects=()
 for module in "${swift_modules[@]}"; do
   mapfile -t sources < <(find "$root/Sources/$module" -name '*.swift' | sort)
