@@ -56,6 +56,26 @@ static int cj_taps_make(int from, int to, cj_taps *t) {
 }
 
 // sum[i] += row[i] for n values (a loop the compiler vectorises: nothing aliases).
+// Across one row of 4-channel cells: output cell x is the weighted sum, from 0 in tap order,
+// of the input cells its taps cover (both area passes share it, so they sum alike).
+static void sum_across(const cj_taps *across, const double *row, int w, double *o) {
+  for (int x = 0; x < w; x++) {
+    const double *wt = across->weight + across->offset[x];
+    const double *c = row + 4 * (size_t)across->first[x];
+    double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+    for (int k = 0; k < across->count[x]; k++, c += 4) {
+      s0 += c[0] * wt[k];
+      s1 += c[1] * wt[k];
+      s2 += c[2] * wt[k];
+      s3 += c[3] * wt[k];
+    }
+    o[4 * x] = s0;
+    o[4 * x + 1] = s1;
+    o[4 * x + 2] = s2;
+    o[4 * x + 3] = s3;
+  }
+}
+
 static void cj_add_row(uint32_t *restrict sum, const unsigned char *restrict row, size_t n) {
   for (size_t i = 0; i < n; i++) sum[i] += row[i];
 }
@@ -148,21 +168,7 @@ int cj_area_average(const unsigned char *pixels, size_t stride, int width, int h
       }
     }
     // Across: each cell the weighted sum of the columns it covers.
-    for (int x = 0; x < w; x++) {
-      const double *wt = across.weight + across.offset[x];
-      const double *c = column + 4 * (size_t)across.first[x];
-      double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-      for (int i = 0; i < across.count[x]; i++, c += 4) {
-        s0 += c[0] * wt[i];
-        s1 += c[1] * wt[i];
-        s2 += c[2] * wt[i];
-        s3 += c[3] * wt[i];
-      }
-      o[4 * x] = s0;
-      o[4 * x + 1] = s1;
-      o[4 * x + 2] = s2;
-      o[4 * x + 3] = s3;
-    }
+    sum_across(&across, column, w, o);
   }
   free(column);
   free(sum);
@@ -190,25 +196,7 @@ int cj_area_resize(const double *in, int width, int height, int w, int h, double
       cj_taps_free(&down);
       return -1;
     }
-    for (int y = 0; y < height; y++) {
-      const double *row = in + (size_t)y * width * 4;
-      double *o = rows + (size_t)y * w * 4;
-      for (int x = 0; x < w; x++) {
-        const double *wt = across.weight + across.offset[x];
-        const double *c = row + 4 * (size_t)across.first[x];
-        double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-        for (int k = 0; k < across.count[x]; k++, c += 4) {
-          s0 += c[0] * wt[k];
-          s1 += c[1] * wt[k];
-          s2 += c[2] * wt[k];
-          s3 += c[3] * wt[k];
-        }
-        o[4 * x] = s0;
-        o[4 * x + 1] = s1;
-        o[4 * x + 2] = s2;
-        o[4 * x + 3] = s3;
-      }
-    }
+    for (int y = 0; y < height; y++) sum_across(&across, in + (size_t)y * width * 4, w, rows + (size_t)y * w * 4);
     source = rows;
   }
   const size_t stride = 4 * (size_t)w;
