@@ -59,7 +59,7 @@ package final class ObjectPrefetch: @unchecked Sendable {
       while next < order.count, case .taken = slots[order[next].source] ?? .taken { next += 1 }
       guard next < order.count else { return }
       let (source, object) = order[next]
-      let size = Int(object.info.size)
+      let size = Int(object.size)
       if reservedCount > 0 && (reservedCount >= maxAhead || reservedBytes + size > maxBytes) {
         condition.wait()
         continue

@@ -168,21 +168,29 @@ extension PlannedOutput {
   }
 }
 
-/// A source in object storage as the listing found it: the store it is in and what the
-/// listing said of it (key, size, change token).
+/// A source in object storage as the listing found it: the store it is in, its key, and
+/// its identity (`SourceFileStatus(object:)`: size, last-modified time, the ETag's hash).
 /// A class: a plan's sources are copied often, and a file's carries only a nil reference.
 package final class SourceObject: Sendable {
   package let store: any ObjectStorage
-  package let info: ObjectInfo
+  package let key: String
+  /// Its identity as the state records it.
+  package let identity: SourceFileStatus
 
-  package init(store: any ObjectStorage, info: ObjectInfo) {
+  package init(store: any ObjectStorage, key: String, identity: SourceFileStatus) {
     self.store = store
-    self.info = info
+    self.key = key
+    self.identity = identity
   }
 
-  /// Its identity as the state records it (`SourceFileStatus(object:)`).
-  package var identity: SourceFileStatus { SourceFileStatus(object: info) }
+  /// `info` (as a listing or a `stat` gave it) in `store`.
+  package convenience init(store: any ObjectStorage, info: ObjectInfo) {
+    self.init(store: store, key: info.key, identity: SourceFileStatus(object: info))
+  }
+
+  /// Its size in bytes.
+  package var size: Int64 { identity.size }
 
   /// All of its bytes (one GET).
-  package func read() throws(StorageError) -> [UInt8] { try store.read(info.key) }
+  package func read() throws(StorageError) -> [UInt8] { try store.read(key) }
 }

@@ -52,7 +52,7 @@ extension PlanStream {
           number = existing
         } else {
           number = table.count
-          if !matches.objects.isEmpty, let object = matches.objects[m] { table.objects[table.count] = object }
+          if !matches.objects.isEmpty { table.objects.set(table.count, as: m, in: matches.objects) }
           table.append(path: path, header: nil)
           table.plainPaths.append(plain)
           table.recordedHashes.append(.none)
@@ -87,7 +87,9 @@ extension PlanStream {
         table.objects.isEmpty
         ? ConcurrentMap.map(absolutes) { planner.readHeader($0) }
         // Sources in object storage: their heads' GETs mostly wait, 8 at once.
-        : ConcurrentMap.map(Array(zip(absolutes, range.map { table.objects[$0] })), threads: 8) {
+        : ConcurrentMap.map(
+          Array(zip(absolutes, range.map { table.objects.object($0, path: table.paths[$0]) })), threads: 8
+        ) {
           planner.readHeader($0.0, object: $0.1)
         }
       for (k, number) in range.enumerated() {

@@ -292,14 +292,14 @@ extension Planner {
   /// The header of the object `location` from a ranged GET of its first `objectHeadBytes`,
   /// widened to the whole object when the header needs more.
   func objectHeader(_ location: String, _ source: SourceObject) throws -> SourceHeader {
-    let (store, key, object) = (source.store, source.info.key, source.info)
-    var length = min(Self.objectHeadBytes, max(1, object.size))
+    let (store, key, size) = (source.store, source.key, source.size)
+    var length = min(Self.objectHeadBytes, max(1, size))
     while true {
       let bytes = try store.read(key, range: ByteRange(offset: 0, length: length))
-      let complete = Int64(bytes.count) < length || length >= object.size
+      let complete = Int64(bytes.count) < length || length >= size
       if let header = try headers.header(bytes: bytes, location: location, complete: complete) { return header }
       guard !complete else { throw ObjectHeaderUnsupported(location: location) }
-      length = object.size
+      length = size
     }
   }
 }

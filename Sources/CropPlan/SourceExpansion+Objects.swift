@@ -18,7 +18,7 @@ extension SourceExpansion {
   ) throws(StorageError) {
     let locationPrefix = store.displayName + "/"
     func add(_ object: ObjectInfo, _ subdirectory: String) {
-      list.objects[list.count] = SourceObject(store: store, info: object)
+      list.objects.set(list.count, store: store, info: object)
       list.paths.append(locationPrefix + object.key)
       list.subdirectories.append(subdirectory)
       list.regular.append(true)

@@ -36,9 +36,9 @@ package enum SourceExpansion {
     /// its name is no symlink, and making it absolute needs no `lstat` of it
     /// (`StandardPaths.standard(_:plain:)`). False for a file named as such.
     package var regular: [Bool] = []
-    /// What the listing said of the matches in object storage (key, size, change token), by
+    /// What the listing said of the matches in object storage (store, size, change token), by
     /// their index here; none for files.
-    package var objects: [Int: SourceObject] = [:]
+    package var objects = SourceObjects()
     package var count: Int { paths.count }
   }
 
@@ -82,7 +82,7 @@ package enum SourceExpansion {
       previous = index
       let path = all.paths[index]
       if exclude.contains(where: { excludeMatches($0, path: path, base: base) }) { continue }
-      if !all.objects.isEmpty, let object = all.objects[index] { result.objects[result.count] = object }
+      if !all.objects.isEmpty { result.objects.set(result.count, as: index, in: all.objects) }
       result.paths.append(path)
       result.subdirectories.append(all.subdirectories[index])
       result.regular.append(all.regular[index])

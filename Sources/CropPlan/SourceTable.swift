@@ -41,7 +41,7 @@ struct SourceTable {
   var recordedStamps: [UInt64] = []
   /// What the listing said of each source in object storage (by its number): its key, size
   /// and change token (ETag, size, last-modified); none for files.
-  var objects: [Int: SourceObject] = [:]
+  var objects = SourceObjects()
 
   var count: Int { paths.count }
 
@@ -91,7 +91,7 @@ struct SourceTable {
     source.recordedHash = index < recordedHashes.count ? recordedHashes[index].hexUnlessNone : nil
     if source.recordedHash != nil { source.recordedStamp = recordedStamps[index] }
     if withShrink, header != nil { source.loadShrink = max(1, Int(shrinks[index])) }
-    if !objects.isEmpty { source.object = objects[index] }
+    if !objects.isEmpty { source.object = objects.object(index, path: source.path) }
     return source
   }
 }

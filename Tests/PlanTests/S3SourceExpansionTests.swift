@@ -64,11 +64,13 @@ final class S3SourceExpansionTests: XCTestCase {
       s3.unmatched.map { String($0.dropFirst("s3://bkt/".count)) }, local.unmatched, file: file, line: line)
     // Every match keeps the listing's size and change token: no request per photo later.
     for index in 0..<s3.matches.count {
-      let object = try XCTUnwrap(s3.matches.objects[index]?.info, file: file, line: line)
-      XCTAssertEqual("s3://bkt/" + object.key, s3.matches.paths[index], file: file, line: line)
-      guard case .object(let etag, let size, _, _) = object.token else { return [] }
-      XCTAssertFalse(etag.isEmpty, file: file, line: line)
-      XCTAssertEqual(size, Int64(object.key.utf8.count), file: file, line: line)
+      let path = s3.matches.paths[index]
+      let object = try XCTUnwrap(s3.matches.objects.object(index, path: path), file: file, line: line)
+      XCTAssertEqual("s3://bkt/" + object.key, path, file: file, line: line)
+      let listed = try XCTUnwrap(
+        try object.store.listAll(prefix: object.key).first { $0.key == object.key }, file: file, line: line)
+      XCTAssertEqual(object.identity, SourceFileStatus(object: listed), file: file, line: line)
+      XCTAssertEqual(object.size, Int64(object.key.utf8.count), file: file, line: line)
     }
     return s3Paths
   }
