@@ -33,8 +33,18 @@ extension PlanStream {
       }
       var list = JobList()
       list.numbers.reserveCapacity(matches.count)
-      table.recordedHashes.reserveCapacity(table.count + matches.count)
-      table.recordedStamps.reserveCapacity(table.count + matches.count)
+      // Each match's subfolder, as listed: the matches' buffer, shared, not copied.
+      list.subdirectories = matches.subdirectories
+      let start = table.count
+      // The match each new source is; their paths and objects join the table after the loop
+      // (all of the first job's matches, new and in order, are taken as they are: one copy of
+      // a million paths, not two).
+      var added: [Int32] = []
+      added.reserveCapacity(matches.count)
+      table.plainPaths.reserveCapacity(start + matches.count)
+      table.recordedHashes.reserveCapacity(start + matches.count)
+      table.recordedStamps.reserveCapacity(start + matches.count)
+      hashes.reserveCapacity(start + matches.count)
       index.reserve(hashes.count + matches.count) { hashes[$0] }
       for m in 0..<matches.count {
         let path = matches.paths[m]
@@ -48,23 +58,29 @@ extension PlanStream {
           return false
         }
         let number: Int
-        if let existing = candidates.first(where: { absolutePath($0, &paths) == absolute }) {
+        let existing = candidates.first { found in
+          guard found >= start else { return absolutePath(found, &paths) == absolute }
+          var plain = table.plainPaths[found]
+          return SourceExpansion.absolute(
+            matches.paths[Int(added[found - start])], base: jobFile.baseDirectory, cwd: currentDirectory,
+            paths: &paths, plain: &plain) == absolute
+        }
+        if let existing {
           number = existing
         } else {
-          number = table.count
-          if !matches.objects.isEmpty { table.objects.set(table.count, as: m, in: matches.objects) }
-          table.append(path: path, header: nil)
+          number = start + added.count
+          added.append(Int32(m))
           table.plainPaths.append(plain)
           table.recordedHashes.append(.none)
           table.recordedStamps.append(0)
-          table.fileCount = table.count
           hashes.append(hash)
           index.insert(hash: hash, index: number) { hashes[$0] }
         }
         list.numbers.append(Int32(number))
-        list.subdirectories.append(matches.subdirectories[m])
       }
-      list.subdirectories.shrink()
+      table.appendFiles(
+        paths: matches.paths, objects: matches.objects, selected: added.count == matches.count ? nil : added)
+      table.fileCount = table.count
       lists[job.name] = list
     }
     table.byAbsolutePath = index

@@ -62,9 +62,17 @@ package enum SourceExpansion {
       }
       if all.count == before { unmatched.append(pattern) }
     }
+    let ascii = all.paths.isASCII
+    // A listing in object storage gives its keys sorted: matches already in strictly
+    // ascending order, none excluded, are the result as they are (not copied).
+    if exclude.isEmpty, ascii, (0..<max(0, all.count - 1)).allSatisfy({ all.paths.less($0, $0 + 1) }) {
+      all.paths.shrink()
+      all.subdirectories.shrink()
+      all.objects.shrink()
+      return (all, unmatched, failures)
+    }
     // Sorted by path; for equal paths, the first pattern's match (a stable sort) is kept.
     var order = Array(0..<all.count)
-    let ascii = all.paths.isASCII
     order.sort { a, b in
       if ascii {
         if all.paths.less(a, b) { return true }
@@ -76,6 +84,7 @@ package enum SourceExpansion {
       return a < b
     }
     var result = MatchList()
+    result.paths.reserveCapacity(strings: all.count, bytes: all.paths.byteCount)
     var previous: Int? = nil
     for index in order {
       if let previous, all.paths.equal(previous, index) { continue }
@@ -89,6 +98,7 @@ package enum SourceExpansion {
     }
     result.paths.shrink()
     result.subdirectories.shrink()
+    result.objects.shrink()
     return (result, unmatched, failures)
   }
 

@@ -1,4 +1,5 @@
 import CropStorage
+import CropSupport
 
 /// The sources in object storage of a list of matches or of a plan's sources, by number, held
 /// compactly (a batch lists a million): 32 bytes a source — which store, and the identity the
@@ -52,6 +53,11 @@ package struct SourceObjects: Sendable {
       stores.append(store)
     }
     put(index, entry)
+  }
+
+  /// Releases spare capacity (after the last `set`).
+  package mutating func shrink() {
+    entries.shrinkToFit()
   }
 
   private mutating func put(_ index: Int, _ entry: Entry) {

@@ -70,6 +70,26 @@ struct SourceTable {
     setHeader(count - 1, header)
   }
 
+  /// Adds file sources, headers set later: the strings `selected` of `paths` (nil: all of
+  /// them, in order), with what `objects` holds of them. All of them into an empty table are
+  /// taken as they are: the buffers are shared, not copied.
+  mutating func appendFiles(paths list: StringTable, objects listed: SourceObjects, selected: [Int32]?) {
+    let start = count
+    if start == 0, selected == nil {
+      paths = list
+      objects = listed
+    } else {
+      let chosen = selected ?? Array(0..<Int32(list.count))
+      paths.reserveCapacity(strings: start + chosen.count, bytes: paths.byteCount + list.byteCount)
+      for m in chosen {
+        if !listed.isEmpty { objects.set(paths.count, as: Int(m), in: listed) }
+        paths.append(list[Int(m)])
+      }
+    }
+    headers.append(contentsOf: repeatElement(PackedHeader.none, count: count - start))
+    shrinks.append(contentsOf: repeatElement(0, count: count - start))
+  }
+
   /// Notes an output of source `index` at `scale` (`geometry.scale`).
   mutating func noteOutput(_ index: Int, scale: Double) {
     guard let header = header(index) else { return }

@@ -10,6 +10,15 @@ package struct StringTable: Sendable {
 
   package var count: Int { ends.count }
   package var isEmpty: Bool { ends.isEmpty }
+  /// The UTF-8 bytes of all the strings.
+  package var byteCount: Int { bytes.count }
+
+  /// Makes room for `strings` strings of `bytes` bytes in all, so that appending up to
+  /// there does not grow the buffers.
+  package mutating func reserveCapacity(strings: Int, bytes total: Int) {
+    ends.reserveCapacity(strings)
+    bytes.reserveCapacity(total)
+  }
 
   private func start(_ index: Int) -> Int { index == 0 ? 0 : Int(ends[index - 1]) }
 
@@ -64,8 +73,20 @@ package struct StringTable: Sendable {
 
   /// Releases spare capacity (after the last append).
   package mutating func shrink() {
-    bytes = Array(bytes)
-    ends = Array(ends)
+    bytes.shrinkToFit()
+    ends.shrinkToFit()
+  }
+}
+
+extension Array {
+  /// Releases spare capacity: the elements are copied into a buffer of their size when the
+  /// buffer is larger (`Array(self)` would share the buffer, capacity and all).
+  package mutating func shrinkToFit() {
+    guard capacity > count else { return }
+    var copy: [Element] = []
+    copy.reserveCapacity(count)
+    copy.append(contentsOf: self)
+    self = copy
   }
 }
 
