@@ -91,16 +91,21 @@ final class Run: Sendable {
     }
     var upload: StateUpload?
     if workload.outputs.isListed {
-      // The state goes to the prefix first: a store that cannot take it refuses the run
-      // before any output is written, and the prefix says a run is under way.
       let sync = StateSync(outputs: workload.outputs, shard: options.shard)
-      do throws(StorageError) {
-        try sync.push(writer)
-      } catch {
-        _ = writer.finish()
-        return .failure(.storage(error))
+      // A run with something to build puts the state in the prefix first: a store that
+      // cannot take it refuses the run before any output is written, and the prefix says a
+      // run is under way. A run whose windows are all up to date (a no-op) puts it only if
+      // it changes (`StateUpload`).
+      let first = workload.verdicts.hasWork
+      if first {
+        do throws(StorageError) {
+          try sync.push(writer)
+        } catch {
+          _ = writer.finish()
+          return .failure(.storage(error))
+        }
       }
-      upload = StateUpload(sync: sync, writer: writer, interval: options.stateUploadInterval)
+      upload = StateUpload(sync: sync, writer: writer, interval: options.stateUploadInterval, putWhenOpened: first)
     }
     return .success(
       Run(

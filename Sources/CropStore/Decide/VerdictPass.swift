@@ -61,6 +61,9 @@ package final class VerdictPass {
   /// How many windows were found all up to date (`run`).
   package var upToDateWindows: Int { upToDate.count }
 
+  /// Whether some window has an output that is not up to date (`run`): false for a no-op.
+  package var hasWork: Bool { !touched.isEmpty }
+
   /// What the pass found of `window`'s outputs (a window of the stream: of `plan`'s order,
   /// or of the run's). Outputs of a window whose state was not read (no file of its was
   /// there) are to build, neither recorded nor claimed.

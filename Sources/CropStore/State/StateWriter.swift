@@ -33,6 +33,14 @@ package final class StateWriter: @unchecked Sendable {
   private var failure: StateError?
   /// Whether this writer changed the recorded outputs (recorded, removed or folded any).
   private var changedOutputs = false
+  /// How many times this writer changed what the file records (outputs, sources, claims,
+  /// ETags, manifests, removals, folds), the run's status apart (`changes`).
+  private var revision = 0
+  /// The run's status as last recorded (`recordRun`).
+  private var currentStatus: String?
+  /// The run status the file held when it was opened (`ShardCompleteness.RunStatus`); nil
+  /// for a new file or one an earlier cropjob wrote.
+  package let statusWhenOpened: String?
   /// The statements of every commit, prepared once; nil once finished (a connection with
   /// statements left is not closed, and keeps its lock).
   private var statements: Statements?
@@ -69,17 +77,23 @@ package final class StateWriter: @unchecked Sendable {
       try connection.execute("PRAGMA locking_mode = EXCLUSIVE; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL")
       try StateSchema.migrate(connection, path: path)
       try connection.transaction {}  // takes the exclusive lock now, or says who holds it
-      let writer = try StateWriter(path: path, root: root, connection: connection, batchSize: max(1, batchSize))
+      var status: String? = nil
+      let select = try connection.prepare("SELECT value FROM meta WHERE name = 'run'")
+      if try select.next() { status = select.text("value") }
+      let writer = try StateWriter(
+        path: path, root: root, connection: connection, batchSize: max(1, batchSize), status: status)
       if fresh { try writer.importManifests() }
       if (shard?.count ?? 1) == 1 { try writer.foldShardFiles() }
       return writer
     }
   }
 
-  private init(path: String, root: String, connection: SQLiteConnection, batchSize: Int)
+  private init(path: String, root: String, connection: SQLiteConnection, batchSize: Int, status: String?)
     throws(SQLiteConnection.Failure)
   {
     self.batchSize = batchSize
+    statusWhenOpened = status
+    currentStatus = status
     self.path = path
     self.root = root
     self.connection = connection
@@ -93,7 +107,21 @@ package final class StateWriter: @unchecked Sendable {
   }
 
   /// Notes that the recorded outputs changed (a fold, an import).
-  func markChanged() { lock.withLock { changedOutputs = true } }
+  func markChanged() {
+    lock.withLock {
+      changedOutputs = true
+      revision += 1
+    }
+  }
+
+  /// How many changes this writer has made to what the file records, the run's status apart:
+  /// a state put in an object store is put again only when this (or, at the end, the status)
+  /// differs from what was put (`StateUpload`). Grows with each change; read it after
+  /// `commitPending` to count what is pending.
+  package var changes: Int { lock.withLock { revision } }
+
+  /// The run's status as last recorded, or as the file held it when opened.
+  package var status: String? { lock.withLock { currentStatus } }
 
   /// Runs `body` while holding the connection, as a slow commit would (tests).
   package func holdingConnection(_ body: () -> Void) { lock.withLock(body) }
@@ -116,6 +144,7 @@ package final class StateWriter: @unchecked Sendable {
       try connection.transaction { () throws(SQLiteConnection.Failure) in
         for path in paths { try insert.run([.text(path)]) }
       }
+      revision += 1
     } catch {
       throw StateError(error, path: path)
     }
@@ -182,6 +211,7 @@ package final class StateWriter: @unchecked Sendable {
         let forgetETag = try connection.prepare("DELETE FROM meta WHERE name = ?")
         let now = StateRows.now()
         changedOutputs = true
+        revision += 1
         try connection.transaction { () throws(SQLiteConnection.Failure) in
           try statements?.forgetManifests.run([])
           for path in paths {
@@ -218,6 +248,7 @@ package final class StateWriter: @unchecked Sendable {
         let insert = try? connection.prepare("INSERT OR REPLACE INTO meta(name, value) VALUES (?, ?)")
       else { return }
       try? insert.run([.text("manifest:" + name), .text(identity)])
+      revision += 1
     }
   }
 
@@ -235,6 +266,7 @@ package final class StateWriter: @unchecked Sendable {
         let insert = try? connection.prepare("INSERT OR REPLACE INTO meta(name, value) VALUES ('run', ?)")
       else { return }
       try? insert.run([.text(status)])
+      currentStatus = status
     }
   }
 
@@ -286,6 +318,7 @@ package final class StateWriter: @unchecked Sendable {
       return
     }
     let now = StateRows.now()
+    revision += 1
     do {
       if !outputs.isEmpty { changedOutputs = true }
       try connection.transaction { () throws(SQLiteConnection.Failure) in
