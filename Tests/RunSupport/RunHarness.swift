@@ -32,7 +32,7 @@ extension RunHarness {
     job.outputRoot = outputRoot
     switch JobPlan.make(job) {
     case .success(let plan):
-      if case .notRunnable(let text) = plan.refusal { XCTFail(text) }
+      if case .notRunnable(let text, _) = plan.refusal { XCTFail(text) }
       return (job.execute(plan, reporter: reporter), reporter)
     case .failure(let refusal):
       XCTFail("\(refusal)")
