@@ -190,7 +190,7 @@ MUTATIONS = [
     m("gps-kept-when-stripped", "imaging", "Sources/CVipsShim/cj_metadata.c",
       'if (has_prefix(name, "exif-ifd3-")) return (keep & CJ_KEEP_GPS) != 0;',
       'if (has_prefix(name, "exif-ifd3-")) return 1;',
-      ["ExecuteTests.OutputFormatTests", "CLITests.FeatureEndToEndTests"], "GPS kept although metadata is stripped"),
+      ["ExecuteTests.OutputFormatTests", "ExecuteTests.JobFeatureTests"], "GPS kept although metadata is stripped"),
     m("invalid-placement-names-template", "plan", P + "Planner.swift",
       ".error, job: job.name, source: source.path, output: path,",
       ".error, job: job.name, source: source.path, output: spec.pathTemplate,",
