@@ -101,20 +101,26 @@ public enum JobRunner {
     public func report(_ event: RunEvent) {}
   }
 
-  /// Loads, plans and runs `path` as `cropjob run` does (`JobRun`); fails the test on
-  /// diagnostics, a refusal or failures. Returns the job file's plan.
-  package static func run(_ path: String, file: StaticString = #filePath, line: UInt = #line) -> Plan? {
+  /// Loads, plans and runs `path` as `cropjob run` does (`JobRun`), into `outputRoot` (nil:
+  /// the job file's, as `--output`); fails the test on diagnostics, a refusal or failures.
+  /// Returns the job file's plan.
+  @discardableResult
+  package static func run(
+    _ path: String, outputRoot: String? = nil, file: StaticString = #filePath, line: UInt = #line
+  ) -> Plan? {
     let loaded = JobFileLoader.load(path: path)
     guard let jobFile = loaded.jobFile else {
       XCTFail("\(path): \(loaded.diagnostics.map { "\($0)" }.joined(separator: "\n"))", file: file, line: line)
       return nil
     }
-    switch JobRun(jobFile).run(reporter: Silent()) {
+    var job = JobRun(jobFile)
+    job.outputRoot = outputRoot
+    switch job.run(reporter: Silent()) {
     case .success(let summary):
       XCTAssertEqual(summary.failed, 0, "\(path): \(summary.failures)", file: file, line: line)
     case .failure(let refusal):
       XCTFail("\(path): \(refusal)", file: file, line: line)
     }
-    return Planner().plan(jobFile)
+    return Planner(outputRoot: outputRoot).plan(jobFile)
   }
 }
