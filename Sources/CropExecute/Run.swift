@@ -170,7 +170,7 @@ final class Run: Sendable {
       let output = issue.output ?? "(outputs of job \(issue.job ?? "?"))"
       let error: CropError =
         issue.source == nil
-        ? .plan(job: issue.job, output: issue.output, message: issue.message)
+        ? .plan(job: issue.job, output: issue.output, source: nil, message: issue.message)
         : .source(path: source, message: issue.message)
       recordFailure(output: output, source: source, reason: issue.message, error: error)
     }

@@ -26,10 +26,17 @@ extension RunRefusal {
           error: .storage(location: error.location, message: error.message))
       ]
     case .notRunnable:
-      failures = [
-        RunSummary.Failure(
-          output: "", source: "", reason: description, error: .plan(job: nil, output: nil, message: description))
-      ]
+      // One failure per problem that stops the plan, each naming its output and source.
+      failures = errors.map { error in
+        switch error {
+        case .plan(_, let output, let source, let message):
+          return RunSummary.Failure(output: output ?? "", source: source ?? "", reason: message, error: error)
+        case .storage(let location, let message):
+          return RunSummary.Failure(output: "", source: location, reason: message, error: error)
+        default:
+          return RunSummary.Failure(output: "", source: "", reason: error.description, error: error)
+        }
+      }
     }
     for failure in failures {
       summary.failed += 1

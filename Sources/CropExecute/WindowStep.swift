@@ -79,7 +79,9 @@ struct WindowStep: Sendable {
         else { return nil }
         return (task.source, object)
       }
-      let prefetch = ObjectPrefetch(order: fetches, maxAhead: 2 * max(1, run.options.jobs))
+      let jobs = run.options.jobs
+      let prefetch = ObjectPrefetch(
+        order: fetches, maxAhead: ObjectPrefetch.maxAhead(jobs: jobs), fetchers: ObjectPrefetch.fetchers(jobs: jobs))
       WorkerPool.run(
         tasks, workers: run.options.jobs, stop: { run.shouldStop },
         body: { task in step.perform(task, budget: budget, prefetch: prefetch) })

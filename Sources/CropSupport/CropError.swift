@@ -8,8 +8,9 @@ public enum CropError: Error, Sendable, Hashable, CustomStringConvertible {
   /// for the whole file), the `field` path (`jobs.avatar.guide.size`; empty for the file).
   case jobFile(file: String, line: Int, column: Int, field: String, message: String)
   /// The plan cannot run, or a job of it cannot (path collisions, outputs outside the output
-  /// root, a job with no sources): the job and the output path when there is one.
-  case plan(job: String?, output: String?, message: String)
+  /// root, a job with no sources, crop-table rows that match no source): the job, the output
+  /// path and the source it would be made from when there are.
+  case plan(job: String?, output: String?, source: String?, message: String)
   /// A source photo could not be used (unreadable, over a limit, damaged, changed since it
   /// was planned): every output made from it failed.
   case source(path: String, message: String)
@@ -29,8 +30,9 @@ public enum CropError: Error, Sendable, Hashable, CustomStringConvertible {
     case .jobFile(let file, let line, let column, let field, let message):
       let place = line > 0 ? "\(file):\(line):\(column)" : file
       return field.isEmpty ? "\(place): \(message)" : "\(place): \(field): \(message)"
-    case .plan(let job, let output, let message):
-      return [job.map { "job \($0)" }, output, message].compactMap { $0 }.joined(separator: ": ")
+    case .plan(let job, let output, let source, let message):
+      let subject = source.map { source in output.map { "\(source) → \($0)" } ?? source } ?? output
+      return [job.map { "job \($0)" }, subject, message].compactMap { $0 }.joined(separator: ": ")
     case .source(let path, let message): return "\(path): \(message)"
     case .output(let path, let source, let message):
       return source.isEmpty ? "\(path): \(message)" : "\(path) (from \(source)): \(message)"

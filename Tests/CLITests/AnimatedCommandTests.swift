@@ -6,7 +6,7 @@ import XCTest
 /// `encode.frames: all` through the commands (issue 27, point 4): `formats` says which formats
 /// animate, `plan` reports the frames and holds every frame to `limits.max_pixels`, and
 /// `preview` shows an animated source's first frame. The frames' pixels are checked against
-/// Pillow in ImagingTests (AnimatedFramesTests).
+/// Pillow, and a `from:` job's still of an animated output, in ExecuteTests (AnimatedFramesTests).
 final class AnimatedCommandTests: XCTestCase {
   func job(_ text: String, name: String = #function) throws -> CLIJob {
     let s = CLIJob(name)
@@ -173,53 +173,5 @@ final class AnimatedCommandTests: XCTestCase {
     XCTAssertEqual(
       try XCTUnwrap(JSONSerialization.jsonObject(with: read.stdoutData) as? [String: String]),
       ["cat.gif": "", "cat-still.png": "", "pan.gif": "4", "pan-still.png": ""])
-  }
-
-  /// A `from:` job reads an animated upstream output's first frame: its outputs are still,
-  /// `frames: all` included, and record no `frames` (docs/job-file.md, "Animations").
-  func testAFromJobReadsTheFirstFrameOfAnAnimatedOutput() throws {
-    let s = try job(
-      """
-      version: 1
-      output: out
-      jobs:
-        anim:
-          sources: ["photos/pan.gif"]
-          guide: {shape: square, size: 32}
-          outputs:
-            - {path: "up/{stem}.gif", encode: {frames: all}}
-        down:
-          from: anim
-          guide: {shape: square, size: 16}
-          outputs:
-            - {path: "down/{stem}.gif", encode: {frames: all}}
-      """)
-    defer { s.remove() }
-    XCTAssertEqual(try s.run(["run", "job.yaml", "-q"]).status, 0)
-    func pages(_ path: String) throws -> String {
-      try Subprocess.run("/usr/bin/vipsheader", ["-f", "n-pages", s.path(path)]).stdout
-        .trimmingCharacters(in: .whitespacesAndNewlines)
-    }
-    XCTAssertEqual(try pages("out/up/pan.gif"), "4")
-    XCTAssertEqual(try pages("out/down/pan.gif"), "1")
-    // The still output is the upstream file's first frame (Pillow reads both; mean difference
-    // about 1 level, against 49 to 62 for the other frames).
-    let compare = try Subprocess.run(
-      "/usr/bin/python3",
-      [
-        "-c",
-        "import sys; from PIL import Image, ImageChops; import numpy as np; "
-          + "a = Image.open(sys.argv[1]); a.seek(0); a = a.convert('RGB').resize((16, 16), Image.BOX); "
-          + "b = Image.open(sys.argv[2]).convert('RGB'); "
-          + "print(float(np.abs(np.asarray(a, float) - np.asarray(b, float)).mean()))",
-        s.path("out/up/pan.gif"), s.path("out/down/pan.gif"),
-      ])
-    XCTAssertEqual(compare.status, 0, compare.stderr)
-    XCTAssertLessThan(Double(compare.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? .infinity, 6)
-    let manifest = try JSONDecoder().decode(
-      Manifest.self, from: Data(contentsOf: URL(fileURLWithPath: s.path("out/cropjob-manifest.json"))))
-    XCTAssertEqual(
-      Dictionary(uniqueKeysWithValues: manifest.outputs.map { ($0.path, $0.frames) }),
-      ["up/pan.gif": 4, "down/pan.gif": nil])
   }
 }

@@ -70,17 +70,12 @@ final class RunCommandTests: XCTestCase {
     XCTAssertTrue(result.stderr.contains("decodes \(samples),"), result.stderr)
   }
 
-  func testChangingOneOutputsQualityRebuildsOnlyThatOutputAndForceRebuildsAll() throws {
+  /// `--force` reaches the run: everything is written again (what a quality change or
+  /// `force` rebuilds is ExecuteTests' `ExecutorTests`).
+  func testForceRebuildsEverything() throws {
     let s = try scratch()
     defer { s.remove() }
     XCTAssertEqual(try s.run(["run", "job.yaml", "-q"]).status, 0)
-    try s.write(TestJobs.thumbsAndTiny(webpQuality: 60))
-    let result = try s.run(["run", "job.yaml", "--json"])
-    XCTAssertEqual(result.status, 0, result.stderr)
-    let events = CLIJob.events(result.stdout)
-    let written = events.filter { $0["event"] as? String == "wrote" }.compactMap { $0["path"] as? String }
-    XCTAssertEqual(Set(written), Set(Self.photos.map { "webp/\(($0 as NSString).deletingPathExtension).webp" }))
-    XCTAssertEqual(try finished(events)["upToDate"] as? Int, 15)
     let forced = CLIJob.events(try s.run(["run", "job.yaml", "--json", "--force"]).stdout)
     XCTAssertEqual(try finished(forced)["written"] as? Int, 20)
     XCTAssertEqual(try finished(forced)["decodes"] as? Int, 10)
@@ -160,9 +155,9 @@ final class RunCommandTests: XCTestCase {
     XCTAssertTrue(failures.contains("thumbs/kite-corrupt-96.jpg (from photos/kite-corrupt.jpg)"), failures)
     XCTAssertTrue(failures.contains("webp/kite-corrupt.webp (from photos/kite-corrupt.jpg)"), failures)
     XCTAssertFalse(failures.contains("(from photos/kite.jpg)"), failures)
-    // The other photos are all done; the next run retries only the bad one.
+    // The summary's failures in `--json`'s finished event name their sources (the next run
+    // retrying only the bad one: ExecuteTests' `ExecutorTests`).
     let again = CLIJob.events(try s.run(["run", "job.yaml", "--json"]).stdout)
-    XCTAssertEqual(try finished(again)["upToDate"] as? Int, 20)
     let failedSources = Set((try finished(again)["failures"] as? [[String: String]] ?? []).compactMap { $0["source"] })
     XCTAssertEqual(failedSources, ["photos/kite-corrupt.jpg", "thumbs/kite-corrupt-192.jpg"])
   }
@@ -186,24 +181,9 @@ final class RunCommandTests: XCTestCase {
     let summary = try finished(CLIJob.events(result.stdout))
     XCTAssertEqual(summary["written"] as? Int, 0)
     XCTAssertGreaterThan(summary["failed"] as? Int ?? 0, 0)
-    let full = try s.run(["run", "job.yaml", "-j1", "--json"])
-    XCTAssertEqual(try finished(CLIJob.events(full.stdout))["written"] as? Int, 20)
   }
 
   // MARK: Determinism
-
-  func testOneAndTwoJobsGiveByteIdenticalOutputsAndManifests() throws {
-    let s = try scratch()
-    defer { s.remove() }
-    XCTAssertEqual(try s.run(["run", "job.yaml", "-q", "-j1", "--output", "j1"]).status, 0)
-    XCTAssertEqual(try s.run(["run", "job.yaml", "-q", "-j2", "--output", "j2"]).status, 0)
-    XCTAssertEqual(try s.run(["run", "job.yaml", "-q", "--jobs", "2", "--output", "again"]).status, 0)
-    let one = try s.tree("j1")
-    XCTAssertEqual(one.count, 21)
-    XCTAssertNotNil(one["cropjob-manifest.json"])
-    assertSameTree(one, try s.tree("j2"), "-j1 vs -j2")
-    assertSameTree(one, try s.tree("again"), "two runs")
-  }
 
   /// `cropjob plan` of every sample job in every format is the same text in every process
   /// (Swift seeds its hashing per process, so output that followed a Dictionary's or a Set's
@@ -226,30 +206,23 @@ final class RunCommandTests: XCTestCase {
 
   /// Four shards of jobs/thumbnails.yaml, given one way, write disjoint sets whose union
   /// is byte for byte the unsharded run.
-  func checkShards(
-    _ s: CLIJob, name: String, whole: [String: Data], _ shard: (Int) -> (arguments: [String], env: [String: String])
-  ) throws {
-    var written: [String: Int] = [:]
-    for index in 0..<4 {
-      let (arguments, env) = shard(index)
-      let result = try s.run(
-        ["run", "jobs/thumbnails.yaml", "--output", s.path(name), "--json"] + arguments, cwd: TestPaths.repoRoot,
-        environment: env)
-      XCTAssertEqual(result.status, 0, "\(name) shard \(index): \(result.stderr)")
-      let events = CLIJob.events(result.stdout)
-      XCTAssertEqual(try finished(events)["upToDate"] as? Int, 0, "\(name) shard \(index) saw another shard's outputs")
-      for path in events.filter({ $0["event"] as? String == "wrote" }).compactMap({ $0["path"] as? String }) {
-        written[path, default: 0] += 1
-      }
-      XCTAssertTrue(
-        FileManager.default.fileExists(atPath: s.path("\(name)/cropjob-manifest.shard-\(index)-of-4.json")),
-        "\(name) shard \(index)")
-    }
-    XCTAssertEqual(written.count, whole.count - 1, name)
-    XCTAssertTrue(written.values.allSatisfy { $0 == 1 }, "\(name): overlap \(written.filter { $0.value > 1 })")
-    assertSameTree(whole, try s.tree(name), ignoring: { $0.hasPrefix("cropjob-manifest") }, name)
+  /// The outputs `plan --format json` lists for shard `index` of 4 chosen by `shard(index)`
+  /// (arguments and batch-engine variables).
+  func plannedShard(
+    _ s: CLIJob, _ index: Int, _ shard: (Int) -> (arguments: [String], env: [String: String])
+  ) throws -> [String] {
+    let (arguments, env) = shard(index)
+    let plan = try s.run(
+      ["plan", "jobs/thumbnails.yaml", "--format", "json", "--output", s.path("whole")] + arguments,
+      cwd: TestPaths.repoRoot, environment: env)
+    XCTAssertEqual(plan.status, 0, "shard \(index) \(arguments) \(env): \(plan.stderr)")
+    let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(plan.stdout.utf8)) as? [String: Any])
+    return try XCTUnwrap(object["outputs"] as? [[String: Any]]).compactMap { $0["path"] as? String }
   }
 
+  /// `--shard I/N` and each batch engine's variables pick the same shards; the flag's four
+  /// shards, run, write the unsharded run's files (each once; what shards write in general is
+  /// ExecuteTests' `ExecutorTests`); wrong or partial variables are usage errors.
   func testShardsFromFlagsAndBatchEnginesTogetherEqualTheUnshardedRun() throws {
     let s = CLIJob()
     defer { s.remove() }
@@ -257,21 +230,42 @@ final class RunCommandTests: XCTestCase {
     XCTAssertEqual(run.status, 0, run.stderr)
     let whole = try s.tree("whole")
     XCTAssertEqual(whole.count, 38)
-    try checkShards(s, name: "flag", whole: whole) { (["--shard", "\($0)/4"], [:]) }
-    // Slurm job arrays number tasks from the array's first index (here --array=10-13).
-    try checkShards(s, name: "slurm", whole: whole) {
-      ([], ["SLURM_ARRAY_TASK_ID": "\(10 + $0)", "SLURM_ARRAY_TASK_MIN": "10", "SLURM_ARRAY_TASK_COUNT": "4"])
+    var written: [String: Int] = [:]
+    for index in 0..<4 {
+      let result = try s.run(
+        ["run", "jobs/thumbnails.yaml", "--output", s.path("flag"), "--json", "--shard", "\(index)/4"],
+        cwd: TestPaths.repoRoot)
+      XCTAssertEqual(result.status, 0, "shard \(index): \(result.stderr)")
+      let events = CLIJob.events(result.stdout)
+      XCTAssertEqual(try finished(events)["upToDate"] as? Int, 0, "shard \(index) saw another shard's outputs")
+      for path in events.filter({ $0["event"] as? String == "wrote" }).compactMap({ $0["path"] as? String }) {
+        written[path, default: 0] += 1
+      }
+      XCTAssertTrue(
+        FileManager.default.fileExists(atPath: s.path("flag/cropjob-manifest.shard-\(index)-of-4.json")), "\(index)")
     }
-    try checkShards(s, name: "k8s", whole: whole) { (["--shard-count", "4"], ["JOB_COMPLETION_INDEX": "\($0)"]) }
-    try checkShards(s, name: "aws", whole: whole) { (["--shard-count", "4"], ["AWS_BATCH_JOB_ARRAY_INDEX": "\($0)"]) }
-    try checkShards(s, name: "aws-size", whole: whole) {
-      ([], ["AWS_BATCH_JOB_ARRAY_INDEX": "\($0)", "AWS_BATCH_JOB_ARRAY_SIZE": "4"])
-    }
-    try checkShards(s, name: "cloud-run", whole: whole) {
-      ([], ["CLOUD_RUN_TASK_INDEX": "\($0)", "CLOUD_RUN_TASK_COUNT": "4"])
-    }
-    try checkShards(s, name: "gcp-batch", whole: whole) {
-      (["--shard-count", "4"], ["BATCH_TASK_INDEX": "\($0)", "BATCH_TASK_COUNT": "4"])
+    XCTAssertEqual(written.count, whole.count - 1)
+    XCTAssertTrue(written.values.allSatisfy { $0 == 1 }, "overlap \(written.filter { $0.value > 1 })")
+    assertSameTree(whole, try s.tree("flag"), ignoring: { $0.hasPrefix("cropjob-manifest") })
+    // Each engine's variables pick the flag's shard.
+    let engines: [(String, (Int) -> (arguments: [String], env: [String: String]))] = [
+      // Slurm job arrays number tasks from the array's first index (here --array=10-13).
+      (
+        "slurm",
+        { ([], ["SLURM_ARRAY_TASK_ID": "\(10 + $0)", "SLURM_ARRAY_TASK_MIN": "10", "SLURM_ARRAY_TASK_COUNT": "4"]) }
+      ),
+      ("k8s", { (["--shard-count", "4"], ["JOB_COMPLETION_INDEX": "\($0)"]) }),
+      ("aws", { (["--shard-count", "4"], ["AWS_BATCH_JOB_ARRAY_INDEX": "\($0)"]) }),
+      ("aws-size", { ([], ["AWS_BATCH_JOB_ARRAY_INDEX": "\($0)", "AWS_BATCH_JOB_ARRAY_SIZE": "4"]) }),
+      ("cloud-run", { ([], ["CLOUD_RUN_TASK_INDEX": "\($0)", "CLOUD_RUN_TASK_COUNT": "4"]) }),
+      ("gcp-batch", { (["--shard-count", "4"], ["BATCH_TASK_INDEX": "\($0)", "BATCH_TASK_COUNT": "4"]) }),
+    ]
+    for index in 0..<4 {
+      let flag = try plannedShard(s, index) { (["--shard", "\($0)/4"], [:]) }
+      XCTAssertFalse(flag.isEmpty, "shard \(index) plans nothing")
+      for (name, shard) in engines {
+        XCTAssertEqual(try plannedShard(s, index, shard), flag, "\(name) shard \(index)")
+      }
     }
     // The variables alone, without a count, are a usage error.
     let missing = try s.run(

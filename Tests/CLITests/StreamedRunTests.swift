@@ -2,9 +2,9 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// `run` over a plan in windows of a few sources (`CROPJOB_PLAN_WINDOW`): the same files and
-/// manifest as one window, across `--jobs` and shards; a collision between windows found
-/// before anything is written.
+/// `run` over a plan in windows of a few sources (`CROPJOB_PLAN_WINDOW`): a collision between
+/// windows found before anything is written, exit 2 and the collision named (what windowed
+/// runs write is ExecuteTests' `WindowedRunTests`).
 final class StreamedRunTests: XCTestCase {
   static let job = """
     version: 1
@@ -23,37 +23,6 @@ final class StreamedRunTests: XCTestCase {
           - {path: "dot/{stem}.png"}
 
     """
-
-  func testWindowedRunsWriteWhatOneWindowWrites() throws {
-    let s = CLIJob()
-    defer { s.remove() }
-    try s.copySamples(["astronaut.jpg", "bridge.jpg", "cat.png", "forest-path.jpg"], copies: 4)
-    try s.write(Self.job)
-    let whole = try s.run(["run", "-q", "job.yaml", "--output", "whole"])
-    XCTAssertEqual(whole.status, 0, whole.stderr)
-    let expected = try s.tree("whole").filter { !$0.key.hasPrefix(".cropjob/") }
-    XCTAssertEqual(expected.keys.filter { $0.hasPrefix("dot/") }.count, 16)
-    for (name, arguments) in [("w1", ["--jobs", "1"]), ("w2", ["--jobs", "2"])] {
-      let result = try s.run(
-        ["run", "-q", "job.yaml", "--output", name] + arguments, environment: ["CROPJOB_PLAN_WINDOW": "3"])
-      XCTAssertEqual(result.status, 0, result.stderr)
-      XCTAssertEqual(try s.tree(name).filter { !$0.key.hasPrefix(".cropjob/") }, expected, name)
-      // A re-run finds everything up to date and leaves the manifest as it is.
-      let again = try s.run(["run", "-q", "job.yaml", "--output", name], environment: ["CROPJOB_PLAN_WINDOW": "5"])
-      XCTAssertEqual(again.status, 0, again.stderr)
-      XCTAssertEqual(try s.tree(name).filter { !$0.key.hasPrefix(".cropjob/") }, expected, name)
-    }
-    // Three shards in windows of 2: their outputs together are the whole run's.
-    var union: [String: Data] = [:]
-    for index in 0..<3 {
-      let result = try s.run(
-        ["run", "-q", "job.yaml", "--output", "shards", "--shard", "\(index)/3"],
-        environment: ["CROPJOB_PLAN_WINDOW": "2"])
-      XCTAssertEqual(result.status, 0, result.stderr)
-    }
-    union = try s.tree("shards").filter { !$0.key.hasPrefix(".cropjob/") && !$0.key.hasPrefix("cropjob-manifest") }
-    XCTAssertEqual(union, expected.filter { !$0.key.hasPrefix("cropjob-manifest") })
-  }
 
   func testCollisionBetweenWindowsStopsTheRunBeforeAnythingIsWritten() throws {
     let s = CLIJob()

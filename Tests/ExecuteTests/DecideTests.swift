@@ -141,4 +141,64 @@ final class DecideTests: XCTestCase {
     let left = try FileManager.default.contentsOfDirectory(atPath: h.outputRoot).filter { $0 != ".cropjob" }.sorted()
     XCTAssertEqual(left, ["gallery.html", "kite-b.png"])
   }
+
+  /// A plan that cannot run is refused with one value per problem (`RunRefusal.errors`),
+  /// each naming its job, output and source: a job with nothing to do, a collision with
+  /// another job's output, an output over its own source. The refusal's text is the plan's,
+  /// which `cropjob run` prints; a run of the plan reports one failure per problem.
+  func testAPlanThatCannotRunIsRefusedWithOneErrorPerProblem() throws {
+    let h = try RunHarness(
+      samples: ["kite.jpg", "ladybird.jpg"],
+      job: """
+        version: 1
+        output: .
+        jobs:
+          a:
+            sources: ["photos/*.jpg"]
+            guide: {shape: square, size: 64}
+            outputs: [{path: "out/{stem}.jpg"}]
+          b:
+            sources: ["photos/kite.jpg"]
+            guide: {shape: square, size: 64}
+            outputs: [{path: "out/{stem}.jpg"}, {path: "photos/{stem}.jpg"}]
+          c:
+            sources: ["nothing/*.jpg"]
+            guide: {shape: square, size: 64}
+            outputs: [{path: "c/{stem}.jpg"}]
+        """)
+    defer { h.remove() }
+    let expected: [CropError] = [
+      .plan(
+        job: "c", output: nil, source: nil,
+        message: "no file matches \"nothing/*.jpg\": the job cannot produce anything"
+          + " (a folder that is sometimes empty needs allow_empty: true)"),
+      .plan(
+        job: "b", output: "out/kite.jpg", source: "photos/kite.jpg",
+        message: "path collision: also written by job a from photos/kite.jpg"),
+      .plan(
+        job: "b", output: "photos/kite.jpg", source: "photos/kite.jpg",
+        message: "path collision: would overwrite the source photos/kite.jpg"),
+    ]
+    let job = JobRun(try h.load())
+    let reporter = CollectingReporter()
+    switch job.run(reporter: reporter) {
+    case .success(let summary): XCTFail("ran: \(summary)")
+    case .failure(let refusal):
+      guard case .notRunnable(let text, _) = refusal else { return XCTFail("\(refusal)") }
+      XCTAssertEqual(refusal.errors, expected)
+      XCTAssertEqual(refusal.description, text)
+      XCTAssertTrue(text.hasSuffix("Not runnable: fix the errors above."), text)
+      XCTAssertEqual(
+        refusal.errors.map(\.description).last,
+        "job b: photos/kite.jpg → photos/kite.jpg: path collision: would overwrite the source photos/kite.jpg")
+    }
+    XCTAssertTrue(reporter.events.isEmpty, "the run did not start")
+    XCTAssertFalse(FileManager.default.fileExists(atPath: h.folder.appendingPathComponent("out").path))
+    // Executed all the same, the refused plan is a run that did not start, a failure per problem.
+    let plan = try JobPlan.make(job).get()
+    let summary = job.execute(plan, reporter: CollectingReporter())
+    XCTAssertEqual(summary.failures.map(\.error), expected)
+    XCTAssertEqual(summary.failures.map(\.output), ["", "out/kite.jpg", "photos/kite.jpg"])
+    XCTAssertEqual(summary.written, 0)
+  }
 }

@@ -203,6 +203,11 @@ final class ExecutorTests: XCTestCase {
     XCTAssertEqual(summary.failed, summary.failures.count)
     XCTAssertTrue(summary.failures.allSatisfy { !$0.reason.isEmpty })
     XCTAssertFalse(FileManager.default.fileExists(atPath: h.outputRoot + "/thumbs/broken-truncated-96.jpg"))
+    // The other photos are all done; the next run retries only the bad ones.
+    let (again, _) = try h.run()
+    XCTAssertEqual(again.upToDate, 16)
+    XCTAssertEqual(again.written, 0)
+    XCTAssertEqual(Set(again.failures.map(\.source)), sources)
   }
 
   func testFailFastStopsSchedulingAfterTheFirstFailure() throws {

@@ -81,4 +81,28 @@ final class ObjectPrefetchTests: XCTestCase {
     for index in order.indices where index % 5 != 0 { XCTAssertEqual(store.reads["p\(index).jpg"], 1) }
     XCTAssertLessThanOrEqual(store.peakInFlight, 3 + 2, "3 ahead by the bound, and the 2 workers' own reads")
   }
+
+  func testFetchersReadAheadTogetherUpToTheBound() throws {
+    let folder = TestPaths.scratch()
+    let store = CountingStore(root: folder.path)
+    var order: [(source: Int, object: SourceObject)] = []
+    for i in 0..<8 {
+      try Data([UInt8](repeating: UInt8(i), count: 100)).write(to: folder.appendingPathComponent("p\(i).jpg"))
+      order.append(
+        (source: i, object: SourceObject(store: store, info: try XCTUnwrap(try store.local.stat("p\(i).jpg")))))
+    }
+    // No worker asks yet: the fetchers alone read the first 4 (the bound), several at once.
+    let prefetch = ObjectPrefetch(order: order, maxAhead: 4, fetchers: 4)
+    let deadline = Date().addingTimeInterval(10)
+    while store.lock.withLock({ store.reads.count }) < 4 && Date() < deadline { usleep(1000) }
+    usleep(20_000)
+    XCTAssertEqual(store.lock.withLock { store.reads.count }, 4, "4 objects fetched ahead, no more")
+    XCTAssertGreaterThanOrEqual(store.peakInFlight, 2, "the fetches overlap")
+    for (source, object) in order {
+      XCTAssertEqual(try prefetch.bytes(of: source, object), [UInt8](repeating: UInt8(source), count: 100))
+    }
+    prefetch.stop()
+    XCTAssertEqual(store.reads.count, 8)
+    for (key, count) in store.reads { XCTAssertEqual(count, 1, "\(key) read \(count) times") }
+  }
 }

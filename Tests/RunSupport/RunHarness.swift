@@ -20,19 +20,24 @@ extension RunHarness {
   /// executor), as `cropjob run` does; `configure` adjusts the options. A run refused for
   /// files in the way comes back as a run that did not start (`RunRefusal.report`: each
   /// file a failure, nothing written); any other refusal fails the test.
+  /// `window`: sources per planning window (`cropjob`'s `CROPJOB_PLAN_WINDOW`; nil: the
+  /// default); `verifySources` and `rebuildState` as `--verify-sources`, `--rebuild-state`.
   @discardableResult
   public func run(
-    outputRoot: String? = nil, reporter: CollectingReporter = CollectingReporter(),
-    _ configure: (inout RunOptions) -> Void = { _ in }
+    outputRoot: String? = nil, reporter: CollectingReporter = CollectingReporter(), window: Int? = nil,
+    verifySources: Bool = false, rebuildState: Bool = false, _ configure: (inout RunOptions) -> Void = { _ in }
   ) throws -> (RunSummary, CollectingReporter) {
     var options = RunOptions()
     options.jobs = 2
     configure(&options)
     var job = JobRun(try load(), options: options)
     job.outputRoot = outputRoot
+    if let window { job.window = window }
+    job.verifySources = verifySources
+    job.rebuildState = rebuildState
     switch JobPlan.make(job) {
     case .success(let plan):
-      if case .notRunnable(let text) = plan.refusal { XCTFail(text) }
+      if case .notRunnable(let text, _) = plan.refusal { XCTFail(text) }
       return (job.execute(plan, reporter: reporter), reporter)
     case .failure(let refusal):
       XCTFail("\(refusal)")
@@ -40,6 +45,15 @@ extension RunHarness {
     }
   }
 
+  /// The plan's text as `cropjob plan` prints it (the up-to-date counts from the output
+  /// root's state included), planned in windows of `window` sources (nil: the default).
+  public func planText(outputRoot: String? = nil, window: Int? = nil) throws -> String {
+    var job = JobRun(try load())
+    job.outputRoot = outputRoot
+    if let window { job.window = window }
+    let plan = try JobPlan.make(job, for: .print).get()
+    return PlanRenderer.text(plan.stream, upToDateCounts: plan.verdicts.upToDateCounts)
+  }
 }
 
 /// Keeps every event; optionally acts on one (e.g. cancels after the n-th write).
@@ -87,20 +101,26 @@ public enum JobRunner {
     public func report(_ event: RunEvent) {}
   }
 
-  /// Loads, plans and runs `path` as `cropjob run` does (`JobRun`); fails the test on
-  /// diagnostics, a refusal or failures. Returns the job file's plan.
-  package static func run(_ path: String, file: StaticString = #filePath, line: UInt = #line) -> Plan? {
+  /// Loads, plans and runs `path` as `cropjob run` does (`JobRun`), into `outputRoot` (nil:
+  /// the job file's, as `--output`); fails the test on diagnostics, a refusal or failures.
+  /// Returns the job file's plan.
+  @discardableResult
+  package static func run(
+    _ path: String, outputRoot: String? = nil, file: StaticString = #filePath, line: UInt = #line
+  ) -> Plan? {
     let loaded = JobFileLoader.load(path: path)
     guard let jobFile = loaded.jobFile else {
       XCTFail("\(path): \(loaded.diagnostics.map { "\($0)" }.joined(separator: "\n"))", file: file, line: line)
       return nil
     }
-    switch JobRun(jobFile).run(reporter: Silent()) {
+    var job = JobRun(jobFile)
+    job.outputRoot = outputRoot
+    switch job.run(reporter: Silent()) {
     case .success(let summary):
       XCTAssertEqual(summary.failed, 0, "\(path): \(summary.failures)", file: file, line: line)
     case .failure(let refusal):
       XCTFail("\(path): \(refusal)", file: file, line: line)
     }
-    return Planner().plan(jobFile)
+    return Planner(outputRoot: outputRoot).plan(jobFile)
   }
 }

@@ -54,6 +54,9 @@ final class CurlConnection: @unchecked Sendable {
   /// Connections libcurl opened on this handle (CURLINFO_NUM_CONNECTS summed).
   private(set) var connectionsOpened = 0
 
+  /// SHA-256 of no bytes: the payload hash of every request without a body.
+  static let emptyPayloadHash = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+
   static let globalInit: Void = { _ = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
 
   init(settings: ConnectionSettings) {
@@ -70,6 +73,7 @@ final class CurlConnection: @unchecked Sendable {
     // Reset clears the options and keeps the live connection and the TLS session cache.
     curl_easy_reset(handle)
     let sink = ResponseSink()
+    sink.expectsBody = request.method != "HEAD"
     let sinkPointer = Unmanaged.passUnretained(sink).toOpaque()
     var headerList: UnsafeMutablePointer<curl_slist>?
     defer { curl_slist_free_all(headerList) }
@@ -80,7 +84,7 @@ final class CurlConnection: @unchecked Sendable {
     }
     // The payload hash libcurl signs (x-amz-content-sha256): libcurl 7.88 uses the header
     // when it is given and does not compute one for S3 itself.
-    headers.append(("x-amz-content-sha256", SHA256.hex(request.body ?? [])))
+    headers.append(("x-amz-content-sha256", request.body.map { SHA256.hex($0) } ?? Self.emptyPayloadHash))
     // No "Expect:" to turn off 100-continue: libcurl 7.88 signs a removed header as if sent,
     // and the server then finds another signature (S3AuthTests caught it).
     if let token = settings.credentials.sessionToken { headers.append(("x-amz-security-token", token)) }
@@ -111,10 +115,14 @@ final class CurlConnection: @unchecked Sendable {
     check(cj_curl_set_pointer(handle, CURLOPT_WRITEDATA, sinkPointer))
     check(cj_curl_set_callback(handle, CURLOPT_HEADERFUNCTION, curlWriteHeader))
     check(cj_curl_set_pointer(handle, CURLOPT_HEADERDATA, sinkPointer))
-    // The debug callback counts the request headers libcurl sends (nothing is printed).
-    check(cj_curl_set_long(handle, CURLOPT_VERBOSE, 1))
-    check(cj_curl_set_debug_callback(handle, curlCountSendings))
-    check(cj_curl_set_pointer(handle, CURLOPT_DEBUGDATA, sinkPointer))
+    // The pre-request callback counts the sendings (libcurl calls it for each one). Not
+    // CURLOPT_VERBOSE with a debug callback: that made libcurl format its trace text for
+    // every request and call back for every chunk of data.
+    check(cj_curl_set_prereq_callback(handle, curlCountSendings))
+    check(cj_curl_set_pointer(handle, CURLOPT_PREREQDATA, sinkPointer))
+    // Answers are read in pieces of up to this size (libcurl's default is 16 KiB): fewer
+    // reads and body callbacks for a photo.
+    check(cj_curl_set_long(handle, CURLOPT_BUFFERSIZE, receiveBufferSize))
     switch request.method {
     case "GET": break
     case "HEAD": check(cj_curl_set_long(handle, CURLOPT_NOBODY, 1))
@@ -157,11 +165,21 @@ private final class ResponseSink {
   var body: [UInt8] = []
   var headers: [String: String] = [:]
   var sendings = 0
+  /// Whether an answer's body is expected (not for HEAD): its Content-Length then sizes
+  /// `body` once instead of letting it grow chunk by chunk.
+  var expectsBody = true
 }
 
-private let curlCountSendings: cj_curl_debug_callback = { _, type, _, _, user in
-  if type == CURLINFO_HEADER_OUT { Unmanaged<ResponseSink>.fromOpaque(user!).takeUnretainedValue().sendings += 1 }
-  return 0
+/// Bodies up to this size are allocated whole from their Content-Length; a larger one grows
+/// as it arrives (a wrong length from a server cannot make a huge allocation).
+private let largestReservedBody = 64 << 20
+
+/// The size of each handle's receive buffer (libcurl allocates it once per handle).
+private let receiveBufferSize = 256 << 10
+
+private let curlCountSendings: cj_curl_prereq_callback = { user, _, _, _, _ in
+  Unmanaged<ResponseSink>.fromOpaque(user!).takeUnretainedValue().sendings += 1
+  return 0  // CURL_PREREQFUNC_OK
 }
 
 private let curlWriteBody: cj_curl_data_callback = { buffer, size, count, user in
@@ -175,13 +193,44 @@ private let curlWriteHeader: cj_curl_data_callback = { buffer, size, count, user
   let sink = Unmanaged<ResponseSink>.fromOpaque(user!).takeUnretainedValue()
   let length = size * count
   guard let buffer else { return length }
-  let line = String(decoding: UnsafeRawBufferPointer(start: buffer, count: length), as: UTF8.self)
-  if line.hasPrefix("HTTP/") {
+  let line = UnsafeRawBufferPointer(start: buffer, count: length)
+  if line.starts(with: "HTTP/".utf8) {
     sink.headers = [:]  // A new answer (after an interim one): only its headers count.
-  } else if let colon = line.firstIndex(of: ":") {
-    let name = line[..<colon].lowercased()
-    let value = line[line.index(after: colon)...].trimming(" \t\r\n\n\r")
+  } else if let (name, value) = HeaderLine.parse(line) {
     sink.headers[name] = value
+    if name == "content-length", sink.expectsBody, sink.body.isEmpty, let size = Int(value),
+      (1...largestReservedBody).contains(size)
+    {
+      sink.body.reserveCapacity(size)
+    }
   }
   return length
+}
+
+/// One header line of an answer as libcurl hands it over (`Name: value` and its line end),
+/// read on its bytes: a header callback runs for every line of every answer.
+enum HeaderLine {
+  /// The name in ASCII lower case and the value without the blanks and line end around it;
+  /// nil for a line without a colon (the blank line that ends the headers).
+  static func parse(_ line: UnsafeRawBufferPointer) -> (name: String, value: String)? {
+    guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return nil }
+    let name = String(
+      unsafeUninitializedCapacity: colon,
+      initializingUTF8With: { out in
+        for i in 0..<colon {
+          let byte = line[i]
+          out[i] = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+        }
+        return colon
+      })
+    func blank(_ byte: UInt8) -> Bool {
+      byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r")
+        || byte == UInt8(ascii: "\n")
+    }
+    var start = colon + 1
+    var end = line.count
+    while start < end && blank(line[start]) { start += 1 }
+    while end > start && blank(line[end - 1]) { end -= 1 }
+    return (name, String(decoding: UnsafeRawBufferPointer(rebasing: line[start..<end]), as: UTF8.self))
+  }
 }

@@ -59,6 +59,8 @@ public struct S3Endpoint: Sendable, Equatable, CustomStringConvertible {
     case .path: return false
     case .virtual: return true
     case .auto:
+      // An address or localhost first: the name checks below need not run.
+      guard !hostIsAddress else { return false }
       let label =
         bucket.utf8.count <= 63 && bucket.first != "-" && bucket.last != "-"
         && bucket.unicodeScalars.allSatisfy {
@@ -66,7 +68,7 @@ public struct S3Endpoint: Sendable, Equatable, CustomStringConvertible {
         }
         && !bucket.contains("..")
       // A dotted bucket under HTTPS would not match the wildcard certificate.
-      return label && !hostIsAddress && !(scheme == "https" && bucket.contains("."))
+      return label && !(scheme == "https" && bucket.contains("."))
     }
   }
 
@@ -91,19 +93,28 @@ public struct S3Endpoint: Sendable, Equatable, CustomStringConvertible {
   /// SigV4's URI encoding: every byte but `A-Z a-z 0-9 - . _ ~` (and `/` where kept) as
   /// `%XX` with capitals.
   static func encode(_ text: String, keepSlash: Bool) -> String {
-    let hex = Array("0123456789ABCDEF".utf8)
-    var out: [UInt8] = []
-    out.reserveCapacity(text.utf8.count)
-    for byte in text.utf8 {
+    func kept(_ byte: UInt8) -> Bool {
       switch byte {
       case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
         UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
         UInt8(ascii: "~"):
+        return true
+      case UInt8(ascii: "/"): return keepSlash
+      default: return false
+      }
+    }
+    // Most keys need no escape: one pass to find out, no copy (a URL is made per request).
+    if text.utf8.allSatisfy(kept) { return text }
+    let hex = Array("0123456789ABCDEF".utf8)
+    var out: [UInt8] = []
+    out.reserveCapacity(text.utf8.count * 3)
+    for byte in text.utf8 {
+      if kept(byte) {
         out.append(byte)
-      case UInt8(ascii: "/") where keepSlash:
-        out.append(byte)
-      default:
-        out += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 15)]]
+      } else {
+        out.append(UInt8(ascii: "%"))
+        out.append(hex[Int(byte >> 4)])
+        out.append(hex[Int(byte & 15)])
       }
     }
     return String(decoding: out, as: UTF8.self)

@@ -140,7 +140,7 @@ struct RunCommand: ParsableCommand {
       Console.err("cropjob: \(error)")
     case .storage:
       Console.err("cropjob: \(refusal)")
-    case .notRunnable(let plan):
+    case .notRunnable(let plan, _):
       // Path collisions and outputs outside the root are job-file mistakes: nothing is done.
       Console.err(plan)
     case .filesInTheWay:

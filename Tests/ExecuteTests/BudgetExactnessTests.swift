@@ -1,4 +1,6 @@
+import CropKit
 import Foundation
+import RunSupport
 import TestSupport
 import XCTest
 
@@ -6,7 +8,7 @@ import XCTest
 /// budget, quality q fits a budget equal to the size of its own file (as `stat` gives it), and
 /// q + 1, where its file is larger, does not; one byte less fails at `min_quality` q. With
 /// `over_budget: shrink`, the width written fits and its file is the one on disk; the manifest
-/// gives the pixel size of the file (read back by Pillow).
+/// gives the pixel size of the file (read back by Pillow). In-process.
 final class BudgetExactnessTests: XCTestCase {
   /// Formats with a budget this libvips can write, with the `encode` fields they need.
   static let formats: [(name: String, ext: String, extra: String)] = [
@@ -15,11 +17,8 @@ final class BudgetExactnessTests: XCTestCase {
   ]
   static let quality = 60
 
-  func writable() throws -> Set<String> {
-    let result = try CLIRunner.run(["formats"])
-    let line = result.stdout.split(separator: "\n").first { $0.hasPrefix("write:") } ?? ""
-    return Set(line.split(separator: " ").dropFirst().map(String.init))
-  }
+  /// What `cropjob formats` lists under `write:`.
+  func writable() throws -> Set<String> { Set(OutputFormat.available.map(\.rawValue)) }
 
   func job(_ format: (name: String, ext: String, extra: String), quality: Int, budget: String) -> String {
     """
@@ -35,11 +34,11 @@ final class BudgetExactnessTests: XCTestCase {
     """
   }
 
-  func fileSize(_ s: CLIJob, _ path: String) throws -> Int {
+  func fileSize(_ s: RunHarness, _ path: String) throws -> Int {
     (try FileManager.default.attributesOfItem(atPath: s.path(path))[.size] as! NSNumber).intValue
   }
 
-  func manifestEntry(_ s: CLIJob) throws -> [String: Any] {
+  func manifestEntry(_ s: RunHarness) throws -> [String: Any] {
     let data = try Data(contentsOf: URL(fileURLWithPath: s.path("out/cropjob-manifest.json")))
     let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
     return try XCTUnwrap((object["outputs"] as? [[String: Any]])?.first)
@@ -49,31 +48,32 @@ final class BudgetExactnessTests: XCTestCase {
     let available = try writable()
     var checked: [String] = []
     for format in Self.formats where available.contains(format.name) {
-      let s = CLIJob("budget-\(format.name)")
+      let s = RunHarness(name: "budget-\(format.name)")
       defer { s.remove() }
       try s.copySamples(["kite.jpg"])
       let q = Self.quality
       var sizes: [Int] = []
       for quality in [q, q + 1] {
-        try s.write(job(format, quality: quality, budget: ""))
-        let run = try s.run(["run", "job.yaml", "-q", "--force"])
-        XCTAssertEqual(run.status, 0, "\(format.name): \(run.stderr)")
+        try s.writeJob(job(format, quality: quality, budget: ""))
+        let (run, _) = try s.run { $0.force = true }
+        XCTAssertEqual(run.failed, 0, "\(format.name): \(run.failures)")
         sizes.append(try fileSize(s, "out/kite.\(format.ext)"))
       }
       // Quality q + 1 searched down to q under a budget of q's own size.
-      try s.write(job(format, quality: q + 1, budget: ", min_quality: \(q), max_bytes: \(sizes[0])"))
-      let fits = try s.run(["run", "job.yaml", "-q", "--force"])
-      XCTAssertEqual(fits.status, 0, "\(format.name): \(fits.stderr)")
+      try s.writeJob(job(format, quality: q + 1, budget: ", min_quality: \(q), max_bytes: \(sizes[0])"))
+      let (fits, _) = try s.run { $0.force = true }
+      XCTAssertEqual(fits.failed, 0, "\(format.name): \(fits.failures)")
       let entry = try manifestEntry(s)
       XCTAssertEqual(entry["quality"] as? Int, sizes[1] > sizes[0] ? q : q + 1, format.name)
       XCTAssertLessThanOrEqual(try fileSize(s, "out/kite.\(format.ext)"), sizes[0], format.name)
       XCTAssertEqual(entry["bytes"] as? Int, try fileSize(s, "out/kite.\(format.ext)"), format.name)
       // One byte less: q does not fit, and nothing lower may be tried.
-      try s.write(job(format, quality: q, budget: ", min_quality: \(q), max_bytes: \(sizes[0] - 1)"))
-      let over = try s.run(["run", "job.yaml", "-q", "--force"])
-      XCTAssertEqual(over.status, 1, "\(format.name): \(over.stderr)")
+      try s.writeJob(job(format, quality: q, budget: ", min_quality: \(q), max_bytes: \(sizes[0] - 1)"))
+      let (over, _) = try s.run { $0.force = true }
+      XCTAssertEqual(over.failed, 1, "\(format.name): \(over.failures)")
       XCTAssertTrue(
-        over.stderr.contains("\(sizes[0]) bytes even at min_quality \(q)"), "\(format.name): \(over.stderr)")
+        over.failures.first?.reason.contains("\(sizes[0]) bytes even at min_quality \(q)") ?? false,
+        "\(format.name): \(over.failures)")
       checked.append(format.name)
     }
     XCTAssertTrue(Set(checked).isSuperset(of: ["jpeg", "webp", "png"]), "\(checked)")
@@ -83,11 +83,11 @@ final class BudgetExactnessTests: XCTestCase {
   /// fits the budget as the file on disk, and the manifest's pixel size is the file's
   /// (Pillow), under the planned name.
   func testShrunkWebPFitsAsWrittenAndTheManifestGivesItsSize() throws {
-    let s = CLIJob()
+    let s = RunHarness()
     defer { s.remove() }
     try s.copySamples(["kite.jpg"])
     let budget = 3000
-    try s.write(
+    try s.writeJob(
       """
       version: 1
       output: out
@@ -99,8 +99,8 @@ final class BudgetExactnessTests: XCTestCase {
             - path: "{stem}-{width}.webp"
               encode: {format: webp, quality: 75, max_bytes: \(budget), min_quality: 40, over_budget: shrink}
       """)
-    let run = try s.run(["run", "job.yaml", "-q"])
-    XCTAssertEqual(run.status, 0, run.stderr)
+    let (run, _) = try s.run()
+    XCTAssertEqual(run.failed, 0, "\(run.failures)")
     let entry = try manifestEntry(s)
     XCTAssertEqual(entry["path"] as? String, "kite-1200.webp")
     let width = try XCTUnwrap(entry["width"] as? Int)

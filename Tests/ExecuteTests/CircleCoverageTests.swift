@@ -1,8 +1,10 @@
+import CropKit
 import Foundation
+import RunSupport
 import TestSupport
 import XCTest
 
-/// The circle guide's alpha in written PNGs, against docs/geometry.md's formula computed by
+/// The circle guide's alpha in the PNGs a run writes (in-process), against docs/geometry.md's formula computed by
 /// numpy (not by cropjob's Geometry.circleMask): coverage = clamp(r − |pixel centre − circle
 /// centre| + 0.5, 0, 1), alpha = round(coverage · 255), for even and odd sizes and scales.
 final class CircleCoverageTests: XCTestCase {
@@ -30,10 +32,10 @@ final class CircleCoverageTests: XCTestCase {
     """
 
   func testCircleAlphaIsTheDocumentedCoverage() throws {
-    let s = CLIJob()
+    let s = RunHarness()
     defer { s.remove() }
     try s.copySamples(["kite.jpg", "mountains.jpg", "portrait-sideways-8.jpg"])  // opaque: alpha is the mask alone
-    try s.write(
+    try s.writeJob(
       """
       version: 1
       output: out
@@ -48,8 +50,8 @@ final class CircleCoverageTests: XCTestCase {
             - path: "{stem}-odd.png"
               size: 77
       """)
-    let run = try s.run(["run", "job.yaml", "-q"])
-    XCTAssertEqual(run.status, 0, run.stderr)
+    let (run, _) = try s.run()
+    XCTAssertEqual(run.failed, 0, "\(run.failures)")
     let files = try s.tree("out").keys.filter { $0.hasSuffix(".png") }.sorted().map { s.path("out/\($0)") }
     XCTAssertEqual(files.count, 12)
     let report = try tool("/usr/bin/python3", ["-c", Self.oracle] + files)

@@ -1,12 +1,14 @@
+import CropKit
 import Foundation
+import RunSupport
 import TestSupport
 import XCTest
 
-/// More features that only unit tests reached (issue 29), through the binary and checked by
+/// More features that only unit tests reached (issue 29), run in-process and checked by
 /// programs cropjob did not write: `focus: entropy` against libvips' own entropy crop, the
 /// `xmp` and `iptc` metadata kinds through exiftool, `compression` and `effort` through
-/// Pillow, and `preview`'s page options through Pillow.
-final class EncodeAndPreviewEndToEndTests: XCTestCase {
+/// Pillow. (`preview`'s page options through the binary: CLITests' `PreviewPageOptionsTests`.)
+final class EncodeFeatureTests: XCTestCase {
   let python = "/usr/bin/python3"
 
   /// Mean absolute difference (0...255) of two images of one size, and of the first with a
@@ -30,10 +32,10 @@ final class EncodeAndPreviewEndToEndTests: XCTestCase {
   /// busiest part is far from the centre: within 3/255 of it, and more than 15/255 from the
   /// centred crop. (Measured: kite 0.4 and 23.8, forest-path 2.1 and 19.3.)
   func testEntropyFocusCropsWhereLibvipsEntropyCrops() throws {
-    let s = CLIJob()
+    let s = RunHarness()
     defer { s.remove() }
     try s.copySamples(["kite.jpg", "forest-path.jpg"])
-    try s.write(
+    try s.writeJob(
       """
       version: 1
       output: out
@@ -44,8 +46,8 @@ final class EncodeAndPreviewEndToEndTests: XCTestCase {
           place: {fit: cover, focus: entropy}
           outputs: [{path: "{stem}.png"}]
       """)
-    let run = try s.run(["run", "job.yaml", "-q"])
-    XCTAssertEqual(run.status, 0, run.stderr)
+    let (run, _) = try s.run()
+    XCTAssertEqual(run.failed, 0, "\(run.failures)")
     for stem in ["kite", "forest-path"] {
       let photo = s.path("photos/\(stem).jpg")
       for crop in ["entropy", "centre"] {
@@ -64,13 +66,13 @@ final class EncodeAndPreviewEndToEndTests: XCTestCase {
   /// `metadata: [xmp]` keeps the XMP packet and not IPTC; `[iptc]` the reverse (exiftool).
   func testXMPAndIPTCKindsKeepWhatIsListed() throws {
     let exiftool = "/usr/bin/exiftool"
-    let s = CLIJob()
+    let s = RunHarness()
     defer { s.remove() }
     try s.copySamples(["kite.jpg"])
     try tool(
       exiftool,
       ["-q", "-overwrite_original", "-XMP-dc:Creator=Ann", "-IPTC:Keywords=kitefly", s.path("photos/kite.jpg")])
-    try s.write(
+    try s.writeJob(
       """
       version: 1
       output: out
@@ -84,8 +86,8 @@ final class EncodeAndPreviewEndToEndTests: XCTestCase {
             - {path: "{stem}-both.jpg", metadata: [xmp, iptc]}
             - {path: "{stem}-strip.jpg"}
       """)
-    let run = try s.run(["run", "job.yaml", "-q"])
-    XCTAssertEqual(run.status, 0, run.stderr)
+    let (run, _) = try s.run()
+    XCTAssertEqual(run.failed, 0, "\(run.failures)")
     func tags(_ name: String) throws -> String {
       try tool(exiftool, ["-s", "-XMP:Creator", "-IPTC:Keywords", s.path("out/\(name)")])
     }
@@ -103,10 +105,10 @@ final class EncodeAndPreviewEndToEndTests: XCTestCase {
   /// keeps the picture: the two efforts within 5/255 of each other (measured 3.1 at q80), each
   /// within 6/255 of the lossless PNG (Pillow decodes all).
   func testCompressionAndEffortChangeBytesNotThePicture() throws {
-    let s = CLIJob()
+    let s = RunHarness()
     defer { s.remove() }
     try s.copySamples(["mountains.jpg"])
-    try s.write(
+    try s.writeJob(
       """
       version: 1
       output: out
@@ -120,8 +122,8 @@ final class EncodeAndPreviewEndToEndTests: XCTestCase {
             - {path: "{stem}-e0.webp", encode: {quality: 80, effort: 0}}
             - {path: "{stem}-e6.webp", encode: {quality: 80, effort: 6}}
       """)
-    let run = try s.run(["run", "job.yaml", "-q"])
-    XCTAssertEqual(run.status, 0, run.stderr)
+    let (run, _) = try s.run()
+    XCTAssertEqual(run.failed, 0, "\(run.failures)")
     func size(_ name: String) throws -> Int {
       try FileManager.default.attributesOfItem(atPath: s.path("out/\(name)"))[.size] as? Int ?? 0
     }
@@ -139,50 +141,5 @@ final class EncodeAndPreviewEndToEndTests: XCTestCase {
       s.path("out/mountains-e0.webp"), s.path("out/mountains-e6.webp"), s.path("out/mountains-z9.png"))
     XCTAssertLessThan(webpDifference, 5, "effort changed the picture")
     XCTAssertLessThan(fromPNG, 6, "the WebP is not the PNG's picture")
-  }
-
-  /// `preview --columns 2 --rows 1` puts two tiles on a page (3 photos: 2 pages, 1 by
-  /// default), `--palette` writes palette PNGs, `--quick` and `--tile` are taken.
-  func testPreviewPageOptionsThroughTheBinary() throws {
-    let s = CLIJob()
-    defer { s.remove() }
-    try s.copySamples(["kite.jpg", "bridge.jpg", "cat.png"])
-    try s.write(
-      """
-      version: 1
-      output: out
-      jobs:
-        p:
-          sources: ["photos/*"]
-          guide: {shape: circle, size: 96}
-          place: {fit: cover, focus: attention}
-          outputs: [{path: "{stem}.png"}]
-      """)
-    let small = try s.run(
-      [
-        "preview", "job.yaml", "--out", "small", "--columns", "2", "--rows", "1", "--palette", "--quick", "--tile",
-        "64",
-      ])
-    XCTAssertEqual(small.status, 0, small.stderr)
-    let plain = try s.run(["preview", "job.yaml", "--out", "plain", "--tile", "64"])
-    XCTAssertEqual(plain.status, 0, plain.stderr)
-    func pages(_ folder: String) throws -> [String] {
-      try FileManager.default.contentsOfDirectory(atPath: s.path(folder)).filter { $0.hasPrefix("page-") }.sorted()
-    }
-    XCTAssertEqual(try pages("small"), ["page-001.png", "page-002.png"])
-    XCTAssertEqual(try pages("plain"), ["page-001.png"])
-    let modes = try tool(
-      python,
-      [
-        "-c", "import sys\nfrom PIL import Image\nprint(' '.join(Image.open(p).mode for p in sys.argv[1:]))",
-        s.path("small/page-001.png"), s.path("small/page-002.png"), s.path("plain/page-001.png"),
-      ]
-    ).trimmingCharacters(in: .whitespacesAndNewlines)
-    XCTAssertEqual(modes, "P P RGB")
-    let tiles = try FileManager.default.contentsOfDirectory(atPath: s.path("small/tiles"))
-    XCTAssertEqual(tiles.count, 3)
-    for tile in tiles {
-      XCTAssertEqual(try dimensions(s.path("small/tiles/\(tile)")).height, 64, tile)
-    }
   }
 }
