@@ -1,8 +1,11 @@
+import CropKit
 import Foundation
+import RunSupport
 import TestSupport
 import XCTest
 
-/// Every job file in jobs/ runs (not only plans): each exits 0, and Pillow (an independent
+/// Every job file in jobs/ runs (not only plans), in-process as `cropjob run` runs it: none
+/// fails, and Pillow (an independent
 /// decoder; libvips' vipsheader for the formats this Pillow cannot open) finds every output
 /// the manifest lists, with the listed size, format, byte count and SHA-256, and no file the
 /// manifest does not list but delivery indexes, whose candidates are listed outputs at their
@@ -56,12 +59,11 @@ final class ExampleJobsTests: XCTestCase {
     let jobs = TestPaths.repoRoot.appendingPathComponent("jobs")
     let files = try FileManager.default.contentsOfDirectory(atPath: jobs.path).filter { $0.hasSuffix(".yaml") }.sorted()
     XCTAssertGreaterThanOrEqual(files.count, 5)
-    let scratch = CLIJob().folder
+    let scratch = TestPaths.scratch()
     defer { try? FileManager.default.removeItem(at: scratch) }
     for name in files {
       let root = scratch.appendingPathComponent(name).path
-      let run = try CLIRunner.run(["run", "jobs/\(name)", "--output", root, "--quiet", "--jobs", "2"])
-      XCTAssertEqual(run.status, 0, "\(name): \(run.stderr)")
+      JobRunner.run(jobs.appendingPathComponent(name).path, outputRoot: root)
       let report = try tool(python, ["-c", Self.checker, root]).split(separator: "\n").map(String.init)
       XCTAssertEqual(report.filter { !$0.hasPrefix("checked ") }, [String](), name)
       let checked = Int(report.last?.split(separator: " ").last ?? "") ?? 0
@@ -81,7 +83,7 @@ final class ExampleJobsTests: XCTestCase {
   /// channel.
   func testPlacementsJobPicturesMatchTheOracle() throws {
     let python = try XCTUnwrap(TestPaths.python, "/usr/bin/python3 with Pillow, numpy and PyYAML is needed")
-    let folder = CLIJob().folder
+    let folder = TestPaths.scratch()
     defer { try? FileManager.default.removeItem(at: folder) }
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let jobs = TestPaths.repoRoot.appendingPathComponent("jobs")
@@ -100,8 +102,7 @@ final class ExampleJobsTests: XCTestCase {
     let job = folder.appendingPathComponent("placements.yaml").path
     let out = folder.appendingPathComponent("out").path
     _ = try tool(python, ["-c", prepare, jobs.appendingPathComponent("placements.yaml").path, job, out])
-    let run = try CLIRunner.run(["run", job, "--quiet"])
-    XCTAssertEqual(run.status, 0, run.stderr)
+    JobRunner.run(job)
     let cases = """
       import json, os, sys
       job, out, target = sys.argv[1:4]
