@@ -77,15 +77,20 @@ package final class StateWriter: @unchecked Sendable {
       try connection.execute("PRAGMA locking_mode = EXCLUSIVE; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL")
       try StateSchema.migrate(connection, path: path)
       try connection.transaction {}  // takes the exclusive lock now, or says who holds it
-      var status: String? = nil
-      let select = try connection.prepare("SELECT value FROM meta WHERE name = 'run'")
-      if try select.next() { status = select.text("value") }
       let writer = try StateWriter(
-        path: path, root: root, connection: connection, batchSize: max(1, batchSize), status: status)
+        path: path, root: root, connection: connection, batchSize: max(1, batchSize),
+        status: try recordedStatus(connection))
       if fresh { try writer.importManifests() }
       if (shard?.count ?? 1) == 1 { try writer.foldShardFiles() }
       return writer
     }
+  }
+
+  /// The run status the file records, if any. The statement is finalized on return: one
+  /// left stepped would hold a read transaction, and the fold's `ATTACH` would fail.
+  private static func recordedStatus(_ connection: SQLiteConnection) throws(SQLiteConnection.Failure) -> String? {
+    let select = try connection.prepare("SELECT value FROM meta WHERE name = 'run'")
+    return try select.next() ? select.text("value") : nil
   }
 
   private init(path: String, root: String, connection: SQLiteConnection, batchSize: Int, status: String?)
