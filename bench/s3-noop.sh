@@ -132,19 +132,25 @@ noop() {
       start_service "moto-$n" "$HERE/s3_bench_server.py" bench-in in/ "$n" "$photo"
       S3=$PORT S3PID=${pids[-1]}
     else
-      # The bucket as a folder: N hard links to the photo (kept between runs of the script).
+      # The bucket as a folder: in each folder of 1,000, a copy of the photo and 999 hard links
+      # to it (a file system allows 65,000 links or fewer to one file; kept between runs).
       python3 - "$W/rclone-$n" "$n" "$photo" <<'PY'
-import os, sys
+import os, shutil, sys
 served, count, photo = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 root = os.path.join(served, "bench-in", "in")
 if not os.path.exists(os.path.join(served, "seeded")):  # a file at the top is no object
+    first = None
     for index in range(count):
         folder = os.path.join(root, f"d{index // 1000:04d}")
         os.makedirs(folder, exist_ok=True)
         target = os.path.join(folder, f"p{index:07d}.jpg")
         if os.path.exists(target):
             os.remove(target)
-        os.link(photo, target)
+        if index % 1000 == 0:
+            shutil.copyfile(photo, target)
+            first = target
+        else:
+            os.link(first, target)
     open(os.path.join(served, "seeded"), "w").close()
 PY
       start_s3 "rclone-$n" "$W/rclone-$n"
