@@ -212,8 +212,8 @@ MUTATIONS = [
       ["CLITests.ReportNamesTests"], "issue 40.6: upscale: skip warns twice of one output",
       added="ReportNamesTests.testSkippedSizesWarnOncePerOutputAndNotOnANoOp"),
     m("size-warnings-on-no-op", "plan", "Sources/CropKit/JobRun.swift",
-      "if issue.kind == .upscale, let output = issue.output, quiet.contains(output) { continue }",
-      "if issue.kind == .upscale, let output = issue.output, quiet.contains(output) && false { continue }",
+      "if issue.kind == .upscale, let output = issue.output, quiet.contains(HashSet64.hash(output)) { continue }",
+      "if issue.kind == .upscale, let output = issue.output, quiet.contains(HashSet64.hash(output)) && false { continue }",
       ["CLITests.ReportNamesTests"], "issue 40.6: a no-op re-run repeats every size warning",
       added="ReportNamesTests.testSkippedSizesWarnOncePerOutputAndNotOnANoOp"),
     # ---- CropStore ----------------------------------------------------------------------

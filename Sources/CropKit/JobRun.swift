@@ -60,7 +60,7 @@ public struct JobRun: Sendable {
     }
     let quiet = Self.upToDateSizeWarnings(plan)
     for issue in plan.stream.issues where issue.severity == .warning {
-      if issue.kind == .upscale, let output = issue.output, quiet.contains(output) { continue }
+      if issue.kind == .upscale, let output = issue.output, quiet.contains(HashSet64.hash(output)) { continue }
       reporter.report(.warning(RunWarning(issue)))
     }
     return Executor(options: options, reporter: reporter).run(plan.workload)
@@ -70,15 +70,21 @@ public struct JobRun: Sendable {
   /// not repeat: those of windows found all up to date, where nothing is built. As ninja
   /// shows a compiler's warnings only when it compiles, a run warns of an output's size when
   /// it makes it; `plan` lists them always (issue 40.6).
-  static func upToDateSizeWarnings(_ plan: JobPlan) -> Set<String> {
-    var warned = Set<String>()
+  /// By the hash of their paths (`HashSet64`): no `String` is made for the up-to-date paths,
+  /// which a no-op over a large batch holds by the hundred thousand.
+  static func upToDateSizeWarnings(_ plan: JobPlan) -> HashSet64 {
+    guard plan.verdicts.upToDateWindows > 0 else { return HashSet64() }
+    var warned = HashSet64()
     for issue in plan.stream.issues where issue.severity == .warning && issue.kind == .upscale {
-      if let output = issue.output { warned.insert(output) }
+      if let output = issue.output { warned.insert(HashSet64.hash(output)) }
     }
-    guard !warned.isEmpty, plan.verdicts.upToDateWindows > 0 else { return [] }
-    var quiet = Set<String>()
+    guard warned.count > 0 else { return HashSet64() }
+    var quiet = HashSet64()
     let paths = plan.verdicts.paths
-    for i in 0..<paths.count where warned.contains(paths[i]) { quiet.insert(paths[i]) }
+    for i in 0..<paths.count {
+      let hash = paths.hash(i)
+      if warned.contains(hash) { quiet.insert(hash) }
+    }
     return quiet
   }
 

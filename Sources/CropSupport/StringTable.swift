@@ -37,6 +37,12 @@ package struct StringTable: Sendable {
     }
   }
 
+  /// `HashSet64.hash(self[index])`, from the bytes in place (no `String` made).
+  package func hash(_ index: Int) -> UInt64 {
+    let (from, to) = (start(index), Int(ends[index]))
+    return bytes.withUnsafeBufferPointer { HashSet64.hash(UnsafeBufferPointer(rebasing: $0[from..<to])) }
+  }
+
   /// Whether any string holds a byte outside ASCII (then byte order may differ from
   /// `String`'s order, which compares Unicode-normalised text).
   package var isASCII: Bool { !bytes.contains { $0 >= 0x80 } }
@@ -139,13 +145,16 @@ package struct HashSet64: Sendable {
   package static func hash(_ text: String) -> UInt64 {
     var text = text
     // Over the contiguous bytes (`withUTF8`): the UTF-8 view's iterator costs several times more.
-    return text.withUTF8 { bytes in
-      var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-      for byte in bytes {
-        hash ^= UInt64(byte)
-        hash = hash &* 0x100_0000_01b3
-      }
-      return hash
+    return text.withUTF8 { hash($0) }
+  }
+
+  /// FNV-1a of `bytes`.
+  package static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in bytes {
+      hash ^= UInt64(byte)
+      hash = hash &* 0x100_0000_01b3
     }
+    return hash
   }
 }
