@@ -1,33 +1,116 @@
 internal import CZstd
+import Glibc
 
 /// The state object's compression: Zstandard (libzstd, Debian `libzstd-dev`) at level 1,
-/// one frame with its content size. Level 1 because the object is put every upload interval
-/// during a run: a 98 MB state (200,000 outputs) compresses to 35 MB in about 0.7 s, where
-/// higher levels take twice as long or more for a few percent (the SHA-256 and ETag hex that
-/// fill the rows do not compress much below half).
-enum StateCompression {
-  static let level: Int32 = 1
+/// one frame with its content size and a checksum. Level 1 because the object is put every
+/// upload interval during a run: a 98 MB state (200,000 outputs) compresses to 35 MB in about
+/// 0.7 s, where higher levels take twice as long or more for a few percent (the SHA-256 and
+/// ETag hex that fill the rows do not compress much below half).
+///
+/// Both ways stream between the state file and the compressed bytes in chunks of 1 MiB, so
+/// the uncompressed state is never held in memory: a worker holds the compressed object only
+/// (175 bytes an output), whatever the batch.
+package enum StateCompression {
+  package static let level: Int32 = 1
+  /// The size of the chunks read from a file or written to one.
+  package static let chunk = 1 << 20
 
-  /// `bytes` compressed.
-  static func compress(_ bytes: [UInt8]) -> [UInt8] {
-    var output = [UInt8](repeating: 0, count: ZSTD_compressBound(bytes.count))
-    let written = output.withUnsafeMutableBytes { out in
-      bytes.withUnsafeBytes { ZSTD_compress(out.baseAddress, out.count, $0.baseAddress, $0.count, level) }
+  /// The file at `path` compressed; nil when it cannot be read.
+  package static func compress(file path: String) -> [UInt8]? {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    var info = stat()
+    guard fstat(fd, &info) == 0 else { return nil }
+    guard let context = ZSTD_createCCtx() else { return nil }
+    defer { ZSTD_freeCCtx(context) }
+    ZSTD_CCtx_setParameter(context, ZSTD_c_compressionLevel, level)
+    ZSTD_CCtx_setParameter(context, ZSTD_c_checksumFlag, 1)
+    ZSTD_CCtx_setPledgedSrcSize(context, UInt64(info.st_size))
+    var compressed: [UInt8] = []
+    var input = [UInt8](repeating: 0, count: chunk)
+    var output = [UInt8](repeating: 0, count: ZSTD_CStreamOutSize())
+    while true {
+      let count = input.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+      if count < 0 && errno == EINTR { continue }
+      guard count >= 0 else { return nil }
+      let end = count == 0
+      let done = input.withUnsafeBytes { source -> Bool in
+        var inBuffer = ZSTD_inBuffer(src: source.baseAddress, size: count, pos: 0)
+        while true {
+          let (left, written) = output.withUnsafeMutableBytes { target -> (Int, Int) in
+            var outBuffer = ZSTD_outBuffer(dst: target.baseAddress, size: target.count, pos: 0)
+            let left = ZSTD_compressStream2(context, &outBuffer, &inBuffer, end ? ZSTD_e_end : ZSTD_e_continue)
+            return (left, outBuffer.pos)
+          }
+          guard ZSTD_isError(left) == 0 else { return false }
+          compressed.append(contentsOf: output.prefix(written))
+          if end ? left == 0 : inBuffer.pos == inBuffer.size { return true }
+        }
+      }
+      guard done else { return nil }
+      if end { return compressed }
     }
-    precondition(ZSTD_isError(written) == 0, "ZSTD_compress failed on a buffer of its own bound")
-    return Array(output.prefix(written))
   }
 
-  /// The bytes `compressed` holds, or nil when it is not one Zstandard frame with its size.
-  static func decompress(_ compressed: [UInt8]) -> [UInt8]? {
-    let size = compressed.withUnsafeBytes { ZSTD_getFrameContentSize($0.baseAddress, $0.count) }
-    // ZSTD_CONTENTSIZE_UNKNOWN and ZSTD_CONTENTSIZE_ERROR are the two largest values.
-    guard size < UInt64.max - 1, size < UInt64(Int.max) else { return nil }
-    var output = [UInt8](repeating: 0, count: Int(size))
-    let read = output.withUnsafeMutableBytes { out in
-      compressed.withUnsafeBytes { ZSTD_decompress(out.baseAddress, out.count, $0.baseAddress, $0.count) }
+  /// Why `decompress(_:toFile:)` wrote no file.
+  package enum Failure: Error {
+    /// The bytes are not one whole Zstandard frame.
+    case notAFrame
+    /// The file could not be written (errno's text).
+    case cannotWrite(String)
+  }
+
+  /// Writes what `compressed` holds to a new file at `path` (replacing one there, through a
+  /// `.part` file renamed over it): the whole frame, or no file.
+  package static func decompress(_ compressed: [UInt8], toFile path: String) throws(Failure) {
+    let partial = path + ".part"
+    let fd = open(partial, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    guard fd >= 0 else { throw .cannotWrite(systemError()) }
+    var failure = decompress(compressed, into: fd)
+    if close(fd) != 0, failure == nil { failure = .cannotWrite(systemError()) }
+    if failure == nil, rename(partial, path) != 0 { failure = .cannotWrite(systemError()) }
+    if let failure {
+      unlink(partial)
+      throw failure
     }
-    guard ZSTD_isError(read) == 0, read == Int(size) else { return nil }
-    return output
+  }
+
+  private static func systemError() -> String { String(cString: strerror(errno)) }
+
+  /// nil when the whole frame was written to `fd`.
+  private static func decompress(_ compressed: [UInt8], into fd: Int32) -> Failure? {
+    guard let context = ZSTD_createDCtx() else { return .notAFrame }
+    defer { ZSTD_freeDCtx(context) }
+    var output = [UInt8](repeating: 0, count: chunk)
+    return compressed.withUnsafeBytes { source -> Failure? in
+      var inBuffer = ZSTD_inBuffer(src: source.baseAddress, size: source.count, pos: 0)
+      var left = 1
+      // A frame ends when ZSTD_decompressStream returns 0 with everything flushed; input left
+      // after it (a second frame, trailing bytes) or a frame cut short is not a state object.
+      while left != 0 {
+        let (result, written) = output.withUnsafeMutableBytes { target -> (Int, Int) in
+          var outBuffer = ZSTD_outBuffer(dst: target.baseAddress, size: target.count, pos: 0)
+          let result = ZSTD_decompressStream(context, &outBuffer, &inBuffer)
+          return (result, outBuffer.pos)
+        }
+        guard ZSTD_isError(result) == 0 else { return .notAFrame }
+        guard writeAll(fd, output, count: written) else { return .cannotWrite(systemError()) }
+        left = result
+        if left != 0 && inBuffer.pos == inBuffer.size && written < output.count { return .notAFrame }
+      }
+      return inBuffer.pos == inBuffer.size ? nil : .notAFrame
+    }
+  }
+
+  private static func writeAll(_ fd: Int32, _ bytes: [UInt8], count: Int) -> Bool {
+    var done = 0
+    while done < count {
+      let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + done, count - done) }
+      if n < 0 && errno == EINTR { continue }
+      guard n > 0 else { return false }
+      done += n
+    }
+    return true
   }
 }

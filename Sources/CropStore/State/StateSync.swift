@@ -52,17 +52,24 @@ package struct StateSync: Sendable {
     var total = 0
     for path in readable() {
       let compressed = try outputs.storage.read(outputs.key(path))
-      guard let bytes = StateCompression.decompress(compressed) else {
-        throw StorageError(
-          .server, location: outputs.displayName(path),
-          message: "not a state object of cropjob (not one Zstandard frame): remove it, and run again")
-      }
       let local = PathText.appending(outputs.root, String(path.dropLast(Self.suffix.count)))
       do throws(AtomicWriter.WriteError) {
-        StateFiles.remove(local)
-        try AtomicWriter.write(bytes, to: local, durable: false)
+        try AtomicWriter.createFolders(PathText.deletingLastComponent(local))
       } catch {
         throw StorageError(.local, location: local, message: error.message)
+      }
+      do throws(StateCompression.Failure) {
+        StateFiles.remove(local)
+        try StateCompression.decompress(compressed, toFile: local)
+      } catch {
+        switch error {
+        case .notAFrame:
+          throw StorageError(
+            .server, location: outputs.displayName(path),
+            message: "not a state object of cropjob (not one Zstandard frame): remove it, and run again")
+        case .cannotWrite(let reason):
+          throw StorageError(.local, location: local, message: reason)
+        }
       }
       total += compressed.count
     }
@@ -80,10 +87,9 @@ package struct StateSync: Sendable {
     } catch {
       throw StorageError(.local, location: error.path, message: "\(error)")
     }
-    guard let data = FileManager.default.contents(atPath: copy) else {
+    guard let compressed = StateCompression.compress(file: copy) else {
       throw StorageError(.local, location: copy, message: "cannot read the state's copy")
     }
-    let compressed = StateCompression.compress(Array(data))
     let options = WriteOptions(contentType: "application/zstd", overwrite: .always)
     try outputs.write(compressed, to: Self.relativePath(shard: shard) + Self.suffix, options: options)
     return compressed.count
