@@ -59,14 +59,17 @@ final class StateCompressionTests: XCTestCase {
     let original = stateLikeBytes()
     let file = folder.appendingPathComponent("original")
     try original.write(to: file)
-    let object = folder.appendingPathComponent("object.zst")
-    try zstd(["-q", "-1", file.path, "-o", object.path])
-    let compressed = [UInt8](try Data(contentsOf: object))
-    let target = folder.appendingPathComponent("state.sqlite3")
-    try Data("an older state".utf8).write(to: target)
-    try StateCompression.decompress(compressed, toFile: target.path)
-    XCTAssertEqual(try Data(contentsOf: target), original)
-    XCTAssertFalse(FileManager.default.fileExists(atPath: target.path + ".part"))
+    // Without a checksum, as objects were written before 2026-12-07, and with one.
+    for check in ["--no-check", "--check"] {
+      let object = folder.appendingPathComponent("object\(check).zst")
+      try zstd(["-q", "-1", check, file.path, "-o", object.path])
+      let compressed = [UInt8](try Data(contentsOf: object))
+      let target = folder.appendingPathComponent("state.sqlite3")
+      try Data("an older state".utf8).write(to: target)
+      try StateCompression.decompress(compressed, toFile: target.path)
+      XCTAssertEqual(try Data(contentsOf: target), original, check)
+      XCTAssertFalse(FileManager.default.fileExists(atPath: target.path + ".part"), check)
+    }
   }
 
   func testBytesThatAreNotOneWholeFrameLeaveNoFile() throws {
