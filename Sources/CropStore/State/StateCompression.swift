@@ -1,4 +1,5 @@
 internal import CZstd
+import CropSupport
 import Glibc
 
 /// The state object's compression: Zstandard (libzstd, Debian `libzstd-dev`) at level 1,
@@ -57,60 +58,53 @@ package enum StateCompression {
   package enum Failure: Error {
     /// The bytes are not one whole Zstandard frame.
     case notAFrame
-    /// The file could not be written (errno's text).
+    /// The file could not be written (`AtomicWriter`'s message).
     case cannotWrite(String)
   }
 
-  /// Writes what `compressed` holds to a new file at `path` (replacing one there, through a
-  /// `.part` file renamed over it): the whole frame, or no file.
+  /// Writes what `compressed` holds to a new file at `path`, replacing one there, through
+  /// `AtomicWriter` (its folder created; not fsynced): the whole frame, or no file.
   package static func decompress(_ compressed: [UInt8], toFile path: String) throws(Failure) {
-    let partial = path + ".part"
-    let fd = open(partial, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-    guard fd >= 0 else { throw .cannotWrite(systemError()) }
-    var failure = decompress(compressed, into: fd)
-    if close(fd) != 0, failure == nil { failure = .cannotWrite(systemError()) }
-    if failure == nil, rename(partial, path) != 0 { failure = .cannotWrite(systemError()) }
-    if let failure {
-      unlink(partial)
-      throw failure
+    var notAFrame = false
+    do throws(AtomicWriter.WriteError) {
+      try AtomicWriter.write(to: path, durable: false) { (emit) throws(AtomicWriter.WriteError) in
+        guard try decompress(compressed, emit: emit) else {
+          notAFrame = true
+          throw AtomicWriter.WriteError(path: path, message: "not one Zstandard frame")
+        }
+      }
+    } catch {
+      throw notAFrame ? .notAFrame : .cannotWrite(error.message)
     }
   }
 
-  private static func systemError() -> String { String(cString: strerror(errno)) }
-
-  /// nil when the whole frame was written to `fd`.
-  private static func decompress(_ compressed: [UInt8], into fd: Int32) -> Failure? {
-    guard let context = ZSTD_createDCtx() else { return .notAFrame }
+  /// Passes what `compressed` holds to `emit`, a chunk at a time; false when it is not one
+  /// whole Zstandard frame (what was passed is then to be dropped).
+  private static func decompress(
+    _ compressed: [UInt8], emit: ([UInt8]) throws(AtomicWriter.WriteError) -> Void
+  ) throws(AtomicWriter.WriteError) -> Bool {
+    guard let context = ZSTD_createDCtx() else { return false }
     defer { ZSTD_freeDCtx(context) }
     var output = [UInt8](repeating: 0, count: chunk)
-    return compressed.withUnsafeBytes { source -> Failure? in
-      var inBuffer = ZSTD_inBuffer(src: source.baseAddress, size: source.count, pos: 0)
-      var left = 1
-      // A frame ends when ZSTD_decompressStream returns 0 with everything flushed; input left
-      // after it (a second frame, trailing bytes) or a frame cut short is not a state object.
-      while left != 0 {
-        let (result, written) = output.withUnsafeMutableBytes { target -> (Int, Int) in
+    var read = 0
+    var left = 1
+    // A frame ends when ZSTD_decompressStream returns 0 with everything flushed; input left
+    // after it (a second frame, trailing bytes) or a frame cut short is not a state object.
+    while left != 0 {
+      let (result, written) = compressed.withUnsafeBytes { source in
+        output.withUnsafeMutableBytes { target -> (Int, Int) in
+          var inBuffer = ZSTD_inBuffer(src: source.baseAddress, size: source.count, pos: read)
           var outBuffer = ZSTD_outBuffer(dst: target.baseAddress, size: target.count, pos: 0)
           let result = ZSTD_decompressStream(context, &outBuffer, &inBuffer)
+          read = inBuffer.pos
           return (result, outBuffer.pos)
         }
-        guard ZSTD_isError(result) == 0 else { return .notAFrame }
-        guard writeAll(fd, output, count: written) else { return .cannotWrite(systemError()) }
-        left = result
-        if left != 0 && inBuffer.pos == inBuffer.size && written < output.count { return .notAFrame }
       }
-      return inBuffer.pos == inBuffer.size ? nil : .notAFrame
+      guard ZSTD_isError(result) == 0 else { return false }
+      try emit(written == output.count ? output : Array(output.prefix(written)))
+      left = result
+      if left != 0 && read == compressed.count && written < output.count { return false }
     }
-  }
-
-  private static func writeAll(_ fd: Int32, _ bytes: [UInt8], count: Int) -> Bool {
-    var done = 0
-    while done < count {
-      let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + done, count - done) }
-      if n < 0 && errno == EINTR { continue }
-      guard n > 0 else { return false }
-      done += n
-    }
-    return true
+    return read == compressed.count
   }
 }

@@ -53,11 +53,6 @@ package struct StateSync: Sendable {
     for path in readable() {
       let compressed = try outputs.storage.read(outputs.key(path))
       let local = PathText.appending(outputs.root, String(path.dropLast(Self.suffix.count)))
-      do throws(AtomicWriter.WriteError) {
-        try AtomicWriter.createFolders(PathText.deletingLastComponent(local))
-      } catch {
-        throw StorageError(.local, location: local, message: error.message)
-      }
       do throws(StateCompression.Failure) {
         StateFiles.remove(local)
         try StateCompression.decompress(compressed, toFile: local)
