@@ -6,24 +6,6 @@ import XCTest
 /// windows found before anything is written, exit 2 and the collision named (what windowed
 /// runs write is ExecuteTests' `WindowedRunTests`).
 final class StreamedRunTests: XCTestCase {
-  static let job = """
-    version: 1
-    output: out
-    jobs:
-      square:
-        sources: photos
-        guide: {shape: square, size: 48}
-        place: {fit: cover}
-        outputs:
-          - {path: "square/{stem}-{width}.jpg", widths: [24, 48]}
-      dot:
-        from: square
-        guide: {shape: circle, size: 16}
-        outputs:
-          - {path: "dot/{stem}.png"}
-
-    """
-
   func testCollisionBetweenWindowsStopsTheRunBeforeAnythingIsWritten() throws {
     let s = CLIJob()
     defer { s.remove() }
@@ -33,7 +15,7 @@ final class StreamedRunTests: XCTestCase {
     try s.copySamples(["astronaut.jpg"], into: "photos/sub")
     try FileManager.default.moveItem(
       atPath: s.path("photos/sub/astronaut.jpg"), toPath: s.path("photos/sub/1-astronaut.jpg"))
-    try s.write(Self.job)
+    try s.write(TestJobs.squaresAndDots)
     let result = try s.run(["run", "job.yaml"], environment: ["CROPJOB_PLAN_WINDOW": "2"])
     XCTAssertEqual(result.status, 2, result.stderr)
     XCTAssertTrue(

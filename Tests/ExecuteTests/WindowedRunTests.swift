@@ -10,24 +10,7 @@ import XCTest
 /// over outputs recorded in the main file and in shard files, windows of 3 sources answer what
 /// one window answers — the same up-to-date outputs, stale outputs, manifest.
 final class WindowedRunTests: XCTestCase {
-  /// A `from:` job reads the first job's outputs.
-  static let job = """
-    version: 1
-    output: out
-    jobs:
-      square:
-        sources: photos
-        guide: {shape: square, size: 48}
-        place: {fit: cover}
-        outputs:
-          - {path: "square/{stem}-{width}.jpg", widths: [24, 48]}
-      dot:
-        from: square
-        guide: {shape: circle, size: 16}
-        outputs:
-          - {path: "dot/{stem}.png"}
-
-    """
+  static let job = TestJobs.squaresAndDots
 
   static let samples = ["astronaut.jpg", "bridge.jpg", "cat.png", "forest-path.jpg"]
 

@@ -26,6 +26,27 @@ public enum TestJobs {
     """
   }
 
+  /// Over the photos copied into `photos/`: two widths of a square JPEG per photo, and a
+  /// `from:` job of circles made from them. Windowed runs run it in-process
+  /// (`WindowedRunTests`) and through the built binary (`StreamedRunTests`).
+  public static let squaresAndDots = """
+    version: 1
+    output: out
+    jobs:
+      square:
+        sources: photos
+        guide: {shape: square, size: 48}
+        place: {fit: cover}
+        outputs:
+          - {path: "square/{stem}-{width}.jpg", widths: [24, 48]}
+      dot:
+        from: square
+        guide: {shape: circle, size: 16}
+        outputs:
+          - {path: "dot/{stem}.png"}
+
+    """
+
   /// Two jobs that write `same/kite.jpg` (job `one` from every JPEG in `photos/`, job `two`
   /// from `photos/kite.jpg` alone): a path collision, which makes the plan unrunnable.
   /// PlannerTests plans it in-process; RunCommandTests runs it through the built binary.
