@@ -70,6 +70,7 @@ public struct JobRun: Sendable {
   /// not repeat: those of windows found all up to date, where nothing is built. As ninja
   /// shows a compiler's warnings only when it compiles, a run warns of an output's size when
   /// it makes it; `plan` lists them always (issue 40.6).
+  ///
   /// By the hash of their paths (`HashSet64`): no `String` is made for the up-to-date paths,
   /// which a no-op over a large batch holds by the hundred thousand.
   static func upToDateSizeWarnings(_ plan: JobPlan) -> HashSet64 {
