@@ -28,14 +28,21 @@
 #
 # Environment: CROPJOB_BIN (default: .build/release/cropjob, built with `swift build -c release`
 # when missing), S3_BENCH_WORK (default ${TMPDIR:-/tmp}/cropjob-s3-bench), S3_SERVER (noop: rclone; jobc: rclone-plain),
-# JOBS (default 2), RUNS (jobc; default 3). Needs python3 with boto3 (and moto[server] for moto;
+# JOBS (default 2; 1 with S3_PIN), RUNS (jobc; default 3), S3_PIN (jobc: set to pin, see below). Needs python3 with boto3 (and moto[server] for moto;
 # scripts/install-deps.sh), /usr/bin/time and vips (libvips-tools, for the small photo). Prints one
 # line per figure and writes them to $S3_BENCH_WORK/results.txt.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/.." && pwd)
 W=${S3_BENCH_WORK:-${TMPDIR:-/tmp}/cropjob-s3-bench}
-JOBS=${JOBS:-2}
+# S3_PIN=1 (jobc): cropjob on CPU 0 and the server on CPU 1 (taskset; JOBS default 1), the
+# disk runs pinned the same: the server on a core of its own, as a store on other machines is,
+# so that the ratio shows cropjob's own waiting and CPU, not the server's CPU on shared cores.
+S3_PIN=${S3_PIN:-}
+CJ_PIN=()
+SERVER_PIN=()
+if [ -n "$S3_PIN" ]; then CJ_PIN=(taskset -c 0); SERVER_PIN=(taskset -c 1); fi
+JOBS=${JOBS:-$([ -n "$S3_PIN" ] && echo 1 || echo 2)}
 S3_SERVER=${S3_SERVER:-}
 mkdir -p "$W"
 CJ=${CROPJOB_BIN:-$REPO/.build/release/cropjob}
@@ -65,7 +72,7 @@ start_service() {
   shift 2
   rm -f "$W/$name.port" "$W/$name.fifo"
   mkfifo "$W/$name.fifo"
-  python3 "$script" "$@" < "$W/$name.fifo" > "$W/$name.port" 2> "$W/$name.log" &
+  ${SERVICE_PIN:+$SERVICE_PIN} python3 "$script" "$@" < "$W/$name.fifo" > "$W/$name.port" 2> "$W/$name.log" &
   pids+=($!)
   exec {fd}> "$W/$name.fifo"
   fds+=("$fd")
@@ -204,7 +211,7 @@ jobc() {
   rm -rf "$W/rclone-c"
   mkdir -p "$W/rclone-c/bench-c/web"
   [ "$S3_SERVER" = moto ] || cp "$photos"/*.jpg "$photos"/*.png "$W/rclone-c/bench-c/web/"
-  start_s3 server-c "$W/rclone-c"
+  SERVICE_PIN="${SERVER_PIN[*]}" start_s3 server-c "$W/rclone-c"
   if [ "$S3_SERVER" = moto ]; then
     client "http://127.0.0.1:$S3" make-bucket bench-c > /dev/null
     client "http://127.0.0.1:$S3" put-tree bench-c web/ "$photos" > /dev/null
@@ -239,10 +246,10 @@ EOF
       sed "s#\${ROUND}#out-s3s3-$round#" "$dir/$kind.yaml" > "$dir/$kind-run.yaml"
       local c0 c1
       c0=$(cpu_of "$S3PID")
-      (cd "$dir" && /usr/bin/time -f "%e %U %S %M" -o "$dir/$kind-$round.time" "$CJ" run -q -j "$JOBS" "$kind-run.yaml")
+      (cd "$dir" && /usr/bin/time -f "%e %U %S %M" -o "$dir/$kind-$round.time" "${CJ_PIN[@]}" "$CJ" run -q -j "$JOBS" "$kind-run.yaml")
       c1=$(cpu_of "$S3PID")
       read -r wall user sys rss < "$dir/$kind-$round.time"
-      [ "$round" = 0 ] || report "job C from $kind ($S3_SERVER), round $round: wall $wall s, CPU $(python3 -c "print(round($user+$sys,2))") s, peak RSS $((rss / 1024)) MiB, server CPU $(python3 -c "print(round($c1 - $c0, 2))") s"
+      [ "$round" = 0 ] || report "job C from $kind ($S3_SERVER${S3_PIN:+, pinned}, -j $JOBS), round $round: wall $wall s, CPU $(python3 -c "print(round($user+$sys,2))") s, peak RSS $((rss / 1024)) MiB, server CPU $(python3 -c "print(round($c1 - $c0, 2))") s"
     done
   done
   if diff -r -x .cropjob -x cropjob-manifest.json "$dir/out-disk" "$dir/out-s3" > /dev/null; then

@@ -63,6 +63,7 @@ public struct JobRun: Sendable {
       if issue.kind == .upscale, let output = issue.output, quiet.contains(HashSet64.hash(output)) { continue }
       reporter.report(.warning(RunWarning(issue)))
     }
+    defer { plan.stream.planner.spool?.close() }
     return Executor(options: options, reporter: reporter).run(plan.workload)
   }
 

@@ -19,6 +19,9 @@ package struct SourceObjects: Sendable {
 
   private var stores: [any ObjectStorage] = []
   private var entries: [Entry] = []
+  /// Where a run keeps the objects it reads whole while planning (`ObjectSpool`), given to
+  /// every `SourceObject` made.
+  package var spool: ObjectSpool? = nil
 
   package init() {}
 
@@ -79,6 +82,7 @@ package struct SourceObjects: Sendable {
     return SourceObject(
       store: store, key: key,
       identity: SourceFileStatus(
-        size: entry.size, mtime: entry.mtime, inode: entry.etagHash, ctime: 0, device: SourceFileStatus.objectDevice))
+        size: entry.size, mtime: entry.mtime, inode: entry.etagHash, ctime: 0, device: SourceFileStatus.objectDevice),
+      spool: spool)
   }
 }
