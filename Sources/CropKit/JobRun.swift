@@ -54,6 +54,8 @@ public struct JobRun: Sendable {
   /// windows executed. A plan made for printing, or refused, is reported as a run that did
   /// not start (nothing is written).
   public func execute(_ plan: JobPlan, reporter: RunReporter) -> RunSummary {
+    // The photos kept from planning are the run's only: gone when it ends, even refused.
+    defer { plan.stream.planner.spool?.close() }
     guard plan.purpose == .run, plan.refusal == nil else {
       let refusal = plan.refusal ?? .notRunnable(plan: "a plan made to print, not to run")
       return refusal.report(planned: plan.stream.selectedCount, to: reporter)
@@ -63,7 +65,6 @@ public struct JobRun: Sendable {
       if issue.kind == .upscale, let output = issue.output, quiet.contains(HashSet64.hash(output)) { continue }
       reporter.report(.warning(RunWarning(issue)))
     }
-    defer { plan.stream.planner.spool?.close() }
     return Executor(options: options, reporter: reporter).run(plan.workload)
   }
 
