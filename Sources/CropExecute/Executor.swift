@@ -71,7 +71,7 @@ package struct Executor: Sendable {
     // The sources the plan could not use: their earlier outputs are kept, not stale.
     let failedSources = Set(stream.issues.compactMap { $0.severity == .error && !$0.blocksRun ? $0.source : nil })
     run.reportStale(
-      isPlanned: { stream.outputPaths.contains(HashSet64.hash(PathText.appending(root, $0))) },
+      isPlanned: { stream.outputPaths.containsSorted(HashSet64.hash(PathText.appending(root, $0))) },
       failedSources: failedSources)
     return run.finish()
   }

@@ -154,6 +154,7 @@ extension PlanStream {
   func finishChecks(_ pass: inout FirstPassState) {
     decodeCount = pass.colours.reduce(0) { $0 + $1.nonzeroBitCount }
     issues += PlanDraft.unusedOverridesIssues(file: jobFile, unused: pass.used.indices.filter { !pass.used[$0] })
+    pass.checks.finish()
     if pass.checks.suspected {
       // Two outputs' paths hash alike: the checks again, exactly, naming the first writer.
       var exact = PathChecks(root: outputRoot, exact: true, suspects: pass.checks.suspects)
@@ -176,7 +177,8 @@ extension PlanStream {
           kind: .output))
     }
     outputPaths = pass.checks.outputs
-    table.byAbsolutePath = IndexTable()
+    pass.checks.outputs = []
+    table.byHash = []
     table.hashes = []
   }
 
@@ -189,8 +191,13 @@ extension PlanStream {
     var windows = windows
     for w in windows.indices {
       for l in windows[w].plan.sources.indices {
+        let first = windows[w].plan.sources[l]
         windows[w].plan.sources[l] = table.planned(
-          windows[w].sourceNumbers[l], absolute: windows[w].plan.sources[l].absolutePath, withShrink: true)
+          windows[w].sourceNumbers[l], absolute: first.absolutePath, withShrink: true)
+        // The hash the first pass looked up for the window (`addRecordedHashes`).
+        (windows[w].plan.sources[l].recordedHash, windows[w].plan.sources[l].recordedStamp) = (
+          first.recordedHash, first.recordedStamp
+        )
       }
     }
     kept = windows
@@ -198,7 +205,8 @@ extension PlanStream {
 
   /// The whole plan (`plan`), from the outputs the first pass collected.
   func collectPlan(_ outputs: [PlannedOutput], paths: inout StandardPaths) {
-    let sources = (0..<table.count).map { table.planned($0, absolute: absolutePath($0, &paths), withShrink: true) }
+    var sources = (0..<table.count).map { table.planned($0, absolute: absolutePath($0, &paths), withShrink: true) }
+    addRecordedHashes(&sources, numbers: Array(sources.indices))
     plan = Plan(
       jobFile: jobFile, outputRoot: outputRoot, sources: sources, outputs: outputs, issues: Array(issues),
       engineVersion: engineVersion)

@@ -9,7 +9,7 @@ extension PlanStream {
   /// (numbered in the order first found); patterns that match nothing are warned about.
   func expandSources(_ paths: inout StandardPaths) {
     var index = IndexTable()
-    var hashes: [Int] = []
+    var hashes: [UInt32] = []
     for job in jobFile.jobs {
       guard case .sources(let include, let exclude) = job.input else { continue }
       let (matches, unmatched, failures) = SourceExpansion.expandCompact(
@@ -32,7 +32,6 @@ extension PlanStream {
             message: empty.message, blocksRun: !empty.allowed, kind: .emptyJob))
       }
       var list = JobList()
-      list.numbers.reserveCapacity(matches.count)
       // Each match's subfolder, as listed: the matches' buffer, shared, not copied.
       list.subdirectories = matches.subdirectories
       let start = table.count
@@ -42,18 +41,17 @@ extension PlanStream {
       var added: [Int32] = []
       added.reserveCapacity(matches.count)
       table.plainPaths.reserveCapacity(start + matches.count)
-      table.recordedHashes.reserveCapacity(start + matches.count)
-      table.recordedStamps.reserveCapacity(start + matches.count)
+      table.recorded.reserveCapacity(start + matches.count)
       hashes.reserveCapacity(start + matches.count)
-      index.reserve(hashes.count + matches.count) { hashes[$0] }
+      index.reserve(hashes.count + matches.count) { Int(hashes[$0]) }
       for m in 0..<matches.count {
         let path = matches.paths[m]
         var plain = matches.regular[m]
         let absolute = SourceExpansion.absolute(
           path, base: jobFile.baseDirectory, cwd: currentDirectory, paths: &paths, plain: &plain)
-        let hash = Int(truncatingIfNeeded: HashSet64.hash(absolute))
+        let hash = UInt32(truncatingIfNeeded: HashSet64.hash(absolute))
         var candidates: [Int] = []
-        _ = index.find(hash: hash) { found in
+        _ = index.find(hash: Int(hash)) { found in
           if hashes[found] == hash { candidates.append(found) }
           return false
         }
@@ -71,19 +69,24 @@ extension PlanStream {
           number = start + added.count
           added.append(Int32(m))
           table.plainPaths.append(plain)
-          table.recordedHashes.append(.none)
-          table.recordedStamps.append(0)
+          table.recorded.append(false)
           hashes.append(hash)
-          index.insert(hash: hash, index: number) { hashes[$0] }
+          index.insert(hash: Int(hash), index: number) { Int(hashes[$0]) }
         }
-        list.numbers.append(Int32(number))
+        list.append(number)
       }
       table.appendFiles(
         paths: matches.paths, objects: matches.objects, selected: added.count == matches.count ? nil : added)
       table.fileCount = table.count
       lists[job.name] = list
     }
-    table.byAbsolutePath = index
+    // The expansion's hash table gives way to the sorted list the checks search, of the
+    // sources on disk: an output is planned at a path on disk (an object store's in the
+    // folder that stands for its prefix), which no source in object storage can have.
+    index = IndexTable()
+    let local = (0..<Int32(hashes.count)).filter { !table.objects.isObject(Int($0)) }
+    guard !local.isEmpty else { return }
+    table.byHash = local.sorted { (hashes[Int($0)], $0) < (hashes[Int($1)], $1) }
     table.hashes = hashes
   }
 
@@ -118,8 +121,7 @@ extension PlanStream {
         }
       for (k, number) in range.enumerated() {
         table.setHeader(number, results[k].0)
-        table.recordedHashes[number] = results[k].recordedHash.flatMap(SHA256Digest.init(hex:)) ?? .none
-        table.recordedStamps[number] = results[k].stamp
+        table.recorded[number] = results[k].recordedHash != nil
         if let error = results[k].1 { table.errors[number] = error }
       }
       let wanted = range.enumerated().filter { needed.contains($0.element) && results[$0.offset].0 != nil }
@@ -135,7 +137,7 @@ extension PlanStream {
     var result = Set<Int>()
     for job in jobFile.jobs {
       guard case .sources = job.input, let list = lists[job.name] else { continue }
-      for number in list.numbers.map(Int.init) where !result.contains(number) {
+      for number in (0..<list.count).map(list.number) where !result.contains(number) {
         let source = table.planned(number, absolute: absolutePath(number, &paths), withShrink: false)
         if Planner.usesRegions(overrides.place(job.place, job: job.name, source: source)) { result.insert(number) }
       }
@@ -161,7 +163,7 @@ extension PlanStream {
     let start = table.count
     var list = JobList()
     for i in sorted {
-      list.numbers.append(Int32(table.count))
+      list.append(table.count)
       table.append(path: produced.paths[i], header: produced.headers[i])
       table.producedRoots.append(produced.roots[i])
     }

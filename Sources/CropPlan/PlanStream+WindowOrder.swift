@@ -86,12 +86,12 @@ extension PlanStream {
         left[w] = false
       }
       var starts = [Int](repeating: 0, count: ranges + 1)
-      for i in 0..<list.count where left[i / window] { starts[Int(list.numbers[i]) / window + 1] += 1 }
+      for i in 0..<list.count where left[i / window] { starts[list.number(i) / window + 1] += 1 }
       for r in 0..<ranges { starts[r + 1] += starts[r] }
       var next = starts
       var positions = [Int32](repeating: 0, count: starts[ranges])
       for i in 0..<list.count where left[i / window] {
-        let r = Int(list.numbers[i]) / window
+        let r = list.number(i) / window
         positions[next[r]] = Int32(i)
         next[r] += 1
       }
@@ -109,7 +109,7 @@ extension PlanStream {
       for (job, stage) in jobs where draft.draft.jobSources[job.name] != nil {
         planner.planOutputs(of: job, stage: stage, into: &draft.draft)
       }
-      let run = planWindow(draft, job: firstJob, stage: jobs[0].stage, number: r)
+      let run = planWindow(&draft, job: firstJob, stage: jobs[0].stage, number: r)
       if !run.selected.isEmpty { body(run) }
     }
   }

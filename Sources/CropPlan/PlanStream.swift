@@ -62,8 +62,9 @@ package final class PlanStream {
   /// The selected sources of the jobs with an index, and the index file of each, in plan
   /// order (`IndexSource`).
   package internal(set) var indexSources: [IndexSource] = []
-  /// Hashes of every planned output's absolute path (`HashSet64.hash`).
-  package internal(set) var outputPaths = HashSet64()
+  /// Hashes of every planned output's absolute path (`HashSet64.hash`), sorted
+  /// (`Array.containsSorted`).
+  package internal(set) var outputPaths: [UInt64] = []
 
   /// Runnable when no issue is an error that stops the whole plan.
   package var isRunnable: Bool { !issues.contains { $0.severity == .error && $0.blocksRun } }
@@ -73,10 +74,19 @@ package final class PlanStream {
   /// One job's sources: their numbers in the plan, and the subfolder each was found in
   /// (for `{dir}`; empty for a `from:` job).
   struct JobList {
-    var numbers: [Int32] = []
-    var subdirectories = StringTable()
-    var count: Int { numbers.count }
+    /// How many first positions are their own numbers (the first job's sources, all new:
+    /// held as this count, not 4 bytes each).
+    private var same = 0
+    /// The numbers of the positions after them.
+    private var others: [Int32] = []
+    var subdirectories = StringRuns()
+    var count: Int { same + others.count }
     func subdirectory(_ i: Int) -> String { subdirectories.isEmpty ? "" : subdirectories[i] }
+    /// The number in the plan of the source at position `i`.
+    func number(_ i: Int) -> Int { i < same ? i : Int(others[i - same]) }
+    mutating func append(_ number: Int) {
+      if others.isEmpty && number == same { same += 1 } else { others.append(Int32(number)) }
+    }
   }
 
   init(file: JobFile, planner: Planner, shard: Shard?, window: Int) {
@@ -147,7 +157,7 @@ package final class PlanStream {
       var draft = WindowDraft(PlanDraft(file: jobFile, root: outputRoot, overrides: overrides))
       add(start..<end, of: list, job: job.name, to: &draft, paths: &paths, withShrink: withShrink)
       planner.planOutputs(of: job, stage: stage, into: &draft.draft)
-      body(planWindow(draft, job: job.name, stage: stage, number: number), draft.draft.issues)
+      body(planWindow(&draft, job: job.name, stage: stage, number: number), draft.draft.issues)
       start = end
     }
   }
@@ -168,7 +178,7 @@ package final class PlanStream {
   ) {
     var entries: [(index: Int, subdirectory: String)] = []
     for i in positions {
-      let number = list.numbers[i]
+      let number = Int32(list.number(i))
       let index: Int
       if let known = window.local[number] {
         index = known
@@ -184,8 +194,9 @@ package final class PlanStream {
     window.draft.jobSources[job, default: []] += entries
   }
 
-  /// The window `draft` makes, its outputs planned.
-  func planWindow(_ draft: WindowDraft, job: String, stage: Int, number: Int) -> PlanWindow {
+  /// The window `draft` makes, its outputs planned (its sources given their recorded hashes).
+  func planWindow(_ draft: inout WindowDraft, job: String, stage: Int, number: Int) -> PlanWindow {
+    addRecordedHashes(&draft.draft.sources, numbers: draft.numbers)
     let roots = draft.numbers.map { table.paths[table.root($0)] }
     let inShard = roots.map { shard?.contains($0) ?? true }
     let outputs = draft.draft.outputs
@@ -195,6 +206,23 @@ package final class PlanStream {
     return PlanWindow(
       plan: plan, sourceNumbers: draft.numbers, roots: roots,
       selected: outputs.indices.filter { inShard[outputs[$0].sourceIndex] }, job: job, stage: stage, number: number)
+  }
+
+  /// Gives the sources `numbers` (`sources`, in order) whose headers came from the state
+  /// with a content hash that hash and the stamp of the identity it was recorded with
+  /// (`PlannedSource.recordedHash`, `recordedStamp`): one lookup for a window, the hashes
+  /// held by none but the window. The state is as the headers found it (nothing writes it
+  /// before the run); a hash the run recorded since comes with the identity it hashed,
+  /// which `Freshness.isUnchanged` checks as it would the first.
+  func addRecordedHashes(_ sources: inout [PlannedSource], numbers: [Int]) {
+    let wanted = numbers.indices.filter { table.hasRecordedHash(numbers[$0]) }
+    guard !wanted.isEmpty else { return }
+    let known = planner.headers.recordedHashes(paths: wanted.map { sources[$0].absolutePath })
+    for l in wanted {
+      guard let found = known[sources[l].absolutePath] else { continue }
+      sources[l].recordedHash = found.sha256
+      sources[l].recordedStamp = found.stamp
+    }
   }
 
   /// Keeps a window's issues, with the root of each source an error names.
@@ -221,13 +249,9 @@ package final class PlanStream {
 
   /// The file source whose absolute path is `absolute` (hashed `hash`), if any.
   func fileSource(_ absolute: String, hash: UInt64, paths: inout StandardPaths) -> Int? {
-    var candidates: [Int] = []
-    let key = Int(truncatingIfNeeded: hash)
-    _ = table.byAbsolutePath.find(hash: key) { index in
-      if table.hashes[index] == key { candidates.append(index) }
-      return false
+    table.sources(hashed: UInt32(truncatingIfNeeded: hash)).lazy.map(Int.init).first {
+      absolutePath($0, &paths) == absolute
     }
-    return candidates.first { absolutePath($0, &paths) == absolute }
   }
 }
 

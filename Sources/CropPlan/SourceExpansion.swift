@@ -31,7 +31,8 @@ package enum SourceExpansion {
   /// order (sorted by path).
   package struct MatchList: Sendable {
     package var paths = StringTable()
-    package var subdirectories = StringTable()
+    /// Each match's subfolder (mostly the one before's: kept once a run).
+    package var subdirectories = StringRuns()
     /// Whether each match was found by a folder walk, as a regular file (`readdir`'s type):
     /// its name is no symlink, and making it absolute needs no `lstat` of it
     /// (`StandardPaths.standard(_:plain:)`). False for a file named as such.

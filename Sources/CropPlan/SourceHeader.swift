@@ -197,6 +197,11 @@ package protocol SourceHeaderReading: Sendable {
   /// Called (from one thread) before the headers of `paths` are asked for, a window at a
   /// time: a cache may look up what it knows of them.
   func prepare(paths: [String])
+  /// The content hashes a cache recorded for `paths` (absolute: one window's sources), each
+  /// with the stamp (`SourceFileStatus.stamp`) of the status it was recorded with: what
+  /// `knownHeader` gave beside the header, looked up again as each window is planned (the
+  /// plan keeps a source's stamp between its passes, not its hash). Called from one thread.
+  func recordedHashes(paths: [String]) -> [String: (sha256: String, stamp: UInt64)]
   /// The regions stored in the file's XMP packet (`XMPRegionParser`), read only for jobs
   /// that ask for `focus: regions`; no packet gives no regions and no problem.
   func storedRegions(path: String) throws -> XMPRegionParser.Reading
@@ -212,6 +217,8 @@ extension SourceHeaderReading {
   package func knownHeader(path: String, status: SourceFileStatus) -> KnownHeader? { nil }
   /// No cache: nothing to prepare.
   package func prepare(paths: [String]) {}
+  /// No cache: no hash recorded.
+  package func recordedHashes(paths: [String]) -> [String: (sha256: String, stamp: UInt64)] { [:] }
   /// A reader that knows no regions (test doubles that only give headers).
   package func storedRegions(path: String) throws -> XMPRegionParser.Reading { XMPRegionParser.Reading() }
 }

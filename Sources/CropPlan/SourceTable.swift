@@ -25,20 +25,33 @@ struct SourceTable {
   var producedRanges: [(start: Int, count: Int, upstream: String, stage: Int)] = []
   /// For each produced source (index − `fileCount`), the file its chain starts from.
   var producedRoots: [Int32] = []
-  /// File sources by the hash of their absolute path (`hashes`), to find a source again.
-  var byAbsolutePath = IndexTable()
-  var hashes: [Int] = []
+  /// The hash of each file source's absolute path (its low 32 bits; candidates are
+  /// confirmed by path), and the file sources sorted by it: to find a source again by a
+  /// binary search (8 bytes a source, where a hash table at most half full took 12).
+  var hashes: [UInt32] = []
+  var byHash: [Int32] = []
+
+  /// The file sources whose path hash is `hash`.
+  func sources(hashed hash: UInt32) -> ArraySlice<Int32> {
+    var low = 0
+    var high = byHash.count
+    while low < high {
+      let middle = (low + high) / 2
+      if hashes[Int(byHash[middle])] < hash { low = middle + 1 } else { high = middle }
+    }
+    var end = low
+    while end < byHash.count && hashes[Int(byHash[end])] == hash { end += 1 }
+    return byHash[low..<end]
+  }
   /// For each file source, whether its absolute path is its folder's standard form and its
   /// name, the name no symlink (`StandardPaths.standard(_:plain:)`): found once, when the
   /// sources are expanded, so that making the path again needs no `lstat`.
   var plainPaths: [Bool] = []
-  /// For each file source whose header came from the state's record of it (the file's
-  /// identity as recorded), the content hash recorded with it: `PlannedSource.recordedHash`
-  /// (32 bytes a source, not a string; `SHA256Digest.none` where there is none).
-  var recordedHashes: [SHA256Digest] = []
-  /// For each file source with a recorded hash, its status then (`SourceFileStatus.stamp`;
-  /// `PlannedSource.recordedStamp`).
-  var recordedStamps: [UInt64] = []
+  /// For each file source, whether its header came from the state's record of it with a
+  /// content hash (the file had the identity recorded). Neither the hash (32 bytes) nor the
+  /// identity's stamp (8) is held between the passes: each window looks them up again in
+  /// the state (`PlanStream.addRecordedHashes`), which records them as the header found them.
+  var recorded: [Bool] = []
   /// What the listing said of each source in object storage (by its number): its key, size
   /// and change token (ETag, size, last-modified); none for files.
   var objects = SourceObjects()
@@ -100,7 +113,11 @@ struct SourceTable {
   /// The file source a source's chain starts from (itself for a file).
   func root(_ index: Int) -> Int { index < fileCount ? index : Int(producedRoots[index - fileCount]) }
 
-  /// The source as the plan holds it; `absolute` is its absolute path (kept by the caller).
+  /// Whether file source `index`'s header came with a recorded hash (`recorded`).
+  func hasRecordedHash(_ index: Int) -> Bool { index < recorded.count && recorded[index] }
+
+  /// The source as the plan holds it (without its recorded hash: `PlanStream.addRecordedHashes`);
+  /// `absolute` is its absolute path (kept by the caller).
   func planned(_ index: Int, absolute: String, withShrink: Bool) -> PlannedSource {
     let header = self.header(index)
     let range = producedRange(index)
@@ -108,25 +125,22 @@ struct SourceTable {
       path: paths[index], absolutePath: absolute, header: header, error: errors[index], producedBy: range?.upstream,
       stage: range?.stage ?? 0, loadShrink: 1)
     source.regions = regions[index]
-    source.recordedHash = index < recordedHashes.count ? recordedHashes[index].hexUnlessNone : nil
-    if source.recordedHash != nil { source.recordedStamp = recordedStamps[index] }
     if withShrink, header != nil { source.loadShrink = max(1, Int(shrinks[index])) }
     if !objects.isEmpty { source.object = objects.object(index, path: source.path) }
     return source
   }
 }
 
-/// A `SourceHeader` in 16 bytes (nil: none), or an index into `PackedHeader.large` for the
-/// rare header whose numbers do not fit.
+/// A `SourceHeader` in 8 bytes (nil: none); a header whose numbers do not fit (a side or a
+/// page count above 65,535, more than 7 bands) is kept apart (`SourceTable.largeHeaders`).
 struct PackedHeader: Sendable {
-  private var width: UInt32 = 0
-  private var height: UInt32 = 0
-  private var pages: UInt32 = 0
+  private var width: UInt16 = 0
+  private var height: UInt16 = 0
+  private var pages: UInt16 = 0
   /// InputFormat's index + 1 (0: no header).
   private var format: UInt8 = 0
-  private var orientation: UInt8 = 0
-  private var bands: UInt8 = 0
-  private var alpha: Bool = false
+  /// The orientation (1–8) in the low 4 bits, the bands above, alpha in the top bit.
+  private var flags: UInt8 = 0
 
   static let none = PackedHeader()
   private static let formats = InputFormat.allCases
@@ -136,17 +150,19 @@ struct PackedHeader: Sendable {
   /// nil when `header` does not fit.
   init?(_ header: SourceHeader?) {
     guard let header else { return }
-    guard let w = UInt32(exactly: header.storedWidth), let h = UInt32(exactly: header.storedHeight),
-      let p = UInt32(exactly: header.pages), let o = UInt8(exactly: header.orientation),
-      let b = UInt8(exactly: header.bands), let f = Self.formats.firstIndex(of: header.format)
+    guard let w = UInt16(exactly: header.storedWidth), let h = UInt16(exactly: header.storedHeight),
+      let p = UInt16(exactly: header.pages), (0..<16).contains(header.orientation), (0..<8).contains(header.bands),
+      let f = Self.formats.firstIndex(of: header.format)
     else { return nil }
-    (width, height, pages, orientation, bands, alpha, format) = (w, h, p, o, b, header.hasAlpha, UInt8(f + 1))
+    (width, height, pages, format) = (w, h, p, UInt8(f + 1))
+    flags = UInt8(header.orientation) | UInt8(header.bands) << 4 | (header.hasAlpha ? 0x80 : 0)
   }
 
   var header: SourceHeader? {
     guard format > 0 else { return nil }
     return SourceHeader(
       format: Self.formats[Int(format) - 1], storedWidth: Int(width), storedHeight: Int(height),
-      orientation: Int(orientation), bands: Int(bands), hasAlpha: alpha, pages: Int(pages))
+      orientation: Int(flags & 0x0f), bands: Int(flags >> 4 & 0x07), hasAlpha: flags & 0x80 != 0,
+      pages: Int(pages))
   }
 }

@@ -1,17 +1,22 @@
 /// Many strings in one UTF-8 buffer with their end offsets: about the strings' own bytes plus
 /// 4 bytes each, where an array of `String` costs 16 bytes inline and a heap block for every
-/// string longer than 15 bytes (a batch's million source paths).
+/// string longer than 15 bytes (a batch's million source paths). The bytes all the strings
+/// start with are kept once (`shrink` finds them: a listing's `s3://bucket/prefix/`).
 package struct StringTable: Sendable {
   private var bytes: [UInt8] = []
   /// End offset of each string in `bytes`.
   private var ends: [UInt32] = []
+  /// The bytes every string starts with, not in `bytes` (`shrink`).
+  private var prefix: [UInt8] = []
 
   package init() {}
 
   package var count: Int { ends.count }
   package var isEmpty: Bool { ends.isEmpty }
   /// The UTF-8 bytes of all the strings.
-  package var byteCount: Int { bytes.count }
+  package var byteCount: Int { bytes.count + prefix.count * count }
+  /// The bytes held for them: the shared prefix once.
+  package var storedBytes: Int { bytes.count + prefix.count }
 
   /// Makes room for `strings` strings of `bytes` bytes in all, so that appending up to
   /// there does not grow the buffers.
@@ -25,27 +30,48 @@ package struct StringTable: Sendable {
   /// Adds `text` at the end; its index is the old `count`.
   package mutating func append(_ text: String) {
     var text = text
-    text.withUTF8 { bytes.append(contentsOf: $0) }
+    text.withUTF8 { utf8 in
+      if !prefix.isEmpty && !utf8.starts(with: prefix) { restorePrefix() }
+      bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[prefix.count...]))
+    }
     precondition(bytes.count <= Int(UInt32.max), "StringTable holds at most 4 GiB of text")
     ends.append(UInt32(bytes.count))
   }
 
   package subscript(index: Int) -> String {
     let (from, to) = (start(index), Int(ends[index]))
-    return bytes.withUnsafeBufferPointer {
-      String(decoding: UnsafeBufferPointer(rebasing: $0[from..<to]), as: UTF8.self)
+    return bytes.withUnsafeBufferPointer { buffer in
+      let rest = UnsafeBufferPointer(rebasing: buffer[from..<to])
+      guard !prefix.isEmpty else { return String(decoding: rest, as: UTF8.self) }
+      return String(unsafeUninitializedCapacity: prefix.count + rest.count) { target in
+        _ = target.initialize(from: prefix)
+        _ = UnsafeMutableBufferPointer(rebasing: target[prefix.count...]).initialize(from: rest)
+        return prefix.count + rest.count
+      }
+    }
+  }
+
+  /// Whether the last string is `text`.
+  package func last(equals text: String) -> Bool {
+    guard let end = ends.last.map(Int.init) else { return false }
+    let from = start(count - 1)
+    var text = text
+    return text.withUTF8 { utf8 in
+      utf8.count == prefix.count + end - from && utf8.starts(with: prefix)
+        && bytes[from..<end].elementsEqual(utf8[prefix.count...])
     }
   }
 
   /// `HashSet64.hash(self[index])`, from the bytes in place (no `String` made).
   package func hash(_ index: Int) -> UInt64 {
     let (from, to) = (start(index), Int(ends[index]))
-    return bytes.withUnsafeBufferPointer { HashSet64.hash(UnsafeBufferPointer(rebasing: $0[from..<to])) }
+    let seed = prefix.withUnsafeBufferPointer { HashSet64.hash($0) }
+    return bytes.withUnsafeBufferPointer { HashSet64.hash(UnsafeBufferPointer(rebasing: $0[from..<to]), seed: seed) }
   }
 
   /// Whether any string holds a byte outside ASCII (then byte order may differ from
   /// `String`'s order, which compares Unicode-normalised text).
-  package var isASCII: Bool { !bytes.contains { $0 >= 0x80 } }
+  package var isASCII: Bool { !bytes.contains { $0 >= 0x80 } && !prefix.contains { $0 >= 0x80 } }
 
   /// `self[a] < self[b]` as `String` compares them, by bytes when both are ASCII.
   package func less(_ a: Int, _ b: Int) -> Bool {
@@ -77,10 +103,50 @@ package struct StringTable: Sendable {
     return bytes.withUnsafeBufferPointer { $0[fa..<ta].elementsEqual($0[fb..<tb]) }
   }
 
-  /// Releases spare capacity (after the last append).
+  /// Releases spare capacity (after the last append), and keeps the bytes every string
+  /// starts with once.
   package mutating func shrink() {
-    bytes.shrinkToFit()
-    ends.shrinkToFit()
+    // The bytes (of `bytes`, after `prefix`) all the strings start with.
+    var shared = 0
+    if count > 1 {
+      shared = Int(ends[0])
+      for i in 1..<count where shared > 0 {
+        let from = start(i)
+        let limit = min(shared, Int(ends[i]) - from)
+        var k = 0
+        while k < limit && bytes[from + k] == bytes[k] { k += 1 }
+        shared = k
+      }
+    }
+    guard shared > 0 else {
+      bytes.shrinkToFit()
+      ends.shrinkToFit()
+      return
+    }
+    var kept: [UInt8] = []
+    kept.reserveCapacity(bytes.count - shared * count)
+    var newEnds: [UInt32] = []
+    newEnds.reserveCapacity(count)
+    for i in 0..<count {
+      kept.append(contentsOf: bytes[(start(i) + shared)..<Int(ends[i])])
+      newEnds.append(UInt32(kept.count))
+    }
+    prefix += bytes[0..<shared]
+    (bytes, ends) = (kept, newEnds)
+  }
+
+  /// Puts the shared prefix back into every string (a string without it was appended).
+  private mutating func restorePrefix() {
+    var whole: [UInt8] = []
+    whole.reserveCapacity(bytes.count + prefix.count * (count + 1))
+    var newEnds: [UInt32] = []
+    newEnds.reserveCapacity(count)
+    for i in 0..<count {
+      whole += prefix
+      whole.append(contentsOf: bytes[start(i)..<Int(ends[i])])
+      newEnds.append(UInt32(whole.count))
+    }
+    (bytes, ends, prefix) = (whole, newEnds, [])
   }
 }
 
@@ -148,13 +214,26 @@ package struct HashSet64: Sendable {
     return text.withUTF8 { hash($0) }
   }
 
-  /// FNV-1a of `bytes`.
-  package static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+  /// FNV-1a of `bytes`; `seed`: the hash of the bytes before them.
+  package static func hash(_ bytes: UnsafeBufferPointer<UInt8>, seed: UInt64 = 0xcbf2_9ce4_8422_2325) -> UInt64 {
+    var hash = seed
     for byte in bytes {
       hash ^= UInt64(byte)
       hash = hash &* 0x100_0000_01b3
     }
     return hash
+  }
+}
+
+extension [UInt64] {
+  /// Binary search in a sorted array.
+  package func containsSorted(_ value: UInt64) -> Bool {
+    var low = 0
+    var high = count
+    while low < high {
+      let middle = (low + high) / 2
+      if self[middle] < value { low = middle + 1 } else { high = middle }
+    }
+    return low < count && self[low] == value
   }
 }

@@ -39,6 +39,22 @@ package final class CachingHeaderReader: SourceHeaderReading {
     sources.withLock { $0 = known }
   }
 
+  /// The hashes the state records for `paths`, with the stamps of the identities they were
+  /// recorded with (one read of the state; the facts of the last `prepare` are kept).
+  package func recordedHashes(paths: [String]) -> [String: (sha256: String, stamp: UInt64)] {
+    let known =
+      state?.readKeeping(.keys, StateQuery(sources: paths)).sources
+      ?? sources.withLock { whole in
+        var some: [String: SourceFacts] = [:]
+        for path in paths { if let facts = whole[path] { some[path] = facts } }
+        return some
+      }
+    var result: [String: (sha256: String, stamp: UInt64)] = [:]
+    result.reserveCapacity(known.count)
+    for (path, facts) in known { if let sha256 = facts.sha256 { result[path] = (sha256, facts.identity.stamp) } }
+    return result
+  }
+
   /// Headers read through the wrapped reader so far (the cache's misses).
   package var headersRead: Int { misses.load(ordering: .relaxed) }
 
