@@ -1,6 +1,5 @@
 import CropImaging
 import CropPlan
-import CropStorage
 import Foundation
 
 /// How `run` executes a plan.
@@ -29,10 +28,6 @@ public struct RunOptions: Sendable {
   /// Encoded bytes waiting for or in their PUT to an object store, at most (one output
   /// larger than this is sent alone): what the overlap of PUTs with encodes holds in memory.
   public var maxUploadBytesInFlight = 64 << 20
-  /// Bytes of local disk (under `$TMPDIR`) where a run keeps the photos in object storage it
-  /// reads whole while planning, so that a photo new to the state costs one GET instead of
-  /// two (`ObjectSpool`); 0: plan from ranged GETs of the heads only.
-  public var objectSpoolBytes: Int64 = ObjectSpool.defaultLimit
   /// PUTs to an object store at once (the store allows 16 requests in flight).
   public var uploaders = 8
   /// Which decoder reads JPEG sources (and their headers when the run reads them again);

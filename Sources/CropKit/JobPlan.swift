@@ -51,11 +51,6 @@ public struct JobPlan {
     var planner = Planner(
       limits: job.limits, outputRoot: root, state: state, jpegDecoder: job.options.jpegDecoder)
     planner.storage = job.storage
-    // A run reads a new photo in object storage once: whole, while planning, kept on local
-    // disk for the executor (docs/storage.md, "Reading sources").
-    if purpose == .run && job.options.objectSpoolBytes > 0 {
-      planner.spool = ObjectSpool(limit: job.options.objectSpoolBytes)
-    }
     let plan = JobPlan(
       job.file, planner: planner, state: state, options: job.options, window: job.window, for: purpose,
       outputs: outputs)

@@ -54,8 +54,6 @@ public struct JobRun: Sendable {
   /// windows executed. A plan made for printing, or refused, is reported as a run that did
   /// not start (nothing is written).
   public func execute(_ plan: JobPlan, reporter: RunReporter) -> RunSummary {
-    // The photos kept from planning are the run's only: gone when it ends, even refused.
-    defer { plan.stream.planner.spool?.close() }
     guard plan.purpose == .run, plan.refusal == nil else {
       let refusal = plan.refusal ?? .notRunnable(plan: "a plan made to print, not to run")
       return refusal.report(planned: plan.stream.selectedCount, to: reporter)

@@ -176,14 +176,11 @@ package final class SourceObject: Sendable {
   package let key: String
   /// Its identity as the state records it.
   package let identity: SourceFileStatus
-  /// Where a run keeps the objects it read whole while planning (nil: none).
-  package let spool: ObjectSpool?
 
-  package init(store: any ObjectStorage, key: String, identity: SourceFileStatus, spool: ObjectSpool? = nil) {
+  package init(store: any ObjectStorage, key: String, identity: SourceFileStatus) {
     self.store = store
     self.key = key
     self.identity = identity
-    self.spool = spool
   }
 
   /// `info` (as a listing or a `stat` gave it) in `store`.
@@ -194,25 +191,6 @@ package final class SourceObject: Sendable {
   /// Its size in bytes.
   package var size: Int64 { identity.size }
 
-  /// Its name in the spool: the store and the key.
-  var spoolName: String { store.displayName + "/" + key }
-
-  /// Its change token in the spool: size, last-modified time and ETag together.
-  var spoolToken: UInt64 {
-    (identity.inode &* 0x9E37_79B9_7F4A_7C15) ^ (UInt64(bitPattern: identity.size) &* 31)
-      ^ UInt64(bitPattern: identity.mtime)
-  }
-
-  /// All of its bytes: those the spool kept while the run was planned (taken from it), else
-  /// one GET.
-  package func read() throws(StorageError) -> [UInt8] {
-    if let spool, let bytes = spool.take(spoolName, token: spoolToken) { return bytes }
-    return try store.read(key)
-  }
-
-  /// Keeps `bytes`, all of this object read while planning, in the spool's room reserved
-  /// for it (`reserveSpool`), for `read`.
-  func keep(_ bytes: [UInt8]) {
-    spool?.put(bytes, name: spoolName, token: spoolToken, reservedSize: size)
-  }
+  /// All of its bytes (one GET).
+  package func read() throws(StorageError) -> [UInt8] { try store.read(key) }
 }

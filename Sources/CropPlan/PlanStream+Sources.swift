@@ -97,7 +97,6 @@ extension PlanStream {
     planner.headers.start()  // before the threads (libvips' start-up is not thread-safe)
     let needed = regionSources(&paths)
     let planner = self.planner
-    table.objects.spool = planner.spool
     var start = 0
     while start < table.fileCount {
       let range = start..<(start + min(window, table.fileCount - start))
@@ -106,18 +105,11 @@ extension PlanStream {
       let results =
         table.objects.isEmpty
         ? ConcurrentMap.map(absolutes) { planner.readHeader($0) }
-        // Sources in object storage: their heads' GETs mostly wait, 8 at once. A run keeps
-        // the whole objects of its shard's sources in its spool while there is room.
+        // Sources in object storage: their heads' GETs mostly wait, 8 at once.
         : ConcurrentMap.map(
-          range.map {
-            (
-              absolutes[$0 - range.lowerBound], table.objects.object($0, path: table.paths[$0]),
-              shard?.contains(table.paths[$0]) ?? true
-            )
-          },
-          threads: 8
+          Array(zip(absolutes, range.map { table.objects.object($0, path: table.paths[$0]) })), threads: 8
         ) {
-          planner.readHeader($0.0, object: $0.1, keep: $0.2)
+          planner.readHeader($0.0, object: $0.1)
         }
       for (k, number) in range.enumerated() {
         table.setHeader(number, results[k].0)

@@ -47,7 +47,7 @@ package final class PlanStream {
   /// The whole plan, when `make` was asked to collect it.
   package internal(set) var plan: Plan? = nil
 
-  package let planner: Planner
+  let planner: Planner
   /// The current folder, asked for once (a relative job file's sources are made absolute
   /// against it: one `getcwd` per stream, not per source).
   let currentDirectory = FileManager.default.currentDirectoryPath

@@ -16,9 +16,6 @@ package struct Planner: Sendable {
   /// The stores sources in object storage (`s3://`) are listed and read through; local
   /// files are walked and read as they always were.
   package var storage = StorageSet()
-  /// Where a run keeps the sources in object storage it reads whole while planning (one GET
-  /// for a new photo instead of two); nil for `plan` and `run --dry-run`, which read heads.
-  package var spool: ObjectSpool? = nil
 
   package init(limits: InputLimits? = nil, outputRoot: String? = nil, headers: any SourceHeaderReading) {
     self.limits = limits ?? InputLimits()
@@ -245,9 +242,9 @@ package struct Planner: Sendable {
   /// file's status then (`SourceFileStatus.stamp`; 0 when it could not be read).
   /// Called from several threads at once, after `headers.start()`.
   /// A source in object storage (`object`, as listed) has the identity of its change token
-  /// (no request); its header, unless known, is read from a ranged GET of its head, or from
-  /// the whole object when `keep` and its spool has room (`objectHeader`).
-  func readHeader(_ path: String, object: SourceObject? = nil, keep: Bool = false) -> (
+  /// (no request); its header, unless known, is read from a ranged GET of its head
+  /// (`objectHeader`).
+  func readHeader(_ path: String, object: SourceObject? = nil) -> (
     SourceHeader?, String?, recordedHash: String?, stamp: UInt64
   ) {
     guard let status = object?.identity ?? SourceFileStatus.of(path: path) else {
@@ -265,7 +262,7 @@ package struct Planner: Sendable {
         header = known.header
         recordedHash = known.sha256
       } else if let object {
-        header = try objectHeader(path, object, keep: keep)
+        header = try objectHeader(path, object)
       } else {
         guard access(path, R_OK) == 0 else { return (nil, "permission denied", nil, 0) }
         header = try headers.header(path: path)
@@ -293,26 +290,9 @@ extension Planner {
   package static let objectHeadBytes: Int64 = 64 << 10
 
   /// The header of the object `location` from a ranged GET of its first `objectHeadBytes`,
-  /// widened to the whole object when the header needs more. With `keep`, when the source's
-  /// spool has room for it, the whole object is read instead and kept there for the run.
-  func objectHeader(_ location: String, _ source: SourceObject, keep: Bool = false) throws -> SourceHeader {
+  /// widened to the whole object when the header needs more.
+  func objectHeader(_ location: String, _ source: SourceObject) throws -> SourceHeader {
     let (store, key, size) = (source.store, source.key, source.size)
-    if keep, let spool = source.spool, spool.reserve(size) {
-      let (bytes, header): ([UInt8], SourceHeader?)
-      do {
-        bytes = try store.read(key)
-        header = try headers.header(bytes: bytes, location: location, complete: true)
-      } catch {
-        spool.release(size)
-        throw error
-      }
-      guard let header else {
-        spool.release(size)
-        throw ObjectHeaderUnsupported(location: location)
-      }
-      source.keep(bytes)
-      return header
-    }
     var length = min(Self.objectHeadBytes, max(1, size))
     while true {
       let bytes = try store.read(key, range: ByteRange(offset: 0, length: length))

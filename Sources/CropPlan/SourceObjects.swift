@@ -35,9 +35,6 @@ package struct SourceObjects: Sendable {
   private var stores: [any ObjectStorage] = []
   private var entries: [Entry] = []
   private var largeSizes: [Int: Int64] = [:]
-  /// Where a run keeps the objects it reads whole while planning (`ObjectSpool`), given to
-  /// every `SourceObject` made.
-  package var spool: ObjectSpool? = nil
 
   package init() {}
 
@@ -98,7 +95,6 @@ package struct SourceObjects: Sendable {
     return SourceObject(
       store: store, key: key,
       identity: SourceFileStatus(
-        size: size, mtime: entry.mtime, inode: entry.etagHash, ctime: 0, device: SourceFileStatus.objectDevice),
-      spool: spool)
+        size: size, mtime: entry.mtime, inode: entry.etagHash, ctime: 0, device: SourceFileStatus.objectDevice))
   }
 }

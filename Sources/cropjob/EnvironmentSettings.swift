@@ -20,9 +20,6 @@ struct EnvironmentSettings {
   /// `CROPJOB_STATE_UPLOAD_INTERVAL`: seconds between uploads of the state to an object
   /// store's output prefix during a run (`RunOptions.stateUploadInterval`, 60 by default).
   var stateUploadInterval: Double?
-  /// `CROPJOB_OBJECT_SPOOL`: bytes of local disk a run keeps photos in object storage in
-  /// between planning and decoding (`RunOptions.objectSpoolBytes`, 512 MiB by default; 0: none).
-  var objectSpool: Int64?
   /// `CROPJOB_PORTABLE_SHA256` set (any value): digests without libcrypto.
   var portableSHA256 = false
   /// `CROPJOB_FACES_LIBRARY`: the face detector's library file instead of the installed one.
@@ -36,7 +33,6 @@ struct EnvironmentSettings {
     stateUploadInterval = environment["CROPJOB_STATE_UPLOAD_INTERVAL"].flatMap { Double($0) }.flatMap {
       $0 > 0 ? $0 : nil
     }
-    objectSpool = environment["CROPJOB_OBJECT_SPOOL"].flatMap { Int64($0) }.flatMap { $0 >= 0 ? $0 : nil }
     portableSHA256 = environment["CROPJOB_PORTABLE_SHA256"] != nil
     facesLibrary = environment["CROPJOB_FACES_LIBRARY"].flatMap { $0.isEmpty ? nil : $0 }
   }
@@ -56,7 +52,6 @@ struct EnvironmentSettings {
     var options = RunOptions()
     if let stateBatch { options.stateBatchSize = stateBatch }
     if let stateUploadInterval { options.stateUploadInterval = stateUploadInterval }
-    if let objectSpool { options.objectSpoolBytes = objectSpool }
     if let jpegDecoder { options.jpegDecoder = jpegDecoder }
     if let jpegEncoder { options.jpegEncoder = jpegEncoder }
     return options

@@ -136,8 +136,6 @@ public final class FaultProxy: @unchecked Sendable {
     public var forwarded: Int
     /// Connections the proxy accepted.
     public var connections: Int
-    /// GETs with a Range header (a photo's head, read to plan it).
-    public var ranged: Int
   }
 
   public func stats() throws -> Stats {
@@ -146,7 +144,7 @@ public final class FaultProxy: @unchecked Sendable {
       requests: object["requests"] as? Int ?? 0, methods: object["methods"] as? [String: Int] ?? [:],
       operations: object["operations"] as? [String: Int] ?? [:],
       faults: object["faults"] as? [String: Int] ?? [:], forwarded: object["forwarded"] as? Int ?? 0,
-      connections: object["connections"] as? Int ?? 0, ranged: object["ranged"] as? Int ?? 0)
+      connections: object["connections"] as? Int ?? 0)
   }
 
   public func stop() { service.stop() }

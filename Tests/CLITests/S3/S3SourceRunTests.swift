@@ -68,72 +68,26 @@ final class S3SourceRunTests: XCTestCase {
       try operations(proxy) {
         XCTAssertEqual(try job.cropjob(["validate", s3.path], environment: counted).status, 0)
       }, [:])
-    // The same size, other bytes: a new ETag, so the photo is read (whole, once: kept in the
-    // run's spool from planning to decoding) and rebuilt.
+    // The same size, other bytes: a new ETag, so the photo is read (head, then whole) and rebuilt.
     var bytes = try Data(contentsOf: job.local.appendingPathComponent("astronaut.jpg"))
     bytes[bytes.count - 3] ^= 1
     let changed = job.folder.appendingPathComponent("changed.jpg")
     try bytes.write(to: changed)
     try job.moto.client(["put", "photos-in", "in/astronaut.jpg", changed.path])
     var rerun: Subprocess.Result?
-    let ranged = try proxy.stats().ranged
     XCTAssertEqual(
-      try operations(proxy) { rerun = try job.cropjob(["run", s3.path], environment: counted) }, ["LIST": 2, "GET": 1])
-    XCTAssertEqual(try proxy.stats().ranged, ranged, "no ranged GET: the photo was read whole while planning")
+      try operations(proxy) { rerun = try job.cropjob(["run", s3.path], environment: counted) }, ["LIST": 2, "GET": 2])
     XCTAssertTrue(rerun?.stderr.contains("2 written, 4 up to date") ?? false, rerun?.stderr ?? "")
-  }
-
-  /// A first run reads each photo once, whole, while planning, and keeps it for the decode in
-  /// its spool (a folder under `$TMPDIR`, gone after the run, as is one a killed run left):
-  /// as many GETs as photos, none ranged. The spool is bounded: with room for the smallest
-  /// photo only, the two others are planned from their heads (ranged GETs) and read again to
-  /// decode; with none (`CROPJOB_OBJECT_SPOOL=0`), every photo is. The outputs are the same.
-  func testAFirstRunReadsEachPhotoOnceWithinTheSpoolsBound() throws {
-    let (job, proxy) = try setting()
-    let local = try job.jobFile("local-spool", source: "local", output: "out-local-spool")
-    XCTAssertEqual(try job.cropjob(["run", local.path], environment: [:]).status, 0)
-    var expected = S3SourceJob.files(job.folder.appendingPathComponent("out-local-spool"))
-    expected["cropjob-manifest.json"] = nil
-    let sizes = try S3SourceJob.photos.map {
-      let path = job.local.appendingPathComponent($0).path
-      return try XCTUnwrap(FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
-    }
-    let temporary = job.folder.appendingPathComponent("tmp-spool")
-    try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
-    // A spool folder a killed run left (its process, 4194303, is gone).
-    let stale = temporary.appendingPathComponent("cropjob-spool-4194303-AbCdEf")
-    try FileManager.default.createDirectory(at: stale, withIntermediateDirectories: true)
-    try Data([1, 2, 3]).write(to: stale.appendingPathComponent("1"))
-    for (name, spool, gets, rangedGets) in [
-      ("default", nil, 3, 0), ("smallest", sizes.min()!, 5, 2), ("none", 0, 6, 3),
-    ] {
-      let s3 = try job.jobFile("s3-spool-\(name)", source: "s3://photos-in/in", output: "out-s3-spool-\(name)")
-      var environment = job.environment(endpoint: proxy.endpoint)
-      environment["TMPDIR"] = temporary.path
-      if let spool { environment["CROPJOB_OBJECT_SPOOL"] = String(spool) }
-      let ranged = try proxy.stats().ranged
-      var result: Subprocess.Result?
-      XCTAssertEqual(
-        try operations(proxy) { result = try job.cropjob(["run", "--jobs", "2", s3.path], environment: environment) },
-        ["LIST": 2, "GET": gets], name)
-      XCTAssertEqual(result?.status, 0, result?.stderr ?? "")
-      XCTAssertEqual(try proxy.stats().ranged - ranged, rangedGets, name)
-      var written = S3SourceJob.files(job.folder.appendingPathComponent("out-s3-spool-\(name)"))
-      written["cropjob-manifest.json"] = nil
-      XCTAssertEqual(written, expected, name)
-      XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: temporary.path), [], name)
-    }
   }
 
   func testFailedRequestsAreRetriedReportedAndEveryOutputIsRight() throws {
     let (job, _) = try setting()
     // 5 % of requests fail at random, and three for sure: a 503 on the listing, a reset
-    // before a photo's GET reaches the server, a 503 on another photo's GET (each photo is
-    // read once, whole, while planning).
+    // before a header's GET reaches the server, a 503 on a photo's GET.
     let faulty = try FaultProxy(
       upstreamPort: job.moto.service.port,
       plan: [
-        "rate": 0.05, "faults": ["503", "reset"], "seed": 7, "schedule": ["1": "503", "4": "reset", "6": "503"],
+        "rate": 0.05, "faults": ["503", "reset"], "seed": 7, "schedule": ["1": "503", "4": "reset", "8": "503"],
       ],
       folder: job.folder)
     defer { faulty.stop() }
