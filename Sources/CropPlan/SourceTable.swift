@@ -33,14 +33,8 @@ struct SourceTable {
 
   /// The file sources whose path hash is `hash`.
   func sources(hashed hash: UInt32) -> ArraySlice<Int32> {
-    var low = 0
-    var high = byHash.count
-    while low < high {
-      let middle = (low + high) / 2
-      if hashes[Int(byHash[middle])] < hash { low = middle + 1 } else { high = middle }
-    }
-    var end = low
-    while end < byHash.count && hashes[Int(byHash[end])] == hash { end += 1 }
+    let low = byHash.partitionPoint { hashes[Int($0)] >= hash }
+    let end = byHash[low...].partitionPoint { hashes[Int($0)] > hash }
     return byHash[low..<end]
   }
   /// For each file source, whether its absolute path is its folder's standard form and its

@@ -27,13 +27,7 @@ package struct StringRuns: Sendable {
 
   package subscript(index: Int) -> String {
     // The first run that ends after `index`.
-    var low = 0
-    var high = ends.count
-    while low < high {
-      let middle = (low + high) / 2
-      if Int(ends[middle]) <= index { low = middle + 1 } else { high = middle }
-    }
-    return values[low]
+    values[ends.partitionPoint { Int($0) > index }]
   }
 
   /// Releases spare capacity (after the last append).

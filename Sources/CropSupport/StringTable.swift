@@ -224,16 +224,3 @@ package struct HashSet64: Sendable {
     return hash
   }
 }
-
-extension [UInt64] {
-  /// Binary search in a sorted array.
-  package func containsSorted(_ value: UInt64) -> Bool {
-    var low = 0
-    var high = count
-    while low < high {
-      let middle = (low + high) / 2
-      if self[middle] < value { low = middle + 1 } else { high = middle }
-    }
-    return low < count && self[low] == value
-  }
-}

@@ -63,4 +63,19 @@ final class StringTableTests: XCTestCase {
     XCTAssertEqual((0..<runs.count).map { runs[$0] }, strings)
     XCTAssertEqual(runs.runCount, 7)
   }
+
+  /// `partitionPoint` and `containsSorted` against a linear scan, at every cut of sorted
+  /// arrays with repeats (the searches behind the plan's sorted hash lists).
+  func testSortedSearchAgreesWithALinearScan() {
+    for values in [[], [5], [1, 1, 1], [1, 2, 2, 3, 7, 7, 7, 9], Array(0..<37).map { $0 / 3 * 2 }] as [[UInt64]] {
+      for probe in UInt64(0)...UInt64(30) {
+        XCTAssertEqual(
+          values.partitionPoint { $0 >= probe }, values.firstIndex { $0 >= probe } ?? values.count, "\(values) \(probe)"
+        )
+        XCTAssertEqual(values.containsSorted(probe), values.contains(probe), "\(values) \(probe)")
+      }
+      let slice = values.dropFirst(values.count / 2)
+      XCTAssertEqual(slice.partitionPoint { $0 > 3 }, slice.firstIndex { $0 > 3 } ?? slice.endIndex, "\(values)")
+    }
+  }
 }
