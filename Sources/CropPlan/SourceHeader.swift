@@ -200,7 +200,8 @@ package protocol SourceHeaderReading: Sendable {
   /// The content hashes a cache recorded for `paths` (absolute: one window's sources), each
   /// with the stamp (`SourceFileStatus.stamp`) of the status it was recorded with: what
   /// `knownHeader` gave beside the header, looked up again as each window is planned (the
-  /// plan keeps a source's stamp between its passes, not its hash). Called from one thread.
+  /// plan keeps only a flag of a source between its passes, neither hash nor stamp). Called
+  /// from one thread.
   func recordedHashes(paths: [String]) -> [String: (sha256: String, stamp: UInt64)]
   /// The regions stored in the file's XMP packet (`XMPRegionParser`), read only for jobs
   /// that ask for `focus: regions`; no packet gives no regions and no problem.
